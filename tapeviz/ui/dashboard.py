@@ -20,7 +20,8 @@ from . import layout as _layout
 from .graph import GraphView
 from .html import CSS, code_block, esc, heatmap, ref_row, table
 from .source import as_source
-from .store import KINDS, Store, fmt_num, is_bad, is_zero, shape_str, summary_text
+from .steps import breakpoint_step, step_html, step_keys
+from .store import KINDS, Store, fmt_num, shape_str, summary_text
 
 THREAD_LAYOUT_ABOVE = 150      # nodes: larger uncached layouts run in a thread (served apps)
 
@@ -607,64 +608,18 @@ class Dashboard(pn.viewable.Viewer):
             self.graph.set_states([])
             return
         i = min(self.step, len(call["steps"]) - 1)
-        st = call["steps"][i]
-        key = f"op{st['node']}"
-        visited = [f"op{s['node']}" for s in call["steps"][:i]]
-        out_edges = [(t, h) for (t, h) in self.graph.edge_rows if t == key]
-        seen = set(visited)
-        up = [(t, h) for (t, h) in out_edges if h in seen] or out_edges
+        key, visited, up = step_keys(call, i, self.graph.edge_rows)
         self.graph.set_states(visited)
         self.graph.highlight("current", [key], up)
-        s = self.store
-        parts = [f'<div class="tv-h tv-step-title">step {i + 1} of {len(call["steps"])}: '
-                 f'{esc(st["op"])}</div>']
-        d = s.op_defs.get(st["op"], {})
-        if d.get("formula"):
-            parts.append(f'<div class="tv-mono tv-small">forward: {esc(d["formula"])}</div>')
-        if st.get("formula"):
-            parts.append(f'<div class="tv-mono tv-step-formula">{esc(st["formula"])}</div>')
-        for j, u in enumerate(st["upstream"]):
-            label = "upstream gradient g" + ("" if len(st["upstream"]) == 1 else str(j))
-            parts.append(f'<div class="tv-mono tv-upstream">{esc(label)} = {esc(summary_text(u))}</div>')
-        op = s.ops.get(st["node"])
-        rows = []
-        for ig in st["input_grads"]:
-            idx = ig.get("index", 0)
-            name = ""
-            if op and idx < len(op["inputs"]):
-                r = op["inputs"][idx]
-                name = s.tensor_name(r.get("id"), r.get("name", ""))
-            name = name or s.tensor_name(ig.get("tensor"), f"input {idx}")
-            total = ""
-            if ig.get("accumulated"):
-                total = f'running sum = {esc(summary_text(ig.get("total")))}'
-            flag = ""
-            if is_bad(ig.get("grad")):
-                flag = ' <span class="tv-err">non-finite</span>'
-            rows.append([esc(f"∂{name}"), f'<span class="tv-mono">{esc(summary_text(ig.get("grad")))}</span>{flag}',
-                         f'<span class="tv-mono">{total}</span>'])
-        if rows:
-            parts.append('<div class="tv-h">local gradient of each input</div>' +
-                         table(rows, ["input", "gradient", "accumulated"]))
-        else:
-            parts.append('<div class="tv-small">no differentiable input</div>')
-        self.step_view.object = "".join(parts)
+        self.step_view.object = step_html(self.store, call, i)
 
     def _breakpoint(self, kind):
         call = self.store.calls.get(self.call)
         if call is None:
             return
-        for i, st in enumerate(call["steps"]):
-            grads = [ig.get("grad") for ig in st["input_grads"]]
-            if kind == "nan" and (any(is_bad(u) for u in st["upstream"]) or any(is_bad(g) for g in grads)):
-                break
-            if kind == "zero" and (any(is_zero(g) for g in grads) or any(is_zero(u) for u in st["upstream"])):
-                break
-            if kind == "node":
-                node = self.graph.node(self.graph.selected)
-                if node and node.get("node") == st["node"]:
-                    break
-        else:
+        node = self.graph.node(self.graph.selected) if kind == "node" else None
+        i = breakpoint_step(call, kind, (node or {}).get("node"))
+        if i is None:
             self.step_view.object = (self.step_view.object.split('<div class="tv-err bp">')[0] +
                                      '<div class="tv-err bp">breakpoint not reached in this call</div>')
             return
