@@ -565,7 +565,7 @@ def test_follower_poll_is_bounded_and_memory_stays_flat(tmp_path):
 
 
 def test_follower_skips_an_enormous_line_in_pieces(tmp_path, monkeypatch):
-    monkeypatch.setattr(recording, "MAX_LINE_BYTES", 100_000)
+    monkeypatch.setattr(recording.reader, "MAX_LINE_BYTES", 100_000)
     header = json.dumps({"format": "tapeviz-recording", "version": 1}).encode()
     e = json.dumps(events.Scalar(seq=1, name="ok", value=1.0).to_dict()).encode()
     big = b'{"kind": "scalar", "name": "' + b"y" * 1_000_000 + b'"}'

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import tapeviz as tv
-from tapeviz import events, recording
+from tapeviz import events
+from tapeviz.recording import encode
 
 
 def _strict(line: bytes):
@@ -29,7 +30,7 @@ def test_both_encoders_write_valid_ascii_json_that_loads_back(tmp_path, monkeypa
     if fast:
         import orjson  # noqa: F401  (a runtime dependency: missing it is a failure, not a skip)
     else:
-        monkeypatch.setattr(recording, "_orjson", False)
+        monkeypatch.setattr(encode, "_orjson", False)
     path = tmp_path / "r.tvz"
     with events.capture() as seen, tv.record(path):
         _work()
@@ -47,15 +48,15 @@ def test_both_encoders_write_valid_ascii_json_that_loads_back(tmp_path, monkeypa
 
 
 def test_the_fast_encoder_matches_the_stdlib_one_event_by_event():
-    dumps = recording._fast_dumps()
+    dumps = encode._fast_dumps()
     assert dumps is not None, "orjson is a runtime dependency and must be importable"
-    std = recording._fast_encoder()
+    std = encode._fast_encoder()
     with events.capture() as seen:
         _work()
     n = 0
     for e in seen:
         d = e.to_dict()
-        if not events.engine_built(e) or not recording._finite_attrs(e):
+        if not events.engine_built(e) or not encode._finite_attrs(e):
             continue
         fast = dumps(d)
         if not fast.isascii():
@@ -68,7 +69,7 @@ def test_the_fast_encoder_matches_the_stdlib_one_event_by_event():
 def test_non_finite_attrs_take_the_strict_path():
     e = events.deferred(events.OpRecorded, lambda: {"op": "X", "attrs": {"a": [1.0, float("nan")]}})
     events.materialize(e)
-    assert events.engine_built(e) and not recording._finite_attrs(e)
+    assert events.engine_built(e) and not encode._finite_attrs(e)
 
 
 def test_ascii_escapes_match_json_including_astral_characters():

@@ -1,0 +1,361 @@
+"""The tape event schema: small, versioned, plain data, and the subscribers that receive it.
+
+Every event is a frozen dataclass with a ``kind`` (its class's ``KIND``), a global ``seq``
+number and a wall-clock ``time``. Payloads are JSON-ready: numbers, strings, lists, dicts and
+``None`` only, so the same objects travel to in-process subscribers and, one JSON object per
+line, to recordings. Tensors appear as *tensor refs*: ``{"id", "name", "shape", "dtype",
+"kind", "trainable", "node", "summary"}`` where ``summary`` is what :func:`summarize`
+returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file with
+``tapeviz.record`` (``tapeviz/recording/``).
+
+The kinds live in ``kinds.py``, their deferred payloads in ``deferred.py``, the JSON form in
+``codec.py``, array summaries in ``summary.py``; this module delivers events to subscribers
+(its ``ACTIVE`` flag is what the engine checks). The schema is documented in
+``docs/events.md``. Readers ignore unknown kinds and fields; nothing is renamed without
+bumping :data:`SCHEMA_VERSION`.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import threading
+import warnings
+from time import time as _now
+from typing import Any, Callable
+from weakref import ref as _weakref
+
+from .codec import from_dict, sanitize  # noqa: F401
+from .deferred import (_DEFERRED_FIELDS, _get_pending, _materialize,  # noqa: F401
+                       _new_event, _seq, _set_pending, deferred, engine_built, materialize)
+from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
+                    GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
+                    RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
+                    VariableAssigned, Watched)
+from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
+
+# ---------------------------------------------------------------------------------------------
+# subscribers
+
+#: True while anyone listens. The engine checks this flag and builds no event otherwise.
+ACTIVE = False
+_subscriptions: list["Subscription"] = []
+_callbacks: tuple = ()            # (callback, subscription) pairs: what emit() walks
+_lock = threading.RLock()
+_busy: set = set()               # ids of the threads inside a subscriber (their events drop)
+_ident = threading.get_ident
+_definitions: dict = {}           # op name -> its OpDefined event, replayed to late subscribers
+_paused = 0                       # > 0 inside paused(): no events are built
+
+
+def _after_fork_in_child() -> None:
+    """A lock held by another thread at fork time would be held for ever in the child."""
+    global _lock
+    _lock = threading.RLock()
+    _busy.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _update_active() -> None:
+    global ACTIVE
+    ACTIVE = bool(_subscriptions) and _paused == 0
+
+
+class paused:
+    """Build and deliver no events inside this block (for tapeviz's own internal work, such
+    as explanations that recompute gradients). Nests; subscribing inside it is fine: the
+    flag is recomputed from the subscribers on exit, never restored from a stale copy."""
+
+    def __enter__(self):
+        global _paused, ACTIVE
+        with _lock:
+            _paused += 1
+            ACTIVE = False
+        return self
+
+    def __exit__(self, *exc):
+        global _paused
+        with _lock:
+            _paused -= 1
+            _update_active()
+
+
+class Subscription:
+    """Returned by :func:`subscribe`; ``close()`` it, or use it as a context manager."""
+
+    __slots__ = ("callback", "failed", "closed")
+
+    def __init__(self, callback):
+        self.callback = callback
+        self.failed = False      # it raised once: reported, further errors ignored
+        self.closed = False
+
+    def close(self) -> None:
+        """Stop delivering events to this subscriber (idempotent)."""
+        global _callbacks
+        with _lock:
+            self.closed = True
+            try:
+                _subscriptions.remove(self)
+            except ValueError:
+                return
+            _callbacks = tuple((s.callback, s) for s in _subscriptions)
+            _update_active()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<Subscription {self.callback!r}{' closed' if self.closed else ''}>"
+
+
+def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False) -> Subscription:
+    """Call ``callback(event)`` for every event from now on.
+
+    With ``replay_definitions=True`` the callback first receives the ``op_defined`` event of
+    every op already used in this process (each op announces itself once per process), so
+    what it receives describes itself, as a recording must.
+
+    A callback that raises is reported once as a ``RuntimeWarning`` and kept; the user's
+    program never sees the error. Events emitted while a callback runs (tapeviz ops it
+    calls itself) are not delivered, so a subscriber cannot feed itself.
+
+    >>> seen = []
+    >>> with subscribe(seen.append):
+    ...     log_scalar("loss", 0.5)
+    >>> [e.kind for e in seen]
+    ['scalar']
+    """
+    global _callbacks
+    if not callable(callback):
+        raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
+    sub = Subscription(callback)
+    with _lock:
+        if replay_definitions:
+            for event in list(_definitions.values()):
+                _deliver(callback, sub, event)
+        _subscriptions.append(sub)
+        _callbacks = tuple((s.callback, s) for s in _subscriptions)
+        _update_active()
+    return sub
+
+
+def unsubscribe(callback) -> None:
+    """Remove the (first) subscription of ``callback``; unknown callbacks are ignored."""
+    with _lock:
+        for sub in _subscriptions:
+            if sub.callback is callback or sub.callback == callback:
+                sub.close()
+                return
+
+
+def subscribers() -> list:
+    """The open subscriptions (for diagnostics)."""
+    return list(_subscriptions)
+
+
+class Captured(list):
+    """The list :func:`capture` fills: events in order, plus small helpers."""
+
+    def kinds(self) -> list:
+        return [e.kind for e in self]
+
+    def of(self, kind: str) -> list:
+        return [e for e in self if e.kind == kind]
+
+
+class capture:
+    """A memory sink for tests and notebooks: ``with capture() as seen:`` fills ``seen``.
+
+    >>> with capture() as seen:
+    ...     log_scalar("loss", 1.0, step=0)
+    >>> seen.kinds()
+    ['scalar']
+    """
+
+    def __init__(self, replay_definitions: bool = False):
+        self.events = Captured()
+        self._replay = replay_definitions
+        self._sub = None
+
+    def __enter__(self) -> Captured:
+        self._sub = subscribe(self.events.append, replay_definitions=self._replay)
+        return self.events
+
+    def __exit__(self, *exc):
+        self._sub.close()
+
+
+def next_seq() -> int:
+    return next(_seq)
+
+
+def emit(event: Event) -> None:
+    """Deliver to every subscriber; a subscriber that raises is reported once and kept."""
+    if type(event) is OpDefined:
+        _definitions[event.op] = event
+    if _busy and _ident() in _busy:
+        return
+    me = _ident()
+    _busy.add(me)
+    try:
+        for callback, sub in _callbacks:
+            try:
+                callback(event)
+            except Exception as exc:  # a broken listener must never break the user's program
+                _report(sub, exc)
+    finally:
+        _busy.discard(me)
+    if _getrefcount(event) > _HELD and _get_pending(event):   # kept, and not read yet
+        _kept_unbuilt(event)
+
+
+def _deliver(callback, sub, event):
+    me = _ident()
+    _busy.add(me)
+    try:
+        callback(event)
+    except Exception as exc:
+        _report(sub, exc)
+    finally:
+        _busy.discard(me)
+
+
+def _report(sub, exc):
+    if sub.failed:
+        return
+    sub.failed = True
+    try:
+        warnings.warn(f"tapeviz: event subscriber {sub.callback!r} raised "
+                      f"{type(exc).__name__}: {exc}; further errors from it are ignored",
+                      RuntimeWarning, stacklevel=_user_stacklevel())
+    except Exception:   # warnings turned into errors (-W error) must not break the program
+        pass
+
+
+def emit_deferred(cls, build, *args) -> None:
+    """``emit(deferred(cls, build, *args))`` in one call, for the engine's per-op events.
+    Nothing is built while a subscriber runs (such events are dropped anyway)."""
+    if _busy and _ident() in _busy:
+        return
+    event = _new_event(cls)
+    _set_pending(event, (build, next(_seq), _now(), args))
+    me = _ident()
+    _busy.add(me)
+    try:
+        for callback, sub in _callbacks:
+            try:
+                callback(event)
+            except Exception as exc:  # a broken listener must never break the user's program
+                _report(sub, exc)
+    finally:
+        _busy.discard(me)
+    if _getrefcount(event) > _HELD_LOCAL and _get_pending(event):   # kept, not read yet
+        _kept_unbuilt(event)
+
+
+#: At most this many deferred events stay unbuilt while a subscriber holds them: older ones
+#: are built then, so a subscriber that keeps events unread cannot keep every array alive.
+MAX_UNBUILT = 2048
+_unbuilt = collections.deque()    # weak references to delivered events someone kept unbuilt
+
+
+def _kept_unbuilt(event) -> None:
+    """A subscriber kept a deferred event without reading it: build the oldest such events
+    once more than MAX_UNBUILT wait, so their tensors are not kept alive for ever."""
+    unbuilt = _unbuilt
+    unbuilt.append(_weakref(event))
+    while len(unbuilt) > MAX_UNBUILT:
+        old = unbuilt.popleft()()
+        if old is not None and _get_pending(old):
+            try:
+                _materialize(old)
+            except Exception:   # reported to whoever reads it; never to the user's program
+                pass
+
+
+def _refs_in_callee(x) -> int:
+    return _getrefcount(x)
+
+
+def _refs_of_a_local() -> int:
+    x = object()
+    return _getrefcount(x)
+
+
+try:
+    from sys import getrefcount as _getrefcount
+    #: references to an event inside emit() when only the emitting call holds it
+    _HELD = _refs_in_callee(object())
+    _HELD_LOCAL = _refs_of_a_local()
+except ImportError:   # pragma: no cover (no reference counts: assume every event is kept)
+    _getrefcount = len
+    _HELD = _HELD_LOCAL = -1
+
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tapeviz/
+
+
+def _user_stacklevel() -> int:
+    """The stacklevel of the first frame outside tapeviz, seen from _report's warnings.warn."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level - 1 if frame is not None else 2
+
+
+class Lazy:
+    """A field value (or an item of a list field) that :func:`make` computes as
+    ``fn(*args)`` only when the event's payload is first read (the engine's tensor refs:
+    their summaries are most of an event's cost). Never part of a built event."""
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, *args):
+        self.fn = fn
+        self.args = args
+
+    def __repr__(self):
+        return f"<tapeviz.events.Lazy {getattr(self.fn, '__name__', self.fn)}>"
+
+
+def make(cls: type[Event], **fields) -> Event:
+    """Build an event stamped with the next sequence number and the current time.
+
+    Fields holding :class:`Lazy` values (directly or as list items) are computed on first
+    read (see :func:`deferred`)."""
+    for v in fields.values():
+        if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
+            if cls in _DEFERRED_FIELDS:
+                return deferred(cls, _resolve_fields, fields)
+            return cls(seq=next(_seq), time=_now(), **_resolve_fields(fields))
+    return cls(seq=next(_seq), time=_now(), **fields)
+
+
+def _resolve_fields(fields: dict) -> dict:
+    out = {}
+    for k, v in fields.items():
+        if type(v) is Lazy:
+            v = v.fn(*v.args)
+        elif type(v) is list and v:
+            v = [x.fn(*x.args) if type(x) is Lazy else x for x in v]
+        out[k] = v
+    return out
+
+
+def log_scalar(name: str, value, step: int | None = None) -> None:
+    """Report a number (a loss, an accuracy) for the dashboard's training charts."""
+    if ACTIVE:
+        raw = getattr(value, "_value", value)   # a tapeviz tensor: no escape event for this
+        try:
+            number = float(raw)
+        except (TypeError, ValueError):
+            import numpy as np
+            number = float(np.asarray(raw, dtype=np.float64).reshape(-1)[0])
+        emit(make(Scalar, name=str(name), value=number,
+                  step=None if step is None else int(step)))

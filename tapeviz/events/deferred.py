@@ -1,0 +1,174 @@
+"""Deferred payloads: an event's fields are built on their first read, so a subscriber that
+only counts events pays for no summaries, refs or sites.
+
+A deferred event holds ``(build, seq, time, args)`` in its ``_pending`` slot until a field,
+``to_dict()``, ``==`` or ``repr`` reads it; ``build(*args)`` then returns the fields as a
+dict. ``_pending`` is ``None`` for an event built the ordinary way (``from_dict``, by hand)
+and ``False`` once tapeviz built it itself (:func:`engine_built`). Imports: stdlib only.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from time import time as _now
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .kinds import Event
+
+
+class _Deferrable:
+    """The slot a deferred event keeps its unbuilt payload in (see :func:`deferred`)."""
+    __slots__ = ("_pending", "__weakref__")
+
+
+_get_pending = _Deferrable._pending.__get__
+_set_pending = _Deferrable._pending.__set__
+_set_seq = _set_time = None       # the raw slot setters of Event.seq and Event.time
+_seq = itertools.count(1)         # the process-wide sequence number of events
+_GETTERS: dict = {}
+_DEFERRED_FIELDS: dict = {}       # class -> ((name, raw slot setter, default factory), ...)
+
+
+class _Deferred:
+    """Replaces a field's slot descriptor: builds the event's payload before the first read."""
+    __slots__ = ("get", "set")
+
+    def __init__(self, slot):
+        self.get = slot.__get__
+        self.set = slot.__set__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        try:
+            if _get_pending(obj):
+                _materialize(obj)
+        except AttributeError:      # built without __init__ (unpickled): nothing deferred
+            pass
+        return self.get(obj)
+
+    def __set__(self, obj, value):
+        self.set(obj, value)
+
+
+class _Stamp:
+    """``seq`` and ``time``: a deferred event keeps them with its unbuilt payload (one slot
+    to fill when it is emitted), readable without building it."""
+    __slots__ = ("get", "set", "index")
+
+    def __init__(self, slot, index):
+        self.get = slot.__get__
+        self.set = slot.__set__
+        self.index = index
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        try:
+            pending = _get_pending(obj)
+        except AttributeError:      # built without __init__ (unpickled): nothing deferred
+            pending = None
+        if pending:
+            return pending[self.index]
+        return self.get(obj)
+
+    def __set__(self, obj, value):
+        self.set(obj, value)
+
+
+def install_stamps(event_cls) -> None:
+    """Make ``seq`` and ``time`` of the base event class readable before the payload is built."""
+    global _set_seq, _set_time
+    seq, time = event_cls.__dict__["seq"], event_cls.__dict__["time"]
+    _set_seq, _set_time = seq.__set__, time.__set__
+    event_cls.seq = _Stamp(seq, 1)
+    event_cls.time = _Stamp(time, 2)
+
+
+def _make_deferrable(cls) -> None:
+    entries = []
+    for f in dataclasses.fields(cls)[2:]:
+        slot = cls.__dict__[f.name]
+        if f.default is not dataclasses.MISSING:
+            default = (lambda v=f.default: v)
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory
+        else:   # pragma: no cover (every event field has a default)
+            default = (lambda: None)
+        entries.append((f.name, slot.__set__, default))
+        setattr(cls, f.name, _Deferred(slot))
+    _DEFERRED_FIELDS[cls] = tuple(entries)
+
+
+def _getters(cls) -> tuple:
+    """(field name, raw getter) pairs in field order: reads that skip the deferral check."""
+    getters = _GETTERS.get(cls)
+    if getters is None:
+        getters = []
+        for name in _field_order(cls):
+            attr = None
+            for klass in cls.__mro__:
+                if name in klass.__dict__:
+                    attr = klass.__dict__[name]
+                    break
+            getters.append((name, attr.get if isinstance(attr, (_Deferred, _Stamp))
+                            else attr.__get__))
+        getters = _GETTERS[cls] = tuple(getters)
+    return getters
+
+
+def _materialize(event) -> None:
+    """Build a deferred event's fields (idempotent; a second thread may race: same values)."""
+    pending = _get_pending(event)
+    if not pending:
+        return
+    build, seq, time, args = pending
+    values = build(*args)
+    for name, set_raw, default in _DEFERRED_FIELDS[type(event)]:
+        set_raw(event, values[name] if name in values else default())
+    _set_seq(event, seq)
+    _set_time(event, time)
+    _set_pending(event, False)     # False: built here (by tapeviz, not from a file or a user)
+
+
+def materialize(event) -> Event:
+    """Build a deferred event's payload now (reading any field does the same); returns it."""
+    try:
+        if _get_pending(event):
+            _materialize(event)
+    except AttributeError:
+        pass
+    return event
+
+
+def engine_built(event) -> bool:
+    """True for an event tapeviz built itself with :func:`deferred` (its payload is already
+    JSON-safe: summaries hold no NaN/Inf numbers); writers may encode it with a faster,
+    less strict encoder."""
+    try:
+        return _get_pending(event) is False
+    except AttributeError:
+        return False
+
+
+_new_event = object.__new__
+
+
+def deferred(cls, build, *args) -> Event:
+    """An event stamped like :func:`make` whose payload ``build(*args)`` (a dict of fields)
+    runs on the first read of a field, ``to_dict()``, equality or ``repr``: never, for a
+    subscriber that does not look. ``args`` must not change afterwards (tensors do not)."""
+    event = _new_event(cls)
+    _set_pending(event, (build, next(_seq), _now(), args))
+    return event
+
+
+_FIELD_ORDER: dict = {}
+
+
+def _field_order(cls) -> tuple:
+    names = _FIELD_ORDER.get(cls)
+    if names is None:
+        names = _FIELD_ORDER[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names

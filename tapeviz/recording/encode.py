@@ -1,0 +1,103 @@
+"""How events become JSON lines: orjson for tapeviz's own events, the strict stdlib encoder
+for everything else, and the helpers that keep both writing the same ASCII JSON.
+
+orjson writes NaN/Inf as ``null``, so only events whose payloads cannot hold them take it
+(tapeviz's summaries write non-finite numbers as strings; an op's ``attrs`` and a scalar are
+checked). Non-ASCII characters become ``\\u`` escapes, as ``json.dumps`` writes them.
+Imports: stdlib and ``events`` only (orjson by the first writer).
+"""
+from __future__ import annotations
+
+import codecs
+import json
+
+from .. import events as _events
+
+_encode = json.JSONEncoder(allow_nan=False, check_circular=False, separators=(",", ":")).encode
+
+
+def _refuse(value):
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _fast_encoder():
+    """A reusable C encoder (it memoises key strings across calls): returns chunk lists.
+    Strict: NaN/Inf and non-JSON types raise, so that the caller sanitises the event."""
+    from json.encoder import c_make_encoder, encode_basestring_ascii
+    if c_make_encoder is None:   # pure-Python json: same output, slower
+        return lambda obj, _level: (_encode(obj),)
+    return c_make_encoder(None, _refuse, encode_basestring_ascii, None, ":", ",",
+                          False, False, False)
+
+
+_orjson = None          # the orjson module once a writer imported it; False: not installed
+
+
+def _fast_dumps():
+    """``orjson.dumps`` when orjson is installed (a runtime dependency; imported by the first
+    writer, not by ``import tapeviz``), else None: the stdlib encoder does everything."""
+    global _orjson
+    if _orjson is None:
+        try:
+            import orjson
+            _orjson = orjson
+        except ImportError:
+            _orjson = False
+    return _orjson.dumps if _orjson else None
+
+
+def _json_escape(exc):
+    """Codec error handler: non-ASCII characters as JSON ``\\u`` escapes (surrogate pairs
+    beyond the BMP), exactly as ``json.dumps(ensure_ascii=True)`` writes them."""
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        c = ord(ch)
+        if c > 0xFFFF:
+            c -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (c >> 10), 0xDC00 | (c & 0x3FF)))
+        else:
+            out.append("\\u%04x" % c)
+    return "".join(out), exc.end
+
+
+codecs.register_error("tapeviz-json-ascii", _json_escape)
+
+
+_BackwardStep = _events.BackwardStep
+_Scalar = _events.Scalar
+
+
+def _finite_number(x) -> bool:
+    """A plain int or finite float (orjson takes it as it is; anything else goes the strict
+    way). ``x - x`` is NaN for NaN and +-Inf."""
+    t = type(x)
+    return t is int or (t is float and x - x == 0)
+_fragments: dict = {}
+
+
+def _ascii_fragment(text):
+    """A string as ready-made ASCII JSON for orjson (memoised: formulas repeat)."""
+    frag = _fragments.get(text)
+    if frag is None:
+        if type(text) is not str or not hasattr(_orjson, "Fragment"):
+            return text
+        frag = _orjson.Fragment(_encode(text).encode("ascii"))
+        if len(_fragments) < 4096:
+            _fragments[text] = frag
+    return frag
+
+
+def _finite_attrs(event) -> bool:
+    """An op's attrs hold user numbers: NaN/Inf there must go the strict (sanitising) way."""
+    attrs = event.attrs if type(event) is _events.OpRecorded else None
+    if not attrs:
+        return True
+    for v in attrs.values():
+        if isinstance(v, float):
+            if v - v != 0:                  # NaN or +-Inf
+                return False
+        elif type(v) is list:
+            for x in v:
+                if isinstance(x, float) and x - x != 0:
+                    return False
+    return True

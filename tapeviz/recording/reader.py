@@ -1,0 +1,300 @@
+"""Reading a recording back: :func:`load_recording`, and the pieces a follower shares with
+it (lines read in bounded pieces, events parsed tolerantly, the header checked, foreign files
+recognised). Only JSON is parsed: loading never executes code.
+Imports: stdlib and ``events`` only.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from .. import events as _events
+from ..events import SCHEMA_VERSION, from_dict
+
+FORMAT = "tapeviz-recording"
+#: A line longer than this is skipped (with a warning) without being read whole.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: At most this many warnings are kept in ``Recording.warnings`` (then a count).
+MAX_WARNINGS = 100
+
+_CHUNK = 1 << 16
+
+
+class RecordingError(ValueError):
+    """The file is not a tapeviz recording this version can read; the message says why."""
+
+
+class Recording(list):
+    """The events of a recording, in file order, plus:
+
+    ``header`` (the first line, a dict), ``warnings`` (what was skipped and why, with line
+    numbers), ``complete`` (the writer closed it: the ``recording_closed`` line was read),
+    ``footer`` (that ``RecordingClosed`` event, or None) and ``path``."""
+
+    def __init__(self, events=(), header=None, warnings=None, complete=False, footer=None,
+                 path=None):
+        super().__init__(events)
+        self.header = header or {}
+        self.warnings = warnings if warnings is not None else []
+        self.complete = complete
+        self.footer = footer
+        self.path = path
+
+    def kinds(self) -> list:
+        return [e.kind for e in self]
+
+    def of(self, kind: str) -> list:
+        return [e for e in self if e.kind == kind]
+
+    def __repr__(self):
+        state = "complete" if self.complete else "incomplete"
+        return (f"<tapeviz Recording {self.path!r}: {len(self)} events, {state}, "
+                f"{len(self.warnings)} warnings>")
+
+
+def load_recording(path) -> Recording:
+    """Read a recording back into event objects (the classes of ``tapeviz.events``).
+
+    Tolerant of what a crash or a live writer leaves: a torn last line is dropped with a
+    warning, a garbled or enormous (> 16 MB) line is skipped with a warning naming its line
+    number, unknown kinds and fields are ignored. Raises :class:`RecordingError` for an
+    empty file, a file that is not a recording (the message says what it seems to be) and a
+    recording from a newer, incompatible schema. ``FileNotFoundError`` as usual."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        start = f.peek(_CHUNK)[:_CHUNK]
+        try:
+            if start and b"\n" not in start and start.lstrip(_BOM_AND_SPACE)[:1] != b"{":
+                check_header(start, path, complete_line=False)   # not a header: read no more
+            reader = _LineReader(f)
+            first = reader.next_line()
+            if first is None:
+                raise RecordingError(f"{path!r} is empty (0 bytes): not a tapeviz recording "
+                                     "yet (the producer may have crashed before writing its "
+                                     "header)")
+            raw, complete_line, lineno = first
+            header = check_header(raw, path, complete_line)
+        except RecordingError:
+            sniffed = _sniff_binary(start)     # the first line alone may look like little
+            if sniffed:
+                raise RecordingError(f"{path!r} is not a tapeviz recording: it looks like "
+                                     f"{sniffed}") from None
+            raise
+        rec = Recording(header=header, path=path)
+        parser = _EventParser(rec.warnings, path)
+        while True:
+            item = reader.next_line()
+            if item is None:
+                break
+            raw, complete_line, lineno = item
+            if raw is _TOO_LONG:
+                parser.warn(lineno, f"line {lineno}: longer than {_mb(MAX_LINE_BYTES)} "
+                                    f"({_mb(complete_line)}), skipped without reading it")
+                continue
+            if not complete_line:
+                event = parser.parse(raw, lineno, last=True)
+            else:
+                event = parser.parse(raw, lineno)
+            if event is None:
+                continue
+            if event.KIND == "recording_closed":
+                rec.complete = True
+                rec.footer = event
+                continue
+            rec.append(event)
+        if parser.extra_warnings:
+            rec.warnings.append(f"... and {parser.extra_warnings} more warnings")
+        return rec
+
+
+# ---------------------------------------------------------------------------------------------
+# shared reading helpers
+
+_TOO_LONG = object()
+
+
+class _LineReader:
+    """Lines of a binary file, each at most MAX_LINE_BYTES: (bytes, has newline, number);
+    an enormous line is reported as (_TOO_LONG, its length, number) and skipped in chunks."""
+
+    def __init__(self, f):
+        self.f = f
+        self.lineno = 0
+
+    def next_line(self):
+        f = self.f
+        line = f.readline(_CHUNK)
+        if not line:
+            return None
+        self.lineno += 1
+        if line.endswith(b"\n"):
+            return line[:-1], True, self.lineno
+        pieces, n = [line], len(line)       # a long line: gather it in chunks, up to the limit
+        while True:
+            piece = f.readline(_CHUNK)
+            n += len(piece)
+            if n > MAX_LINE_BYTES:
+                pieces = None                # too long: stop keeping it, skip to its end
+                while piece and not piece.endswith(b"\n"):
+                    piece = f.readline(_CHUNK)
+                    n += len(piece)
+                return _TOO_LONG, n - (1 if piece.endswith(b"\n") else 0), self.lineno
+            if not piece:
+                return b"".join(pieces), False, self.lineno      # last line, no newline
+            if piece.endswith(b"\n"):
+                pieces.append(piece[:-1])
+                return b"".join(pieces), True, self.lineno
+            pieces.append(piece)
+
+
+class _EventParser:
+    def __init__(self, warnings_list: list, path: str):
+        self.warnings = warnings_list
+        self.path = path
+        self.extra_warnings = 0
+
+    def warn(self, lineno, message: str) -> None:
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(message)
+        else:
+            self.extra_warnings += 1
+
+    def parse(self, raw: bytes, lineno: int, last: bool = False):
+        """An event, or None (blank line, unknown kind, or garbled: warned)."""
+        if not raw.strip():
+            return None
+        try:
+            data = json.loads(raw)
+            return from_dict(data)
+        except (ValueError, TypeError, RecursionError) as exc:
+            if last:
+                self.warn(lineno, f"line {lineno}: truncated last line ({len(raw)} bytes "
+                                  "without a newline: the producer stopped mid-write?), ignored")
+            else:
+                self.warn(lineno, f"line {lineno}: not a valid event ({_reason(exc)}), skipped")
+            return None
+
+
+def _reason(exc) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+_BOM_AND_SPACE = b"\xef\xbb\xbf \t\r"
+
+
+def check_header(raw: bytes, path: str, complete_line: bool = True):
+    """The header dict of a recording's first line, or RecordingError saying what is wrong."""
+    what = f"{path!r}"
+    if raw is not _TOO_LONG and raw.startswith(b"\xef\xbb\xbf"):   # a UTF-8 BOM (an editor)
+        raw = raw[3:]
+    if raw is _TOO_LONG:
+        raise RecordingError(f"{what} is not a tapeviz recording: its first line is longer "
+                             f"than {_mb(MAX_LINE_BYTES)} (a recording starts with a short "
+                             "JSON header)")
+    sniffed = _sniff_binary(raw)
+    if sniffed:
+        raise RecordingError(f"{what} is not a tapeviz recording: it looks like {sniffed}")
+    try:
+        header = json.loads(raw)
+    except (ValueError, RecursionError):
+        header = None
+        if not complete_line and raw.lstrip().startswith(b'{"format"'):
+            raise RecordingError(
+                f"{what} holds only a truncated header ({len(raw)} bytes, no newline): the "
+                "producer stopped while starting, or is still starting (try again)") from None
+    if not isinstance(header, dict):
+        raise RecordingError(f"{what} is not a tapeviz recording: {_guess_text(raw)}; a "
+                             f"recording starts with a JSON header line "
+                             f'{{"format": "{FORMAT}", "version": ...}}')
+    if header.get("format") != FORMAT:
+        if "kind" in header and header.get("kind") in _events.EVENT_TYPES:
+            raise RecordingError(f"{what} has no recording header: its first line is a "
+                                 f"{header['kind']!r} event (tapeviz events without the header "
+                                 "line; the start of the file is missing)")
+        keys = ", ".join(list(map(str, header))[:6])
+        raise RecordingError(f"{what} is not a tapeviz recording: it is JSON whose first "
+                             f"object has keys [{keys}] and no \"format\": \"{FORMAT}\"")
+    version = header.get("version")
+    major = _major(version)
+    if major is None:
+        raise RecordingError(f"{what} is a tapeviz recording with an invalid schema version "
+                             f"{version!r} in its header (expected an integer)")
+    if major > SCHEMA_VERSION:
+        raise RecordingError(
+            f"{what} was written by a newer tapeviz ({header.get('tapeviz', 'unknown')}) with "
+            f"event schema version {version}; this tapeviz reads versions up to "
+            f"{SCHEMA_VERSION}. Fix: upgrade tapeviz to read it")
+    return header
+
+
+def _major(version):
+    if isinstance(version, bool):
+        return None
+    if isinstance(version, int):
+        return version
+    if isinstance(version, float) and version == version and abs(version) < 1e9:
+        return int(version)
+    if isinstance(version, str):
+        head = version.split(".", 1)[0].strip()
+        if head.isdigit():
+            return int(head)
+    return None
+
+
+_SIGNATURES = [
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"), (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or .npz, .docx, .whl)"), (b"\x1f\x8b", "a gzip file"),
+    (b"BZh", "a bzip2 file"), (b"\xfd7zXZ", "an xz file"), (b"\x28\xb5\x2f\xfd", "a zstd file"),
+    (b"\x93NUMPY", "a NumPy .npy array"), (b"\x89HDF", "an HDF5 file"),
+    (b"\x7fELF", "an executable (ELF)"), (b"SQLite format 3", "an SQLite database"),
+    (b"\x80\x02", "a Python pickle"), (b"\x80\x03", "a Python pickle"),
+    (b"\x80\x04", "a Python pickle"), (b"\x80\x05", "a Python pickle"),
+]
+
+
+def _sniff_binary(raw: bytes) -> str | None:
+    for magic, name in _SIGNATURES:
+        if raw.startswith(magic):
+            return name + " (binary)"
+    sample = raw[:8192]
+    if b"\x00" in sample:
+        return "a binary file (it contains NUL bytes)"
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(sample) - 4:   # not just a multi-byte character cut at the edge
+            return "a binary file (it is not UTF-8 text)"
+    return None
+
+
+def _guess_text(raw: bytes) -> str:
+    text = raw[:200].decode("utf-8", "replace").strip()
+    preview = text[:60] + ("..." if len(text) > 60 else "")
+    low = text.lower()
+    if not text:
+        return "its first line is blank"
+    if low.startswith(("<!doctype html", "<html")):
+        return f"it looks like an HTML page (starts {preview!r})"
+    if low.startswith("<?xml") or low.startswith("<"):
+        return f"it looks like XML or HTML (starts {preview!r})"
+    if text.startswith("[") or text.startswith('"') or text[:1].isdigit() and "," not in text:
+        try:
+            json.loads(raw)
+            return f"its first line is JSON but not an object (starts {preview!r})"
+        except (ValueError, RecursionError):
+            pass
+    if text.startswith("{"):
+        return f"its first line is not valid JSON (starts {preview!r})"
+    if "," in text or "\t" in text or ";" in text:
+        return f"it looks like CSV or other delimited text (first line {preview!r})"
+    return f"it looks like plain text (first line {preview!r})"
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"

@@ -1,0 +1,308 @@
+"""Writing a recording: :class:`record` subscribes to the events and appends them, one JSON
+line each, in batches (every 2,048 events or 1 MiB, every 0.2 s from a background thread, at
+close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unchanged.
+Imports: stdlib, ``events``, ``encode`` and ``reader``.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+import time
+import warnings
+
+from .. import events as _events
+from ..events import SCHEMA_VERSION, sanitize
+from ..events import engine_built as _engine_built
+from .encode import (_ascii_fragment, _BackwardStep, _encode, _fast_dumps, _fast_encoder,
+                     _finite_attrs, _finite_number, _Scalar)
+from .reader import FORMAT
+
+#: The writer flushes after this many events, this many bytes, or this many seconds.
+FLUSH_EVENTS = 2048
+FLUSH_BYTES = 1 << 20
+FLUSH_SECONDS = 0.2
+
+
+class record:
+    """Record every tape event to ``path`` (JSON Lines), from now until ``close()``.
+
+    Use it as a context manager, or keep the object and call ``close()``; recordings still
+    open when the interpreter exits are closed then. ``value_limit`` sets how many elements
+    an array may have to be stored whole (default ``tv.events.config["value_limit"]``, 64);
+    it applies to every subscriber while this recording is open. An existing file at
+    ``path`` is replaced.
+
+    >>> import tapeviz as tv
+    >>> with tv.record("run.tvz") as rec:    # doctest: +SKIP
+    ...     x = tv.Variable(3.0)
+    ...     with tv.GradientTape() as tape:
+    ...         y = x * x
+    ...     tape.gradient(y, x)
+    >>> rec.events_written                  # doctest: +SKIP
+    9
+    """
+
+    def __init__(self, path, value_limit: int | None = None):
+        self.path = os.fspath(path)
+        real = os.path.realpath(self.path)
+        for other in _open_recordings:
+            if os.path.realpath(other.path) == real:
+                raise ValueError(f"{self.path!r} is already being recorded by {other!r}; "
+                                 "close it first or record to another file")
+        if value_limit is not None and (type(value_limit) is not int or value_limit < 0):
+            raise ValueError(f"value_limit must be a non-negative int, got {value_limit!r}")
+        self.events_written = 0
+        self.dropped = 0
+        self.closed = False
+        self._lines: list = []
+        self._pending_bytes = 0
+        self._encoder = _fast_encoder()
+        self._dumps = _fast_dumps()
+        self._lock = threading.Lock()
+        self._failed = False
+        self._file = open(self.path, "wb")
+        try:
+            self._file.write(_encode(self._header(value_limit)).encode("ascii") + b"\n")
+            self._file.flush()
+        except BaseException:
+            self._file.close()
+            raise
+        self._old_limit = None
+        if value_limit is not None:
+            self._old_limit = _events.config["value_limit"]
+            self._limit = _events.config["value_limit"] = value_limit
+        _open_recordings.append(self)
+        self._subscription = _events.subscribe(self._on_event, replay_definitions=True)
+        _ensure_flusher()
+
+    def _header(self, value_limit) -> dict:
+        from .. import __version__
+        argv = [str(a)[:1000] for a in list(getattr(sys, "argv", None) or [])[:100]]
+        return sanitize({
+            "format": FORMAT, "version": SCHEMA_VERSION, "tapeviz": __version__, "argv": argv,
+            "started": _iso_now(), "pid": os.getpid(),
+            "host": _hostname(), "python": sys.version.split()[0],
+            "value_limit": _events.config["value_limit"] if value_limit is None
+            else value_limit})
+
+    # --- the subscriber -----------------------------------------------------------------------
+    def _on_event(self, event) -> None:
+        if self._failed:
+            self.dropped += 1
+            return
+        line = None
+        try:
+            data = event.to_dict()
+            # orjson writes NaN/Inf as null: only for tapeviz's own events, whose payloads
+            # hold none (summaries write them as strings), and attrs checked here
+            if self._dumps is not None and (
+                    (_engine_built(event) and _finite_attrs(event)) or (
+                        type(event) is _Scalar and _finite_number(data["value"])
+                        and _finite_number(data["time"]))):
+                if type(event) is _BackwardStep:   # formulas are not ASCII: escaped once
+                    data["formula"] = _ascii_fragment(data["formula"])
+                try:
+                    line = self._dumps(data)
+                except TypeError:      # a type orjson refuses: the stdlib way decides
+                    line = None
+                else:
+                    if not line.isascii():   # the format is ASCII: \u escapes, as json's
+                        line = line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
+            if line is None:
+                line = "".join(self._encoder(data, 0)).encode("ascii")
+        except (ValueError, TypeError, RecursionError, OverflowError):
+            line = self._sanitized(event)
+            if line is None:
+                return
+        with self._lock:
+            if self.closed:
+                return
+            lines = self._lines
+            lines.append(line)
+            self._pending_bytes += len(line)
+            if len(lines) >= FLUSH_EVENTS or self._pending_bytes >= FLUSH_BYTES:
+                self._flush_locked()
+
+    def _sanitized(self, event):
+        try:
+            return _encode(sanitize(event.to_dict())).encode("ascii")
+        except Exception:   # nothing sane left to write: count it, keep recording
+            self.dropped += 1
+            return None
+
+    # --- flushing -----------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Write the buffered events to the file now."""
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        lines = self._lines
+        if not lines:
+            return
+        self._lines = []
+        self._pending_bytes = 0
+        lines.append(b"")
+        if self._write_now(b"\n".join(lines)):
+            self.events_written += len(lines) - 1
+
+    def _write_now(self, data: bytes) -> bool:
+        if self._failed:
+            return False
+        try:
+            self._file.write(data)
+            self._file.flush()
+            return True
+        except (OSError, ValueError) as exc:   # disk full, file closed under us, ...
+            self._failed = True
+            self.dropped += data.count(b"\n")
+            try:
+                warnings.warn(f"tapeviz: recording to {self.path!r} stopped: {exc}; the "
+                              "program goes on without it", RuntimeWarning, stacklevel=2)
+            except Exception:   # warnings as errors: still never break the program
+                pass
+            return False
+
+    # --- closing ------------------------------------------------------------------------------
+    def close(self, reason: str = "closed") -> None:
+        """Flush, write the ``recording_closed`` line and close the file (idempotent)."""
+        self._subscription.close()
+        with self._lock:
+            if self.closed:
+                return
+            self._flush_locked()
+            self.closed = True
+            footer = _events.make(_events.RecordingClosed, reason=reason,
+                                  events=self.events_written, dropped=self.dropped)
+            self._write_now(_encode(footer.to_dict()).encode("ascii") + b"\n")
+            try:
+                self._file.close()
+            except OSError:
+                pass
+        if self._old_limit is not None and _events.config["value_limit"] == self._limit:
+            _events.config["value_limit"] = self._old_limit
+        try:
+            _open_recordings.remove(self)
+        except ValueError:
+            pass
+
+    def _abandon(self) -> None:
+        """In a forked child: forget this recording without touching the parent's file."""
+        self._lock = threading.Lock()    # the parent's threads may have held it at fork time
+        self._subscription.close()
+        self.closed = True
+        self._lines = []
+        try:
+            os.close(self._file.fileno())   # the raw fd only: no flush of inherited buffers
+        except (OSError, ValueError):
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        state = "closed" if self.closed else "recording"
+        return f"<tapeviz recording {self.path!r} {state}, {self.events_written} events written>"
+
+
+def _iso_now() -> str:
+    """Now, ISO 8601 in UTC with milliseconds: ``2026-11-22T02:39:13.027+00:00``."""
+    now = time.time()
+    ms = int(now % 1 * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{ms:03d}+00:00"
+
+
+def _hostname() -> str:
+    try:
+        return os.uname().nodename      # as socket.gethostname(), without importing socket
+    except AttributeError:              # pragma: no cover (Windows)
+        import platform
+        return platform.node()
+
+
+_open_recordings: list = []
+_flusher: threading.Thread | None = None
+_flusher_lock = threading.Lock()
+
+
+def _ensure_flusher() -> None:
+    """One daemon thread flushes every open recording every FLUSH_SECONDS."""
+    global _flusher
+    with _flusher_lock:
+        if _flusher is not None and _flusher.is_alive():
+            return
+        _flusher = threading.Thread(target=_flush_loop, name="tapeviz-recording-flusher",
+                                    daemon=True)
+        _flusher.start()
+
+
+def _flush_loop() -> None:
+    global _flusher
+    while True:
+        time.sleep(FLUSH_SECONDS)
+        with _flusher_lock:
+            if not _open_recordings:
+                _flusher = None
+                return
+            open_now = list(_open_recordings)
+        for rec in open_now:
+            if rec._lines:
+                try:
+                    rec.flush()
+                except Exception:   # never let the flusher die on one bad recording
+                    pass
+
+
+@atexit.register
+def _close_all_at_exit() -> None:
+    for rec in list(_open_recordings):
+        try:
+            rec.close(reason="exit")
+        except Exception:
+            pass
+
+
+def _forget_in_child() -> None:
+    global _flusher, _flusher_lock
+    _flusher_lock = threading.Lock()
+    for rec in list(_open_recordings):
+        rec._abandon()
+    _open_recordings.clear()
+    _flusher = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+_ENV_OWNER = "_TAPEVIZ_RECORD_PID"
+env_recording: record | None = None
+
+
+def start_from_env() -> record | None:
+    """``TAPEVIZ_RECORD=run.tvz python script.py`` records the script (called at import).
+
+    A subprocess that inherits the variable from a recording process does not record (it
+    would replace its parent's file)."""
+    global env_recording
+    path = os.environ.get("TAPEVIZ_RECORD", "").strip()
+    if not path or env_recording is not None:
+        return env_recording
+    owner = os.environ.get(_ENV_OWNER)
+    if owner and owner != str(os.getpid()):
+        return None
+    try:
+        env_recording = record(path)
+    except Exception as exc:   # a bad path must not stop the user's script
+        warnings.warn(f"tapeviz: TAPEVIZ_RECORD={path!r}: cannot record there ({exc})",
+                      RuntimeWarning, stacklevel=2)
+        return None
+    os.environ[_ENV_OWNER] = str(os.getpid())
+    return env_recording
+
+
