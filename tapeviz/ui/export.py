@@ -3,7 +3,13 @@
 The page is built with Bokeh's ``file_html`` and inline resources (BokehJS and its CSS inside
 the page), not with Panel's ``save`` (which still links component CSS from a CDN). It holds,
 for the most recent tapes: the op graph (zoom, pan, hover, click a node to inspect it), the
-explanations of the last gradient call, and the watched variables. No server, no internet.
+backward-pass player, the explanations of the last gradient call, and the watched variables.
+No server, no internet.
+
+The player is the dashboard's, run by the browser: every backward step is formatted at export
+time by :mod:`tapeviz.ui.steps` (the functions the served dashboard calls) and embedded, with
+the graph rows it highlights, in a ``ColumnDataSource`` named ``steps_<tape>``; small CustomJS
+callbacks step through it, and breakpoints are step indices found at export time.
 """
 from __future__ import annotations
 
@@ -11,17 +17,20 @@ import os
 
 from bokeh.embed import file_html
 from bokeh.layouts import column, row
-from bokeh.models import CustomJS, Div, TabPanel, Tabs
+from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPanel, Tabs
 from bokeh.resources import INLINE
 
 from . import layout as _layout
-from .graph import GraphView
+from .graph import HIGHLIGHT, GraphView
 from .group import collapse
 from .html import CSS, code_block, esc, heatmap, table
+from .steps import breakpoint_step, step_html, step_keys
 from .source import load_events
 from .store import KINDS, Store, shape_str, summary_text
 
 MAX_TAPES = 8
+MAX_CALLS = 20          # per tape: the player offers the most recent gradient calls
+MAX_STEPS = 5_000       # per tape: steps embedded in the page (a call is cut, with a note)
 
 
 def export(path, out=None, title: str | None = None) -> str:
@@ -103,6 +112,146 @@ def _variables(store: Store) -> str:
                "verdict", "cause"])
 
 
+PLAYER_JS = """
+const d = steps.data, c = calls.data;
+const playing = (window._tvPlaying = window._tvPlaying || {});
+const stop = () => {
+  if (playing[tid]) { clearInterval(playing[tid]); delete playing[tid]; }
+  play.label = '▶ play';
+};
+const go = (action) => {
+  const k = Number(sel.value), n = c.n[k], start = c.start[k];
+  let i = state.data.step[0];
+  if (action === 'first' || action === 'call') i = 0;
+  else if (action === 'prev') i -= 1;
+  else if (action === 'next') i += 1;
+  else if (action === 'last') i = n - 1;
+  else if (action === 'nan' || action === 'zero') i = c[action][k];
+  else if (action === 'node') {
+    const want = nodes.selected.indices[0];
+    i = -1;
+    for (let r = start; r < start + n && want !== undefined; r++) {
+      if (d.node[r] === want) { i = r - start; break; }
+    }
+  }
+  if (i < 0 && (action === 'nan' || action === 'zero' || action === 'node')) {
+    div.text = div.text.split('<div class="tv-err bp">')[0] +
+               '<div class="tv-err bp">breakpoint not reached in this call</div>';
+    return;
+  }
+  const hn = {x: [], y: [], w: [], h: [], color: [], role: []};
+  const he = {xs: [], ys: [], color: [], role: []};
+  const nd = nodes.data, states = new Array(nd.x.length).fill(0);
+  if (n === 0) {
+    div.text = '<i>No backward steps for this call.</i>' + c.note[k];
+    i = 0;
+  } else {
+    i = Math.max(0, Math.min(n - 1, i));
+    const r = start + i, j = d.node[r];
+    div.text = d.html[r] + c.note[k];
+    for (const v of d.visited[r]) states[v] = 1;
+    if (j >= 0) {
+      hn.x.push(nd.x[j]); hn.y.push(nd.y[j]); hn.w.push(nd.w[j] + 8); hn.h.push(nd.h[j] + 8);
+      hn.color.push(color); hn.role.push('current');
+    }
+    for (const e of d.up[r]) {
+      he.xs.push(edges.data.xs[e]); he.ys.push(edges.data.ys[e]);
+      he.color.push(color); he.role.push('current');
+    }
+  }
+  state.data = {step: [i]};
+  nd.state = states;          // in place: a new `data` would refit the view
+  nodes.change.emit();
+  hl_nodes.data = hn;
+  hl_edges.data = he;
+};
+if (action === 'play' && !playing[tid]) {
+  play.label = '⏸ pause';
+  playing[tid] = setInterval(() => {
+    if (state.data.step[0] >= c.n[Number(sel.value)] - 1) stop(); else go('next');
+  }, 700);
+} else {
+  stop();
+  if (action !== 'play') go(action);
+}
+"""
+
+
+def _call_label(store: Store, call) -> str:
+    names = ", ".join(store.tensor_name(r.get("id"), r.get("name", "")) for r in call["sources"][:3])
+    return f"call {call['id']}: {call['method']}({names})"[:80]
+
+
+def _shown_key(key, view: GraphView, shown) -> str | None:
+    """The drawn node of op ``key``: itself, or the collapsed group that holds it."""
+    if key in view.index:
+        return key
+    group = (shown.get("gmap") or {}).get(key)
+    return f"grp:{group}" if group is not None and f"grp:{group}" in view.index else None
+
+
+def _player(store: Store, tid, view: GraphView, shown) -> tuple:
+    """The backward player of tape ``tid``: widgets driven by CustomJS over embedded steps,
+    and the callback that runs it to the selected node's step (None without a call)."""
+    calls = [store.calls[c] for c in store.calls_for(tid)][-MAX_CALLS:]
+    erow = {pair: j for j, pair in enumerate(view.edge_rows)}
+    rows = {k: [] for k in ("call", "html", "node", "visited", "up")}
+    meta = {k: [] for k in ("id", "start", "n", "nan", "zero", "note")}
+    if not calls:
+        return _div("<i>No gradient call on this tape.</i>", width=440), None
+    ns, budget = [], MAX_STEPS         # the most recent calls first
+    for call in reversed(calls):
+        ns.insert(0, min(len(call["steps"]), budget))
+        budget -= ns[0]
+    for k, (call, n) in enumerate(zip(calls, ns)):
+        note = ""
+        if n < len(call["steps"]):
+            note = (f'<div class="tv-small">the page holds the first {n} of {len(call["steps"])} '
+                    "steps of this call; open the recording with <code>tapeviz serve</code> "
+                    "for all of them.</div>")
+        meta["id"].append(call["id"]); meta["start"].append(len(rows["html"])); meta["n"].append(n)
+        meta["note"].append(note)
+        for kind in ("nan", "zero"):
+            i = breakpoint_step(call, kind)
+            meta[kind].append(-1 if i is None or i >= n else i)
+        for i in range(n):
+            key, visited, up = step_keys(call, i, view.edge_rows)
+            shown_key = _shown_key(key, view, shown)
+            drawn = {view.index[v] for v in (_shown_key(v, view, shown) for v in visited) if v}
+            rows["call"].append(k)
+            rows["html"].append(step_html(store, call, i))
+            rows["node"].append(view.index[shown_key] if shown_key else -1)
+            rows["visited"].append(sorted(drawn))
+            rows["up"].append([erow[e] for e in up if e in erow])
+    steps = ColumnDataSource(rows, name=f"steps_{tid}")
+    meta_src = ColumnDataSource(meta, name=f"calls_{tid}")
+    state = ColumnDataSource({"step": [0]}, name=f"player_{tid}")
+    k = len(calls) - 1
+    div = _div((rows["html"][meta["start"][k]] if meta["n"][k]
+                else "<i>No backward steps for this call.</i>") + meta["note"][k],
+               width=440, name=f"step_{tid}", css_classes=["tv-export-step"])
+    if meta["n"][k]:          # the page opens on step 1 of the last call, as the dashboard does
+        key, visited, up = step_keys(calls[k], 0, view.edge_rows)
+        view.set_states([v for v in (_shown_key(x, view, shown) for x in visited) if v])
+        view.highlight("current", [_shown_key(key, view, shown) or key], up)
+    select = Select(title="Gradient call", value=str(k), width=300, name=f"call_select_{tid}",
+                    options=[(str(j), _call_label(store, c)) for j, c in enumerate(calls)])
+    buttons = {a: Button(label=label, width=w, name=f"{a}_{tid}") for a, label, w in (
+        ("first", "« first", 65), ("prev", "◀ prev", 70), ("next", "next ▶", 70),
+        ("last", "last »", 65),
+        ("play", "▶ play", 80), ("nan", "▶ first NaN/Inf", 125), ("zero", "▶ first zero grad", 135),
+        ("node", "▶ selected node", 130))}
+    args = dict(steps=steps, calls=meta_src, sel=select, nodes=view.nodes, edges=view.edges,
+                hl_nodes=view.hl_nodes, hl_edges=view.hl_edges, div=div, state=state,
+                play=buttons["play"], tid=str(tid), color=HIGHLIGHT["current"])
+    for action, button in buttons.items():
+        button.js_on_event("button_click", CustomJS(args={**args, "action": action}, code=PLAYER_JS))
+    select.js_on_change("value", CustomJS(args={**args, "action": "call"}, code=PLAYER_JS))
+    controls = column(select, row(*(buttons[a] for a in ("first", "prev", "next", "last", "play"))),
+                      row(buttons["nan"], buttons["zero"], buttons["node"]), div, width=440)
+    return controls, CustomJS(args={**args, "action": "node"}, code=PLAYER_JS)
+
+
 def _tape_view(store: Store, tid) -> object:
     graph = store.graph(tid)
     shown = collapse(graph)
@@ -119,18 +268,29 @@ def _tape_view(store: Store, tid) -> object:
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
                      css_classes=["tv-export-inspector"])
-    view.nodes.selected.js_on_change("indices", CustomJS(args=dict(src=view.nodes, div=inspector), code="""
-        const i = cb_obj.indices[0];
-        div.text = (i === undefined) ? '<i>Click a node to inspect it.</i>' : src.data.info[i];
-    """))
+    player, to_node = _player(store, tid, view, shown)
     calls = store.calls_for(tid)
     why = _div(_why(store, store.calls.get(calls[-1]) if calls else None), width=440)
+    side = Tabs(tabs=[TabPanel(child=inspector, title="Inspector"),
+                      TabPanel(child=player, title="Backward"),
+                      TabPanel(child=why, title="Why")], width=460, name=f"side_{tid}")
+    # a click shows the node in the inspector; on the Backward tab it runs to the node's step
+    view.nodes.selected.js_on_change("indices", CustomJS(args=dict(src=view.nodes, div=inspector,
+                                                                   side=side), code="""
+        const i = cb_obj.indices[0];
+        div.text = (i === undefined) ? '<i>Click a node to inspect it.</i>' : src.data.info[i];
+        if (i !== undefined && side.active !== 1) side.active = 0;
+    """))
+    if to_node is not None:
+        view.nodes.selected.js_on_change("indices", CustomJS(args=dict(side=side, run=to_node), code="""
+            if (side.active === 1 && cb_obj.indices.length) run.execute(cb_obj);
+        """))
     note = ""
     if shown.get("collapsed"):
         note = (f'<div class="tv-small">{len(graph["nodes"])} nodes, shown grouped by scope; '
                 "open the recording with <code>tapeviz serve</code> to expand groups.</div>")
     view.figure.sizing_mode = "stretch_width"
-    return column(_div(note), row(view.figure, column(inspector, why), sizing_mode="stretch_width"),
+    return column(_div(note), row(view.figure, side, sizing_mode="stretch_width"),
                   sizing_mode="stretch_width")
 
 
