@@ -41,10 +41,33 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     emitting = _events.ACTIVE and call is not None
     lean_before = _op.LEAN
     _op.LEAN = not _op.RECORDING   # no tape records this pass: its ops need no lineage
+    # NumPy's warnings off once for the whole pass, not once per op (see `op.apply`)
+    token = None
+    if _op._ERRSTATE is not None:
+        _OUTER.append(_op._ERRSTATE.get())
+        token = _op._ERRSTATE.set(_op._IGNORE)
     try:
         return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
     finally:
+        if token is not None:
+            _op._ERRSTATE.reset(token)
+            _OUTER.pop()
         _op.LEAN = lean_before
+
+
+_OUTER: list = []   # NumPy's error settings outside each backward pass running now
+
+
+def user_errstate(fn, *args, **kwargs):
+    """Call user code (a custom gradient) from inside a backward pass with the NumPy
+    warning settings the user had outside it."""
+    if _op._ERRSTATE is None or not _OUTER:
+        return fn(*args, **kwargs)
+    token = _op._ERRSTATE.set(_OUTER[-1])
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _op._ERRSTATE.reset(token)
 
 
 def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
@@ -75,22 +98,34 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
             continue
         if batch and not op.batchable:
             raise NeedsLoop(op.name)
-        attrs = node.attrs or {}
+        attrs = node.attrs
+        n = len(inputs)
         step_grads = [] if emitting or observer else None
+        vjps = op.vjps
         for i, x in enumerate(inputs):
-            if x._id not in reach or x._value.dtype.kind != "f":
+            if x._id not in reach:
                 continue
-            vjp = op.vjps[i]
+            value = x._value
+            if value.dtype.kind != "f":
+                continue
+            vjp = vjps[i]
             if vjp is None:
                 continue
-            gx = vjp(g, y, *inputs, **attrs)
+            if attrs:
+                gx = vjp(g, y, *inputs, **attrs)
+            elif n == 2:
+                gx = vjp(g, y, inputs[0], inputs[1])
+            else:
+                gx = vjp(g, y, *inputs)
             if gx is None:
                 continue
-            gx = _fit(gx, x, batch, g)
-            accumulated = x._id in grads
-            _accumulate(grads, x._id, gx)
+            gv = gx._value
+            if batch or gv.shape != value.shape or gv.dtype != value.dtype:
+                gx = _fit(gx, x, batch, g)
+            prev = grads.get(x._id)
+            total = grads[x._id] = gx if prev is None else add(prev, gx)
             if step_grads is not None:
-                step_grads.append((i, x, gx, accumulated, grads[x._id]))
+                step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:
             observer(node, g, step_grads)
         if emitting:

@@ -8,7 +8,6 @@ watches an input also keeps a `(node, inputs, outputs)` entry: the values the VJ
 """
 from __future__ import annotations
 
-import itertools
 import weakref
 
 import numpy as np
@@ -19,7 +18,6 @@ from .errors import InvalidArgumentError
 from .site import user_site
 
 REGISTRY: dict[str, "Op"] = {}
-_node_ids = itertools.count(1)
 
 #: Tapes inside their `with` block and not paused: the only ones that record.
 RECORDING: list = []
@@ -75,7 +73,9 @@ class Node:
                  "tapes", "__weakref__")
 
     def __init__(self, op, parents, in_ids, site, attrs):
-        self.id = next(_node_ids)
+        global _last_node_id
+        # (no call between the read and the write: the GIL cannot switch threads there)
+        self.id = _last_node_id = _last_node_id + 1
         self.op = op
         self.parents = parents
         self.in_ids = in_ids
@@ -94,6 +94,14 @@ class Node:
 
     def __repr__(self):
         return f"<Node {self.id} {self.op if isinstance(self.op, str) else self.op.name}>"
+
+
+_last_node_id = 0
+
+
+def peek_node_id() -> int:
+    """The id the next node will get (tapes mark where they opened, closed and paused)."""
+    return _last_node_id + 1
 
 
 def leaf_node(kind: str, site=None) -> Node | None:
@@ -118,53 +126,77 @@ except ImportError:  # NumPy 1.x: no cheap switch; NumPy's warnings then show
 
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     """Run `op` on tensors and record it on every tape that watches one of its inputs."""
-    token = _ERRSTATE.set(_IGNORE) if _ERRSTATE is not None else None
+    # a backward pass switches NumPy's warnings off once for all its ops (backprop.backward)
+    token = _ERRSTATE.set(_IGNORE) if _ERRSTATE is not None and \
+        _ERRSTATE.get() is not _IGNORE else None
+    n = len(inputs)
     try:
-        out = op.forward(*[t._value for t in inputs], **attrs)
+        # no list, `*` or `**` when there is nothing to spread: for the common one- and
+        # two-input ops the call then costs about a quarter as much
+        if attrs:
+            out = op.forward(*[t._value for t in inputs], **attrs)
+        elif n == 2:
+            out = op.forward(inputs[0]._value, inputs[1]._value)
+        elif n == 1:
+            out = op.forward(inputs[0]._value)
+        else:
+            out = op.forward(*[t._value for t in inputs])
     except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
     finally:
         if token is not None:
             _ERRSTATE.reset(token)
+    if op.n_out != 1:
+        return _apply_many(op, inputs, attrs, out)
+    if type(out) is not np.ndarray and not isinstance(out, np.generic):
+        out = np.asarray(out)
     if LEAN:
-        if op.n_out == 1:
-            return _Tensor(out if type(out) is np.ndarray or isinstance(out, np.generic)
-                           else np.asarray(out))
-        return tuple(_Tensor(o if isinstance(o, (np.ndarray, np.generic)) else np.asarray(o))
-                     for o in out)
-    node = Node(op, tuple([t._node for t in inputs]), tuple([t._id for t in inputs]),
-                user_site(2), attrs)
-    if op.n_out == 1:
-        y = _Tensor(out if type(out) is np.ndarray or isinstance(out, np.generic)
-                    else np.asarray(out), node)
-        node.out_ids = (y._id,)
-        if RECORDING:
-            _record(op, node, inputs, (y,))
-        if _events.ACTIVE:
-            _emit_op(op, node, inputs, (y,))
-        return y
+        return _Tensor(out)
+    if n == 2:
+        a, b = inputs
+        node = Node(op, (a._node, b._node), (a._id, b._id), user_site(2), attrs)
+    elif n == 1:
+        a = inputs[0]
+        node = Node(op, (a._node,), (a._id,), user_site(2), attrs)
     else:
-        outputs = tuple(_Tensor(o if isinstance(o, (np.ndarray, np.generic)) else np.asarray(o),
-                                node) for o in out)
+        node = Node(op, tuple([t._node for t in inputs]), tuple([t._id for t in inputs]),
+                    user_site(2), attrs)
+    y = _Tensor(out, node)
+    node.out_ids = (y._id,)
+    if RECORDING:
+        _record(op, node, inputs, (y,))
+    if _events.ACTIVE:
+        _emit_op(op, node, inputs, (y,))
+    return y
+
+
+def _apply_many(op, inputs, attrs, out):
+    """The end of `apply` for an op with several outputs."""
+    values = [o if isinstance(o, (np.ndarray, np.generic)) else np.asarray(o) for o in out]
+    if LEAN:
+        return tuple([_Tensor(v) for v in values])
+    node = Node(op, tuple([t._node for t in inputs]), tuple([t._id for t in inputs]),
+                user_site(3), attrs)
+    outputs = tuple([_Tensor(v, node) for v in values])
     node.out_ids = tuple([t._id for t in outputs])
     if RECORDING:
         _record(op, node, inputs, outputs)
     if _events.ACTIVE:
         _emit_op(op, node, inputs, outputs)
-    return outputs[0] if op.n_out == 1 else outputs
+    return outputs
 
 
 _Tensor = None  # set by tensor.py: the Tensor class (avoids an import cycle in the hot path)
 
 
 def _record(op, node, inputs, outputs):
+    """Add the call to every recording tape that watches one of its inputs; the float
+    outputs of a differentiable op become watched by those tapes."""
     recorded = None
+    in_ids = node.in_ids
     for tape in RECORDING:
         ids = tape._ids
-        for t in inputs:
-            if t._id in ids:
-                break
-        else:
+        if ids.isdisjoint(in_ids):
             continue
         tape._entries.append((node, inputs, outputs))
         if op.vjps is not None:

@@ -24,9 +24,13 @@ def _is_internal(code) -> bool:
 def user_site(depth: int = 2):
     """(code, lineno) of the nearest caller outside tapeviz, or None."""
     frame = _getframe(depth)
+    internal = _internal
     while frame is not None:
         code = frame.f_code
-        if not _is_internal(code):
+        flag = internal.get(code)        # (inlined `_is_internal`: this runs for every op)
+        if flag is None:
+            flag = _is_internal(code)
+        if not flag:
             return (code, frame.f_lineno)
         frame = frame.f_back
     return None

@@ -102,7 +102,7 @@ class GradientTape:
     # --- the with block -------------------------------------------------------------------
     def __enter__(self):
         self._push()
-        self._open_at = _op.Node.__init__ and _peek_node_id()
+        self._open_at = _op.peek_node_id()
         self._closed_at = None
         if _events.ACTIVE:
             _events.emit(_events.make(_events.TapeOpened, tape=self._id,
@@ -133,7 +133,7 @@ class GradientTape:
             _op.OPEN.remove(self)
         if self in _op.RECORDING:
             _op.RECORDING.remove(self)
-        self._closed_at = _peek_node_id()
+        self._closed_at = _op.peek_node_id()
 
     @property
     def _recording(self) -> bool:
@@ -348,7 +348,7 @@ class _StopRecording:
                                "while it is recording. Fix: use `with tape.stop_recording():` "
                                "inside `with tv.GradientTape() as tape:`")
         _op.RECORDING.remove(tape)
-        self._span = [_peek_node_id(), None, user_site(2)]
+        self._span = [_op.peek_node_id(), None, user_site(2)]
         tape._pauses.append(self._span)
         if _events.ACTIVE:
             _events.emit(_events.make(_events.RecordingPaused, tape=tape._id,
@@ -356,20 +356,13 @@ class _StopRecording:
 
     def __exit__(self, *exc):
         tape = self.tape
-        self._span[1] = _peek_node_id()
+        self._span[1] = _op.peek_node_id()
         if tape in _op.OPEN and tape not in _op.RECORDING:
             _op.RECORDING.insert(_op.OPEN.index(tape), tape)
         if _events.ACTIVE:
             _events.emit(_events.make(_events.RecordingResumed, tape=tape._id,
                                       site=as_dict(user_site(2))))
         return False
-
-
-def _peek_node_id() -> int:
-    """The id the next node will get (the counter is not consumed)."""
-    n = next(_op._node_ids)
-    _op._node_ids = itertools.count(n)
-    return n
 
 
 def _sources(sources) -> list:

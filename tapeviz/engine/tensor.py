@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from sys import getrefcount as _getrefcount
 
 import numpy as np
 
@@ -324,12 +325,22 @@ def _assign(var: Variable, value, method: str):
                 f"(tv.reshape(value, {list(var._value.shape)})) or create a new Variable")
         result = new._value.copy() if isinstance(new._value, np.ndarray) else new._value
     else:
-        # a fresh array, never in place: tapes may hold the old value for their VJPs
         combine = np.add if method == "assign_add" else np.subtract
-        try:
-            result = combine(var._value, new._value)
-        except ValueError:
-            result = None
+        sole = _refs(var) <= _SOLE      # (before `old` below adds a reference)
+        old, delta = var._value, new._value
+        if (sole and type(old) is np.ndarray and old.base is None and old.flags.writeable
+                and (delta.shape == old.shape or delta.ndim == 0)):
+            # Nothing but the variable holds the old array (a tape entry, a read, a view or
+            # the user's own NumPy array would each hold a reference), so nobody can see it
+            # change: update it in place, as a NumPy training loop would (no fresh array,
+            # no page faults).
+            result = combine(old, delta, out=old)
+        else:
+            # a fresh array: tapes and tensors may hold the old value (VJPs need it)
+            try:
+                result = combine(old, delta)
+            except ValueError:
+                result = None
         if result is None or result.shape != var._value.shape:
             from .errors import InvalidArgumentError
             raise InvalidArgumentError(
@@ -351,6 +362,27 @@ def _assign(var: Variable, value, method: str):
                   site=as_dict(site)))
     return var
 
+
+def _refs(holder) -> int:
+    """References to `holder._value` as `sys.getrefcount` counts them from here."""
+    value = holder._value
+    return _getrefcount(value)
+
+
+class _Probe:
+    __slots__ = ("_value",)
+
+
+def _probe_sole() -> int:
+    """What `_refs` says for an array only its holder references (measured, not assumed:
+    interpreters differ in the temporary references they count)."""
+    probe = _Probe()
+    probe._value = np.empty(0)
+    return _refs(probe)
+
+
+#: `_refs(var)` when nothing but the variable holds its array.
+_SOLE = _probe_sole()
 
 _NP_CALL = re.compile(r"\b(?:np|numpy|onp|jnp)\.([A-Za-z_][\w.]*)\s*\(")
 

@@ -1,0 +1,109 @@
+"""The lean op dispatch keeps its semantics: in-place variable updates only when nobody can
+see them, node ids peeked without being consumed, NumPy's warnings silenced only for tapeviz's
+own kernels, and source lines that still name the user's line."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tapeviz as tv
+from tapeviz.engine import op as _op
+
+
+def test_assign_sub_in_place_only_when_nothing_else_holds_the_value():
+    v = tv.Variable(np.ones(3, np.float32))
+    v.assign_sub(np.ones(3, np.float32))        # the user's array is now only v's
+    before = v._value
+    v.assign_sub(np.ones(3, np.float32))
+    assert v._value is not before               # `before` held it: a fresh array
+    assert before.tolist() == [0.0, 0.0, 0.0]
+    del before
+    address = id(v._value)
+    v.assign_add(np.full(3, 2.0, np.float32))
+    assert id(v._value) == address              # nobody else held it: updated in place
+    assert v.numpy().tolist() == [1.0, 1.0, 1.0]
+
+
+def test_assign_never_writes_into_the_users_array_or_a_read():
+    user = np.zeros(2, np.float32)
+    v = tv.Variable(user)
+    v.assign_add([1.0, 2.0])
+    assert user.tolist() == [0.0, 0.0]
+    read = v.read_value()
+    v.assign_add([1.0, 1.0])
+    assert read.numpy().tolist() == [1.0, 2.0]
+    assert v.numpy().tolist() == [2.0, 3.0]
+    v.assign_add(v)                              # the delta is the variable itself
+    assert v.numpy().tolist() == [4.0, 6.0]
+
+
+def test_tape_keeps_the_value_its_vjp_needs_across_an_assign():
+    v = tv.Variable([1.0, 2.0])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(v * v)
+    v.assign_sub([10.0, 10.0])
+    assert tape.gradient(y, v).numpy().tolist() == [2.0, 4.0]
+
+
+def test_peek_node_id_does_not_consume():
+    first = _op.peek_node_id()
+    assert _op.peek_node_id() == first
+    y = tv.constant(1.0) * 2.0
+    assert y._node.id >= first
+    assert _op.peek_node_id() == y._node.id + 1
+
+
+def test_numpy_warnings_stay_silent_in_ops_and_backward():
+    x = tv.constant([0.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tv.GradientTape() as tape:
+            tape.watch(x)
+            y = tv.math.log(x) / x
+        g = tape.gradient(y, x)
+    assert not np.isfinite(g.numpy()[0])
+
+
+def test_custom_gradient_code_sees_the_users_numpy_settings():
+    seen = []
+
+    @tv.custom_gradient
+    def f(x):
+        def grad(upstream):
+            seen.append(np.geterr()["divide"])
+            return upstream
+        return tv.identity(x) if hasattr(tv, "identity") else x * 1.0, grad
+
+    x = tv.constant(2.0)
+    with np.errstate(divide="raise"):
+        with tv.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        tape.gradient(y, x)
+    assert seen == ["raise"]
+
+
+def test_op_sites_name_the_users_line_for_operators_and_functions():
+    x = tv.constant(3.0)
+    y = x * 2.0; line_mul = _line()                        # noqa: E702
+    z = tv.sin(x); line_sin = _line()                      # noqa: E702
+    for t, line in ((y, line_mul), (z, line_sin)):
+        code, lineno = t._node.site
+        assert code.co_filename == __file__ and lineno == line
+
+
+def _line():
+    import sys
+    return sys._getframe(1).f_lineno
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_broadcast_gradients_unbroadcast_only_when_shapes_differ(shape):
+    x = tv.constant(np.ones(shape, np.float32))
+    b = tv.constant(np.float32(2.0))
+    with tv.GradientTape(persistent=True) as tape:
+        tape.watch([x, b])
+        y = x * b
+    gx, gb = tape.gradient(y, [x, b])
+    assert gx.shape == x.shape and gx.dtype == tv.float32
+    assert gb.shape == () and float(gb) == float(np.prod(shape))
