@@ -137,11 +137,14 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
 def _fit(gx, x, batch, g):
     """Unbroadcast a VJP's result to the input's shape and keep the input's float dtype.
 
-    Broadcasting adds axes after the `batch` (Jacobian) axes, so those are summed explicitly;
-    `sum_to` then only folds the axes that were 1 in the input."""
+    Without Jacobian axes one `sum_to` folds everything. With them (`batch` > 0),
+    broadcasting adds axes after the batch axes, so those are summed explicitly; `sum_to`
+    then only folds the axes that were 1 in the input."""
     shape = x._value.shape
     gshape = gx._value.shape
-    if len(gshape) != len(shape) + batch or gshape[batch:] != shape:
+    if not batch and len(gshape) >= len(shape):
+        gx = sum_to(gx, shape)   # one op folds the added and the stretched axes
+    elif len(gshape) != len(shape) + batch or gshape[batch:] != shape:
         extra = len(gshape) - batch - len(shape)
         if extra > 0:
             gx = reduce_sum(gx, axis=list(range(batch, batch + extra)))

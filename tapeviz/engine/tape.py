@@ -178,7 +178,7 @@ class GradientTape:
     def _emit_watch(self, t, how, site):
         if _events.ACTIVE:
             _events.emit(_events.make(_events.Watched, tape=self._id, tensor=ref(t), how=how,
-                                      site=as_dict(site)))
+                                      site=_events.Lazy(as_dict, site)))
 
     def watched_variables(self):
         """The variables this tape watches, in the order they were created."""
@@ -270,7 +270,7 @@ class GradientTape:
             _events.emit(_events.make(
                 _events.GradientStarted, call=call, tape=self._id, method=method,
                 targets=[ref(t) for t in targets], sources=[ref(s) for s in sources],
-                unconnected_gradients=unconnected, site=as_dict(user_site(3))))
+                unconnected_gradients=unconnected, site=_events.Lazy(as_dict, user_site(3))))
         return call
 
     def _end_call(self, call):
@@ -286,7 +286,8 @@ class GradientTape:
     def _finish(self, call, targets, sources, results, output_gradients, unconnected,
                 value_limit=None, raw=None):
         explanations = later = None
-        if _config.explain_none or (_events.ACTIVE and not _healthy(results)):
+        health = _health(results) if _events.ACTIVE or not self._persistent else None
+        if _config.explain_none or (_events.ACTIVE and health != "healthy"):
             from .explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
@@ -310,7 +311,7 @@ class GradientTape:
             self._used = True
             self._released_nodes = [entry[0] for entry in self._entries]
             # keep the values only when an explanation may need them later
-            self._kept_entries = self._entries if _broken(results) else None
+            self._kept_entries = self._entries if health == "broken" else None
             self._entries = []
 
     def _tapeviz_event_source(self):
@@ -319,22 +320,27 @@ class GradientTape:
         return TapeEventSource(self)
 
 
-def _broken(results) -> bool:
-    """A None, zero, vanishing or non-finite gradient: keep the tape's values for `explain`.
+def _health(results) -> str:
+    """"healthy": every gradient a float array with a finite norm of at least 1e-6;
+    "broken": some gradient is None, zero, vanishing or non-finite (the tape then keeps its
+    values for `explain`); "mixed": neither (an integer gradient beside healthy ones).
 
-    One BLAS dot per gradient: NaN/Inf make it non-finite and all-zero makes it 0 (an
-    overflow or underflow only keeps the values once more than needed)."""
+    One BLAS dot per gradient, shared by both questions: NaN/Inf make it non-finite and
+    all-zero makes it 0 (an overflow or underflow only keeps the values once more than
+    needed)."""
+    healthy = True
     for r in results:
         if r is None:
-            return True
+            return "broken"
         v = r._value
         if v.dtype.kind != "f":
+            healthy = False
             continue
         flat = v.reshape(-1)
         d = np.dot(flat, flat)
         if d < 1e-12 or not np.isfinite(d):   # zero, vanishing (norm < 1e-6) or NaN/Inf
-            return True
-    return False
+            return "broken"
+    return "healthy" if healthy else "mixed"
 
 
 class _StopRecording:
@@ -423,21 +429,6 @@ def _result_payload(source, result, explanation, value_limit=None, value=None,
         out["norm"] = out["grad"].get("norm")
     out.update(explanation.as_dict() if explanation is not None else {})
     return out
-
-
-def _healthy(results) -> bool:
-    """Every gradient a float array with a finite, nonzero norm (one BLAS dot each)."""
-    for r in results:
-        if r is None:
-            return False
-        v = r._value
-        if v.dtype.kind != "f":
-            return False
-        flat = v.reshape(-1)
-        d = np.dot(flat, flat)
-        if not (d >= 1e-12 and np.isfinite(d)):
-            return False
-    return True
 
 
 def _explain_healthy(sources, results, tape, targets, entries, names, unconnected) -> list:

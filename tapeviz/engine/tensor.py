@@ -359,7 +359,7 @@ def _assign(var: Variable, value, method: str):
         from ..events import make, emit, VariableAssigned
         from .site import as_dict
         emit(make(VariableAssigned, variable=ref(var), method=method, value=ref(new),
-                  site=as_dict(site)))
+                  site=_events.Lazy(as_dict, site)))
     return var
 
 
@@ -438,6 +438,17 @@ def ref_dict(t, value=None, node=None, limit=None) -> dict:
             "node": node_id,
             "summary": _events.summarize(value, limit) if value.dtype.kind != "O" else
             {"shape": shape, "dtype": "string"}}
+
+
+def bind_operators(ops_module) -> None:
+    """Make `t + u`, `t - u`, `t * u`, `t / u`, `t @ u`, `-t` and `t[k]` call the op function
+    itself instead of the one-line method above that calls it: one Python frame less per
+    operator (and one less for the source-line walk to skip). The methods above stay the
+    reference and serve until the ops are loaded."""
+    for method, name in (("__add__", "add"), ("__sub__", "subtract"), ("__mul__", "multiply"),
+                         ("__truediv__", "truediv"), ("__matmul__", "matmul"),
+                         ("__neg__", "negative"), ("__getitem__", "getitem")):
+        setattr(_Operand, method, getattr(ops_module, name))
 
 
 _op._Tensor = Tensor

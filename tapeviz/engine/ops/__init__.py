@@ -30,3 +30,4 @@ from .. import tensor as _tensor  # noqa: E402
 import sys as _sys  # noqa: E402
 
 _tensor.ops = _sys.modules[__name__]
+_tensor.bind_operators(_tensor.ops)

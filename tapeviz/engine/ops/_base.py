@@ -81,8 +81,13 @@ def norm_axis(axis, ndim: int, op: str = "axis", shape=None):
         return None
     if isinstance(axis, _Operand):
         axis = np.asarray(axis._value).tolist()
-    axes = np.asarray(axis, dtype=object).reshape(-1).tolist() \
-        if isinstance(axis, (list, tuple)) else [axis]            # TF flattens [[0]]
+    if type(axis) is int:
+        axes = (axis,)
+    elif type(axis) in (list, tuple) and all(type(a) is int for a in axis):
+        axes = axis                                               # flat already (the engine's)
+    else:
+        axes = np.asarray(axis, dtype=object).reshape(-1).tolist() \
+            if isinstance(axis, (list, tuple)) else [axis]        # TF flattens [[0]]
     out = []
     for a in axes:
         if not isinstance(a, (int, np.integer)) or not -ndim <= int(a) < ndim:   # () has none

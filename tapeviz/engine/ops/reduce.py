@@ -35,14 +35,16 @@ def _reduction(name, forward, vjp, formula, grad, kinds="fiu"):
     return fn
 
 
-reduce_sum = _reduction("Sum", lambda x, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+# np.add.reduce is what np.sum calls, without np.sum's Python wrapper
+reduce_sum = _reduction("Sum", lambda x, axes, keepdims: np.add.reduce(x, axis=axes,
+                                                                       keepdims=keepdims),
                         lambda g, y, x, axes, keepdims: _spread(g, y, x, axes),
                         "y = Σ x", "∂x = g broadcast over the summed axes")
 
 
 def _mean_forward(x, axes, keepdims):
     count = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))
-    total = np.sum(x, axis=axes, keepdims=keepdims)
+    total = np.add.reduce(x, axis=axes, keepdims=keepdims)
     if x.dtype.kind in "iu":
         return np.trunc(total / max(count, 1)).astype(x.dtype)   # TF divides integers exactly
     # sum / count rather than np.mean: an empty mean is NaN, as TF, without NumPy's warning

@@ -97,7 +97,7 @@ def _sum_to_forward(x, shape):
     extra = x.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(i + extra for i, n in enumerate(shape)
                                        if n == 1 and x.shape[i + extra] != 1)
-    out = np.sum(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
+    out = np.add.reduce(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
     return out.reshape(shape)
 
 
