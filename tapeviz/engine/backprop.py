@@ -41,33 +41,10 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     emitting = _events.ACTIVE and call is not None
     lean_before = _op.LEAN
     _op.LEAN = not _op.RECORDING   # no tape records this pass: its ops need no lineage
-    # NumPy's warnings off once for the whole pass, not once per op (see `op.apply`)
-    token = None
-    if _op._ERRSTATE is not None:
-        _OUTER.append(_op._ERRSTATE.get())
-        token = _op._ERRSTATE.set(_op._IGNORE)
     try:
         return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
     finally:
-        if token is not None:
-            _op._ERRSTATE.reset(token)
-            _OUTER.pop()
         _op.LEAN = lean_before
-
-
-_OUTER: list = []   # NumPy's error settings outside each backward pass running now
-
-
-def user_errstate(fn, *args, **kwargs):
-    """Call user code (a custom gradient) from inside a backward pass with the NumPy
-    warning settings the user had outside it."""
-    if _op._ERRSTATE is None or not _OUTER:
-        return fn(*args, **kwargs)
-    token = _op._ERRSTATE.set(_OUTER[-1])
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        _op._ERRSTATE.reset(token)
 
 
 def _walk(entries, grads, reach, keep, batch, call, observer, emitting):

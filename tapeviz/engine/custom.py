@@ -97,9 +97,8 @@ def _call_grad(grad_fn, g, n_inputs, variables, inputs):
     if cache is not None and cache[0] is g:
         return cache[1]
     upstream = list(g) if isinstance(g, tuple) else g
-    from .backprop import user_errstate   # user code: NumPy warns as it would outside
     if variables:
-        out = user_errstate(grad_fn, upstream, variables=list(variables))
+        out = grad_fn(upstream, variables=list(variables))
         input_grads, var_grads = out
         input_grads = list(input_grads) if isinstance(input_grads, (list, tuple)) else [input_grads]
         var_grads = list(var_grads)
@@ -107,7 +106,7 @@ def _call_grad(grad_fn, g, n_inputs, variables, inputs):
             raise ValueError(f"custom_gradient: grad_fn returned {len(var_grads)} variable "
                              f"gradients for {len(variables)} variables")
     else:
-        out = user_errstate(grad_fn, upstream)
+        out = grad_fn(upstream)
         input_grads = list(out) if isinstance(out, (list, tuple)) else [out]
         var_grads = []
     if len(input_grads) != n_inputs:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import itertools
-import logging
 
 import numpy as np
 
@@ -23,10 +22,14 @@ from .tensor import Tensor, Variable, ref, ref_dict
 
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
-_log = logging.getLogger("tapeviz")
 
 _BACKWARD: list = []    # gradient calls running now (ops they run belong to them)
 _SCOPES: list = []      # name scopes (Keras layers) around the ops running now
+
+
+def _log():
+    import logging   # on the first warning: `import tapeviz` does not load logging
+    return logging.getLogger("tapeviz")
 
 
 def current_backward():
@@ -148,7 +151,7 @@ class GradientTape:
                 self._watch_variable(t, "watch", site)
             elif isinstance(t, Tensor):
                 if t._value.dtype.kind != "f":
-                    _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                    _log().warning("The dtype of the watched tensor must be floating (e.g. "
                                  "tv.float32), got %s", t.dtype.name)
                     self._refused.append((t, site))
                     continue
@@ -164,7 +167,7 @@ class GradientTape:
     def _watch_variable(self, var, how, site=None):
         if var._value.dtype.kind != "f":
             # as TF: listed by watched_variables(), but nothing differentiable is recorded
-            _log.warning("The dtype of the watched variable must be floating (e.g. "
+            _log().warning("The dtype of the watched variable must be floating (e.g. "
                          "tv.float32), got %s", var.dtype.name)
             self._refused.append((var, site or user_site(2)))
             self._watched.setdefault(var._id, (var, how, site or user_site(2)))

@@ -94,9 +94,18 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=Non
 
 
 # --- random -----------------------------------------------------------------------------------
+class _FirstUse:
+    """The process's generator, made on first use: `numpy.random` is not imported by
+    `import numpy`, and `import tapeviz` need not pay for it either."""
+
+    def __get__(self, obj, cls):
+        cls.rng = np.random.default_rng()   # replaces this descriptor: later reads are plain
+        return cls.rng
+
+
 class _Random:
     """One generator for the process; `set_seed` makes every draw after it reproducible."""
-    rng = np.random.default_rng()
+    rng = _FirstUse()
 
 
 def set_seed(seed):
