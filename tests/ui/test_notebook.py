@@ -1,9 +1,22 @@
-"""`tv.show(...)` in a real Jupyter kernel (nbclient, headless): the widget's output is there and
-Panel's JavaScript is inlined, so it renders with no internet."""
+"""`tv.show(...)` / `tape.show()` in notebooks, with no internet:
+
+- in a real Jupyter kernel (nbclient, headless): the widget's output is there and Panel's
+  JavaScript is inlined;
+- that notebook converted by nbconvert to one HTML file and opened from file:// in chromium with
+  every other request aborted: the graphs are drawn, with no console error;
+- in a live JupyterLab (a `jupyter lab` subprocess on a loopback port with a token), opened in
+  chromium with every request not to that server aborted: run all cells, the dashboard renders in
+  the output area, and a click on a node goes through the kernel and back."""
 from __future__ import annotations
 
 import json
 import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 
 import jinja2
 import nbclient   # the test extra installs these: a missing one is a failure, not a skip
@@ -11,7 +24,7 @@ import nbconvert
 import nbformat
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, env_with_repo
 
 
 def test_show_in_a_notebook_renders_offline(recordings):
@@ -145,3 +158,142 @@ def test_notebook_converted_to_html_draws_the_graph_offline(recordings, tmp_path
         assert cell.is_visible(), name
     assert blocked == [], blocked
     watch.check()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def jupyter_lab(tmp_path_factory):
+    """`jupyter lab` on a free loopback port with a token, its config, runtime, settings and
+    workspaces in a temp dir; yields (base url, token, notebook dir)."""
+    work = tmp_path_factory.mktemp("lab")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = env_with_repo(JUPYTER_CONFIG_DIR=str(work / ".config"),
+                        JUPYTER_RUNTIME_DIR=str(work / ".runtime"),
+                        JUPYTERLAB_SETTINGS_DIR=str(work / ".settings"),
+                        JUPYTERLAB_WORKSPACES_DIR=str(work / ".workspaces"))
+    log = open(work / "lab.log", "w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser", "--ip", "127.0.0.1",
+         f"--port={port}", "--port-retries=0", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}",
+                                            timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+            if proc.poll() is not None or time.time() > deadline:
+                log.seek(0)
+                pytest.fail("jupyter lab did not start:\n" + log.read()[-4000:])
+        yield f"http://127.0.0.1:{port}", token, work
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def _run_in_lab(jupyter_lab, page, name) -> list:
+    """Write a notebook showing TAPE_CELL, open it in JupyterLab with every request that is
+    not to the lab server aborted, run all cells, wait for the graph; return the blocked list."""
+    base, token, work = jupyter_lab
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+                                          "import tapeviz as tv"),
+                nbformat.v4.new_code_cell(TAPE_CELL)]
+    nbformat.write(nb, str(work / f"{name}.ipynb"))
+    blocked = []
+
+    def route(r):
+        if r.request.url.startswith((base + "/", base.replace("http", "ws") + "/", "data:", "blob:")):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+    # ?reset: a fresh workspace, so the lab opens this notebook only (not the last test's)
+    page.goto(f"{base}/lab/tree/{name}.ipynb?reset&token={token}")
+    page.wait_for_function("""(path) => { const w = window.jupyterapp &&
+        [...jupyterapp.shell.widgets('main')].find(w => w.context && w.context.path === path);
+        if (!w || !(w.sessionContext.session && w.sessionContext.session.kernel)) return false;
+        jupyterapp.shell.activateById(w.id); return jupyterapp.shell.currentWidget === w; }""",
+                           arg=f"{name}.ipynb", timeout=120_000)
+    page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.some(d => "
+                           "d.get_model_by_name('nodes') && "
+                           "d.get_model_by_name('nodes').data.x.length > 0)", timeout=120_000)
+    page.locator(".jp-OutputArea-output .tv-dashboard").first.wait_for()
+    return blocked
+
+
+def _click_mul(page):
+    """A real click on the Mul node; its inspector title comes back from the kernel."""
+    xy = page.evaluate("""() => {
+        const d = Bokeh.documents.find(d => d.get_model_by_name('nodes'));
+        const src = d.get_model_by_name('nodes'), i = src.data.label.indexOf('Mul');
+        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag').id);
+        v.canvas_view.el.scrollIntoView({block: 'center'});
+        const r = v.canvas_view.el.getBoundingClientRect();
+        return [r.left + v.frame.x_scale.compute(src.data.x[i]),
+                r.top + v.frame.y_scale.compute(src.data.y[i])]; }""")
+    page.mouse.click(*xy)
+    title = page.locator(".tv-inspector .tv-node-title").first
+    title.wait_for(timeout=60_000)
+    assert title.inner_text().startswith("Mul")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_show_renders_offline_in_live_jupyterlab(jupyter_lab, watched_page):
+    """A real JupyterLab: open a notebook, run all cells; `tape.show()` draws its graph and its
+    tables in the output area with nothing fetched from off the machine and no console error;
+    a click on a node goes through the kernel and comes back as the inspector's text."""
+    page, watch = watched_page
+    blocked = _run_in_lab(jupyter_lab, page, "render")
+    labels = page.evaluate("() => Array.from(Bokeh.documents.find(d => d.get_model_by_name('nodes'))"
+                           ".get_model_by_name('nodes').data.label)")
+    assert {"xvar:0", "wvar:0", "Mul", "AddV2"} <= set(labels), labels
+    cell = page.locator(".jp-OutputArea-output .tabulator-cell",
+                        has_text=re.compile("^xvar:0$")).first
+    cell.wait_for()
+    assert cell.is_visible()
+    assert blocked == [], blocked
+    watch.check("render")
+    _click_mul(page)
+
+
+class OffMachineRequest(AssertionError):
+    """The page asked for something off the machine (the one failure the xfail below expects)."""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, raises=OffMachineRequest, reason=(
+    "Panel 1.9.4: an HTML pane updated through the notebook comm re-sends its stylesheets as "
+    "imports from cdn.holoviz.org (css/loading.css, theme/default.css, theme/native.css) even "
+    "with inline=True; Panel inlines them only on first render (see holoviz/panel#8707). "
+    "strict: this test fails once Panel fixes it, so the note can go."))
+def test_live_notebook_updates_stay_offline(jupyter_lab, watched_page):
+    page, watch = watched_page
+    blocked = _run_in_lab(jupyter_lab, page, "update")
+    assert blocked == [], blocked
+    _click_mul(page)
+    page.wait_for_timeout(1500)
+    if blocked:
+        raise OffMachineRequest(f"requests that left the machine after a click: {blocked}")
+    watch.check("after a click")
