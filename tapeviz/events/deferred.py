@@ -118,6 +118,23 @@ def _getters(cls) -> tuple:
     return getters
 
 
+_DICT_MAKERS: dict = {}
+
+
+def _dict_maker(cls):
+    """A function ``event -> {"kind": ..., "seq": ..., <fields>}`` reading the raw slots, made
+    once per class (as ``dataclasses`` makes ``__init__``): one dict display instead of a
+    loop of stores, as a recording encodes every event through it."""
+    make = _DICT_MAKERS.get(cls)
+    if make is None:
+        getters = _getters(cls)
+        namespace = {f"get{i}": get for i, (_, get) in enumerate(getters)}
+        items = "".join(f", {name!r}: get{i}(event)" for i, (name, _) in enumerate(getters))
+        exec(f"def to_dict(event):\n    return {{'kind': {cls.KIND!r}{items}}}\n", namespace)
+        make = _DICT_MAKERS[cls] = namespace["to_dict"]
+    return make
+
+
 def _materialize(event) -> None:
     """Build a deferred event's fields (idempotent; a second thread may race: same values)."""
     pending = _get_pending(event)

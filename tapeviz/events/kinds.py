@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .deferred import (_Deferrable, _get_pending, _getters, _make_deferrable, _materialize,
+from .deferred import (_Deferrable, _dict_maker, _get_pending, _make_deferrable, _materialize,
                        _set_pending, install_stamps)
 
 SCHEMA_VERSION = 1
@@ -34,10 +34,7 @@ class Event(_Deferrable):
                 _materialize(self)
         except AttributeError:      # built without __init__ (unpickled): nothing deferred
             pass
-        out = {"kind": self.KIND}
-        for name, get in _getters(type(self)):
-            out[name] = get(self)
-        return out
+        return _dict_maker(type(self))(self)
 
 
 @dataclass(frozen=True, slots=True)
