@@ -49,6 +49,7 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
 
 def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
     step = 0
+    tracing = emitting or observer is not None   # someone wants each step's gradients
     for node, inputs, outputs in reversed(entries):
         op = node.op
         if len(outputs) == 1:
@@ -71,14 +72,14 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
             g = tuple(gi if gi is not None else zeros(lead_shape + o._value.shape, o.dtype)
                       for gi, o in zip(gs, outputs))
             y = outputs
-        if op.vjps is None:
+        vjps = op.vjps
+        if vjps is None:
             continue
         if batch and not op.batchable:
             raise NeedsLoop(op.name)
         attrs = node.attrs
         n = len(inputs)
-        step_grads = [] if emitting or observer else None
-        vjps = op.vjps
+        step_grads = [] if tracing else None
         for i, x in enumerate(inputs):
             if x._id not in reach:
                 continue

@@ -314,7 +314,8 @@ def _assign(var: Variable, value, method: str):
             raise type(exc)(f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
                             f"{tuple(var.shape)}) got {value!r} of type {kind}: {exc}") from None
     new = convert_to_tensor(new)
-    if new.dtype != var.dtype:
+    # (equal NumPy dtypes first: the usual case then makes no DType objects)
+    if new._value.dtype != var._value.dtype and new.dtype != var.dtype:
         raise ValueError(f"{method} on variable {var.name!r} of dtype {var.dtype.name} got a value "
                         f"of dtype {new.dtype.name}; fix: tv.cast(value, {var.dtype!r})")
     if method == "assign":
