@@ -16,7 +16,7 @@ from functools import partial
 import panel as pn
 import param
 
-from . import layout as _layout
+from . import compose
 from .graph import GraphView
 from .html import CSS, code_block, esc, heatmap, ref_row, table
 from .source import as_source
@@ -335,19 +335,18 @@ class Dashboard(pn.viewable.Viewer):
     def _draw(self, graph):
         from .group import collapse
         shown = collapse(graph, self.expanded)
-        nodes = [(n["key"], *_layout.node_size(n["label"]), n["shape"], n.get("cluster"))
-                 for n in shown["nodes"]]
-        edges = [(e["tail"], e["head"]) for e in shown["edges"]]
-        clusters = {k: v[1] for k, v in shown["clusters"].items()}
-        labels = {k: v[0] for k, v in shown["clusters"].items()}
+        units = shown.get("units")
         self._drawn_graph = graph
         self._last_draw = time.monotonic()
-        lay = _layout.cached(nodes, edges, clusters, labels=labels)
+        try:
+            lay = compose.layout_graph(shown, units, cached_only=True)
+        except compose.NotCached:
+            lay = None
         doc = pn.state.curdoc
-        threaded = (lay is None and len(nodes) > THREAD_LAYOUT_ABOVE and doc is not None
+        threaded = (lay is None and len(shown["nodes"]) > THREAD_LAYOUT_ABOVE and doc is not None
                     and getattr(doc, "session_context", None) is not None)
         if not threaded:
-            lay = lay or _layout.layout(nodes, edges, clusters, labels=labels)
+            lay = lay or compose.layout_graph(shown, units)
             self._apply_layout(graph, shown, lay)
             return
         # layout off the event loop: Graphviz runs in a thread, the drawing hops back
@@ -357,7 +356,7 @@ class Dashboard(pn.viewable.Viewer):
 
         def work():
             try:
-                result = _layout.layout(nodes, edges, clusters, labels=labels)
+                result = compose.layout_graph(shown, units)
             except Exception as exc:       # keep the message for the graph view
                 result = exc
             doc.add_next_tick_callback(partial(self._layout_done, token, graph, shown, result))

@@ -20,7 +20,7 @@ from bokeh.layouts import column, row
 from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPanel, Tabs
 from bokeh.resources import INLINE
 
-from . import layout as _layout
+from . import compose
 from .graph import HIGHLIGHT, GraphView
 from .group import collapse
 from .html import CSS, code_block, esc, heatmap, table
@@ -255,11 +255,7 @@ def _player(store: Store, tid, view: GraphView, shown) -> tuple:
 def _tape_view(store: Store, tid) -> object:
     graph = store.graph(tid)
     shown = collapse(graph)
-    nodes = [(n["key"], *_layout.node_size(n["label"]), n["shape"], n.get("cluster"))
-             for n in shown["nodes"]]
-    lay = _layout.layout(nodes, [(e["tail"], e["head"]) for e in shown["edges"]],
-                         {k: v[1] for k, v in shown["clusters"].items()},
-                         labels={k: v[0] for k, v in shown["clusters"].items()})
+    lay = compose.layout_graph(shown, shown.get("units"))
     view = GraphView(height=560, python_callbacks=False)
     view.show(shown, lay)
     view.figure.name = f"dag_{tid}"

@@ -117,9 +117,9 @@ class GraphView(param.Parameterized):
                        line_dash="dash", line_width="width", name="edge_glyphs")
         fig.patches(xs="xs", ys="ys", source=self.arrows, fill_color="color", line_color="color",
                     name="arrow_glyphs")
-        fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8pt",
-                 text_color="#6b6b6b", text_align="left", text_baseline="middle", x_offset=3,
-                 name="edge_label_glyphs")
+        edge_labels = fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8pt",
+                               text_color="#6b6b6b", text_align="left", text_baseline="middle",
+                               x_offset=3, name="edge_label_glyphs")
         fig.rect(x="x", y="y", width="w", height="h", source=self.hl_nodes, fill_alpha=0,
                  line_color="color", line_width=5, name="hl_node_glyphs")
         from bokeh.transform import linear_cmap
@@ -165,14 +165,19 @@ class GraphView(param.Parameterized):
         fig.x_range.renderers = [box, ell, quads]
         fig.y_range.renderers = [box, ell, quads]
         fig.x_range.range_padding = fig.y_range.range_padding = 0.04
-        # show labels only when few nodes are in view
+        # show labels only when few nodes are in view and zoomed in enough to read them (a
+        # node is about 36 points high: below 0.35 px per point its 9pt label overflows it)
         js = CustomJS(args=dict(src=self.nodes, labels=self.labels, xr=fig.x_range, yr=fig.y_range,
-                                el=self.elabels, limit=LABEL_LIMIT), code="""
+                                fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT), code="""
             const x = src.data.x, y = src.data.y; let n = 0;
             for (let i = 0; i < x.length; i++) {
               if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
             }
-            labels.visible = n <= limit;
+            let width = 600;
+            try { width = fig.inner_width || width; } catch (e) {}   // unset until first paint
+            const scale = width / Math.max(xr.end - xr.start, 1e-9);
+            labels.visible = n <= limit && scale >= 0.35;
+            edge_labels.visible = n <= limit && scale >= 0.5;
         """)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)

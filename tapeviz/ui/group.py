@@ -1,12 +1,16 @@
 """Large tapes: collapse groups of nodes (by name scope) into one box each.
 
-Up to :data:`LIMIT` nodes a graph is drawn whole. Above, nodes sharing a top-level scope (a
-Keras layer, a ``tv.name_scope``) become one group node; ungrouped runs of ops are cut into
-blocks of :data:`BLOCK` ops. ``expanded`` names the groups to draw open.
+Up to :data:`LIMIT` nodes (not counting scalar constants, which are drawn beside their op) a
+graph is drawn whole. Above, nodes sharing a top-level scope (a Keras layer, a
+``tv.name_scope``) become one group node; ungrouped runs of ops are cut into blocks of
+:data:`BLOCK` ops. ``expanded`` names the groups to draw open; the nodes of each expanded
+top-level group form a "unit" that is laid out on its own (see :mod:`.compose`).
 """
 from __future__ import annotations
 
-LIMIT = 300
+from .compose import attachable
+
+LIMIT = 1200
 BLOCK = 50
 
 
@@ -27,19 +31,31 @@ def group_of(node, index: int, expanded=frozenset()) -> str | None:
     return None if g in expanded else g
 
 
+def top_group(node, index: int) -> str | None:
+    """The outermost group of ``node``: what it belongs to when nothing is expanded."""
+    return group_of(node, index)
+
+
 def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
-    """The graph to draw: ``graph`` itself when small, else with groups collapsed."""
-    if len(graph["nodes"]) <= limit:
+    """The graph to draw: ``graph`` itself when small, else with groups collapsed.
+
+    A collapsed result has ``gmap`` (node key -> the group it is hidden in) and ``units``
+    (expanded top-level group -> the keys of its nodes drawn, group nodes included)."""
+    if len(graph["nodes"]) - len(attachable(graph)) <= limit:
         return graph
     expanded = frozenset(expanded)
     gmap = {}
     groups: dict = {}
+    unit_of: dict = {}
     op_i = 0
     for n in graph["nodes"]:
         if n["shape"] == "ellipse":
             continue
         g = group_of(n, op_i, expanded)
+        top = top_group(n, op_i)
         op_i += 1
+        if top in expanded:
+            unit_of[n["key"]] = top
         if g is None:
             continue
         gmap[n["key"]] = g
@@ -52,6 +68,8 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
             g = gmap.get(consumer.get(n["key"]))
             if g is not None:
                 gmap[n["key"]] = g
+            elif consumer.get(n["key"]) in unit_of:
+                unit_of[n["key"]] = unit_of[consumer[n["key"]]]
     for n in graph["nodes"]:
         g = gmap.get(n["key"])
         if g is not None:
@@ -78,6 +96,8 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
                       "summary": f"{len(members)} nodes", "site": members[0].get("site"),
                       "scope": "", "cluster": None, "how": None, "members": len(members),
                       "group": g})
+        if n["key"] in unit_of:
+            unit_of["grp:" + g] = unit_of[n["key"]]
     edges = []
     seen = set()
     for e in graph["edges"]:
@@ -95,4 +115,9 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
             c = clusters[c][1]
             keep.add(c)
     clusters = {k: v for k, v in clusters.items() if k in keep}
-    return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap}
+    units: dict = {}
+    for key, unit in unit_of.items():
+        if key not in gmap:
+            units.setdefault(unit, []).append(key)
+    return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap,
+            "units": units}

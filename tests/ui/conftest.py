@@ -188,7 +188,8 @@ class PageWatch:
 
     def check(self, where=""):
         at = f"{where}: " if where else ""
-        assert self.errors == [], f"{at}console errors: {self.errors}"
+        assert self.errors == [], (f"{at}console errors: {self.errors}; requests that left "
+                                   f"127.0.0.1: {self.external}")
         assert self.external == [], f"{at}requests that left 127.0.0.1: {self.external}"
         assert self.dialogs == [], f"{at}a dialog opened (script ran): {self.dialogs}"
 
@@ -217,11 +218,15 @@ def node_data(page, name="nodes"):
 
 def click_node(page, key):
     """A real mouse click on the node ``key`` of the graph."""
-    xy = page.evaluate("""(key) => {
+    page.mouse.click(*node_xy(page, key))
+
+
+def node_xy(page, key):
+    """Where the node ``key`` is on the page, in CSS pixels."""
+    return page.evaluate("""(key) => {
         const d = Bokeh.documents[0], src = d.get_model_by_name('nodes');
         const i = src.data.key.indexOf(key);
         const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag').id);
         const r = v.canvas_view.el.getBoundingClientRect();
         return [r.left + v.frame.x_scale.compute(src.data.x[i]),
                 r.top + v.frame.y_scale.compute(src.data.y[i])]; }""", key)
-    page.mouse.click(xy[0], xy[1])

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import click_node, node_data, open_dashboard
+from conftest import click_node, node_data, node_xy, open_dashboard
 
 pytestmark = pytest.mark.browser
 
@@ -293,7 +293,7 @@ with tv.GradientTape() as tape:
     y = x
     for b in range(8):
         with tv.name_scope(f"block{b}"):
-            for i in range(60):
+            for i in range(160):
                 y = y * 1.0001 if i % 2 else y + 0.001
 g = tape.gradient(y, x)
 """
@@ -312,6 +312,19 @@ def test_large_tape_opens_collapsed_and_expands_in_place(serve, tmp_path, watche
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('nodes').data.key.length > 100")
     keys = node_data(page)["key"]
     assert "grp:scope:block3" not in keys and "grp:scope:block2" in keys
+    # labels: hidden while the whole tall graph is in view (too small to read), shown when
+    # the view is zoomed onto a few nodes
+    labels = "() => Bokeh.documents[0].get_model_by_name('node_labels').visible"
+    page.locator(".bk-btn", has_text="Fit").first.click()
+    page.wait_for_function(f"() => !({labels})()")
+    inside = next(k for k in node_data(page)["key"] if k.startswith("op"))
+    page.mouse.move(*node_xy(page, inside))
+    for _ in range(60):                          # wheel-zoom onto it, as a user would
+        if page.evaluate(labels):
+            break
+        page.mouse.wheel(0, -240)
+        page.wait_for_timeout(80)
+    assert page.evaluate(labels), "labels still hidden when zoomed onto a few nodes"
     page.locator(".bk-btn", has_text="Collapse all").first.click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('nodes').data.key.length < 20")
     watch.check()

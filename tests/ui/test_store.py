@@ -133,7 +133,35 @@ def test_big_graph_collapses_by_scope():
     nodes = [{"key": f"op{i}", "kind": "op", "shape": "box", "label": "Mul", "name": f"n{i}",
               "op": "Mul", "scope": f"layer{i // 100}", "cluster": None} for i in range(500)]
     edges = [{"tail": f"op{i}", "head": f"op{i + 1}", "cut": False, "label": ""} for i in range(499)]
-    g = collapse({"nodes": nodes, "edges": edges, "clusters": {}})
+    g = collapse({"nodes": nodes, "edges": edges, "clusters": {}}, limit=300)
     assert len(g["nodes"]) == 5 and len(g["edges"]) == 4
-    g2 = collapse({"nodes": nodes, "edges": edges, "clusters": {}}, expanded={"scope:layer0"})
+    g2 = collapse({"nodes": nodes, "edges": edges, "clusters": {}}, expanded={"scope:layer0"},
+                  limit=300)
     assert len(g2["nodes"]) == 104
+    assert sorted(g2["units"]) == ["scope:layer0"] and len(g2["units"]["scope:layer0"]) == 100
+
+
+def test_a_recording_is_parsed_once_and_never_changed_by_a_store(tmp_path):
+    """Browser tabs of one server share the parsed events, so ingesting must leave them as
+    they were: two stores fed the same list see the same graph, and the events compare equal
+    to a fresh parse of the file."""
+    import json
+    from tapeviz.recording import record
+    from tapeviz.ui.source import load_events
+    path = tmp_path / "run.tvz"
+    with record(str(path)):
+        _program()
+    first = load_events(path)
+    assert load_events(path)[0] is first[0]          # the second tab reuses the parse
+    before = json.dumps([e if isinstance(e, dict) else e.to_dict() for e in first],
+                        sort_keys=True, default=str)
+    stores = [Store(), Store()]
+    for s in stores:
+        s.ingest(first)
+    after = json.dumps([e if isinstance(e, dict) else e.to_dict() for e in first],
+                       sort_keys=True, default=str)
+    assert before == after
+    graphs = [s.graph(s.latest_tape()) for s in stores]
+    assert [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
+    path.write_text(path.read_text() + "\n")        # a changed file is read again
+    assert load_events(path)[0] is not first[0]
