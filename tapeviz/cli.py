@@ -44,6 +44,10 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     print(f"tapeviz: serving {os.path.basename(path)} at http://{host}:{port}/ "
           f"(bound to {host}: {scope}{'; use --address to expose it' if 'only' in scope else ''})",
           flush=True)
+    if not follow:
+        # parse the recording, import the UI stack and lay out the graph now, not while the
+        # first browser tab waits (the parsed events and layouts are cached per process)
+        make_app(path, follow, title)
     try:
         pn.serve(lambda: make_app(path, follow, title), port=port, address=host, show=show,
                  title=title or "tapeviz", websocket_origin=origins, verbose=False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import OrderedDict
 from pathlib import Path
 
 from .. import events as _events
@@ -75,8 +76,32 @@ class _FileFollower:
         return out
 
 
+_LOADED: "OrderedDict[tuple, tuple]" = OrderedDict()    # (path, mtime, size) -> events
+_LOADED_FILES = 4
+
+
 def load_events(path) -> list:
-    """All events of a recording file."""
+    """All events of a recording file. A finished file is parsed once per process: every
+    browser tab of ``tapeviz serve`` shares the (read-only) events instead of re-reading
+    megabytes of JSON while the user waits."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size) if st else None
+    hit = _LOADED.get(key) if key else None
+    if hit is not None:
+        _LOADED.move_to_end(key)
+        return list(hit)
+    events = _load_events(path)
+    if key:
+        _LOADED[key] = tuple(events)
+        while len(_LOADED) > _LOADED_FILES:
+            _LOADED.popitem(last=False)
+    return events
+
+
+def _load_events(path) -> list:
     try:
         from ..recording import load_recording
     except ImportError:

@@ -94,7 +94,9 @@ def is_zero(summary) -> bool:
 
 
 class Store(param.Parameterized):
-    """Events in, tables out. Views watch ``version`` (bumped once per ingested batch)."""
+    """Events in, tables out. Views watch ``version`` (bumped once per ingested batch).
+
+    Events are only read, never changed: sessions of one server share a parsed recording."""
 
     version = param.Integer(default=0, doc="bumped after each ingested batch")
     ended = param.Boolean(default=False, doc="the event source has ended")
