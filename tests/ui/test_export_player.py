@@ -205,6 +205,13 @@ def test_export_player_breakpoints_calls_and_play(nan_recording, tmp_path, watch
     # the page opens on the last call, as the dashboard does; pick the first one
     _check_step(page, tid, calls[last], 0)
     assert _shown(page)["title"].startswith(f"step 1 of {len(calls[last])}:")
+    # d(x * w): no NaN/Inf in this call; the pane says so and stays on its step
+    assert not any(s.get("nan") or s.get("inf") for e in calls[last]
+                   for s in e["upstream"] + [ig["grad"] for ig in e["input_grads"]])
+    _click(page, "▶ first NaN/Inf")
+    page.wait_for_function("() => {" + PANE + " return root.textContent.includes("
+                           "'breakpoint not reached in this call'); }")
+    _check_step(page, tid, calls[last], 0)
     page.locator("select").first.select_option(index=0)
     _wait_title(page, f"step 1 of {len(calls[first])}:")
     events = calls[first]
