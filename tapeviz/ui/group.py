@@ -1,10 +1,12 @@
-"""Large tapes: collapse groups of nodes (by name scope) into one box each.
+"""Large tapes: collapse groups of nodes (by name scope, else repeated block) into one box each.
 
 Up to :data:`LIMIT` nodes (not counting scalar constants, which are drawn beside their op) a
 graph is drawn whole. Above, nodes sharing a top-level scope (a Keras layer, a
-``tv.name_scope``) become one group node; ungrouped runs of ops are cut into blocks of
-:data:`BLOCK` ops. ``expanded`` names the groups to draw open; the nodes of each expanded
-top-level group form a "unit" that is laid out on its own (see :mod:`.compose`).
+``tv.name_scope``) become one group node. Ops outside any scope are cut into blocks of about
+:data:`BLOCK` ops; when their op sequence repeats (a loop body: the same ops in the same order
+again and again) the cuts fall on whole repetitions, so each block is "iterations a to b" of
+the loop. ``expanded`` names the groups to draw open; the nodes of each expanded top-level
+group form a "unit" that is laid out on its own (see :mod:`.compose`).
 """
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ from .compose import attachable
 
 LIMIT = 1200
 BLOCK = 50
+MAX_PERIOD = 200
 
 
-def group_of(node, index: int, expanded=frozenset()) -> str | None:
+def group_of(node, index: int, expanded=frozenset(), block: int = BLOCK) -> str | None:
     """The collapsed group holding ``node`` (None: drawn on its own). Scopes nest: expanding
-    ``scope:a`` shows groups ``scope:a/b``, and so on down to single ops."""
+    ``scope:a`` shows groups ``scope:a/b``, and so on down to single ops. ``index`` counts
+    the ops outside any scope; ``block`` is how many of them make a block."""
     scope = node.get("scope") or ""
     if scope:
         parts = scope.split("/")
@@ -27,13 +31,34 @@ def group_of(node, index: int, expanded=frozenset()) -> str | None:
         return None
     if node["shape"] == "ellipse":
         return None
-    g = f"block:{index // BLOCK}"
+    g = f"block:{index // block}"
     return None if g in expanded else g
 
 
-def top_group(node, index: int) -> str | None:
-    """The outermost group of ``node``: what it belongs to when nothing is expanded."""
-    return group_of(node, index)
+def repeat_period(ops: list, max_period: int = MAX_PERIOD) -> int | None:
+    """The shortest period of a sequence of op names that repeats for at least 90% of its
+    length and three times over (a loop body), or None."""
+    n = len(ops)
+    for p in range(1, min(max_period, n // 3) + 1):
+        allowed = (n - p) // 10
+        misses = 0
+        for i in range(n - p):
+            if ops[i] != ops[i + p]:
+                misses += 1
+                if misses > allowed:
+                    break
+        else:
+            return p
+    return None
+
+
+def block_size(graph: dict) -> tuple[int, int | None]:
+    """Ops per block for the unscoped ops of ``graph``, and the loop period it follows."""
+    ops = [n.get("op", "") for n in graph["nodes"] if n["shape"] != "ellipse" and not n.get("scope")]
+    period = repeat_period(ops)
+    if period is None:
+        return BLOCK, None
+    return period * max(1, BLOCK // period), period
 
 
 def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
@@ -44,6 +69,7 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
     if len(graph["nodes"]) - len(attachable(graph)) <= limit:
         return graph
     expanded = frozenset(expanded)
+    block, period = block_size(graph)
     gmap = {}
     groups: dict = {}
     unit_of: dict = {}
@@ -51,9 +77,10 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
     for n in graph["nodes"]:
         if n["shape"] == "ellipse":
             continue
-        g = group_of(n, op_i, expanded)
-        top = top_group(n, op_i)
-        op_i += 1
+        g = group_of(n, op_i, expanded, block)
+        top = group_of(n, op_i, frozenset(), block)
+        if not n.get("scope"):
+            op_i += 1
         if top in expanded:
             unit_of[n["key"]] = top
         if g is None:
@@ -86,8 +113,7 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
         done.add(g)
         members = groups[g]
         ops = sorted({m.get("op", "") for m in members})
-        label = (g.split(":", 1)[1] if g.startswith("scope:")
-                 else f"{members[0].get('op', '')}… ({members[0]['key']}…)")
+        label = g.split(":", 1)[1] if g.startswith("scope:") else _block_label(g, members, block, period)
         kinds = {m["kind"] for m in members}
         nodes.append({"key": "grp:" + g, "kind": "op" if kinds - {"output"} else "output",
                       "shape": "box", "label": f"{label} [{len(members)}]"[:30],
@@ -121,3 +147,14 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
             units.setdefault(unit, []).append(key)
     return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap,
             "units": units}
+
+
+def _block_label(group: str, members: list, block: int, period: int | None) -> str:
+    """"loop ×16: Mul, AddV2, Sin" for whole repetitions of a loop body, else "Mul… (op12…)"."""
+    ops = [m.get("op", "") for m in members if m["shape"] != "ellipse"]
+    if period is None or not ops:
+        return f"{members[0].get('op', '')}… ({members[0]['key']}…)"
+    first = int(group.split(":", 1)[1]) * (block // period) + 1
+    reps = max(1, len(ops) // period)
+    body = ", ".join(ops[:period][:3]) + ("…" if period > 3 else "")
+    return f"loop {first}–{first + reps - 1}: {body}"

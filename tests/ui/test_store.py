@@ -165,3 +165,27 @@ def test_a_recording_is_parsed_once_and_never_changed_by_a_store(tmp_path):
     assert [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
     path.write_text(path.read_text() + "\n")        # a changed file is read again
     assert load_events(path)[0] is not first[0]
+
+
+def test_unscoped_loop_collapses_on_whole_iterations():
+    """Ops outside any scope that repeat (a loop body) are cut at repetition boundaries and
+    named by iteration; a sequence that does not repeat is cut in plain blocks of 50."""
+    from tapeviz.ui.group import repeat_period
+    body = ["Mul", "AddV2", "Sin"]
+    nodes = [{"key": f"op{i}", "kind": "op", "shape": "box", "label": body[i % 3], "name": "",
+              "op": body[i % 3], "scope": "", "cluster": None} for i in range(600)]
+    edges = [{"tail": f"op{i}", "head": f"op{i + 1}", "cut": False, "label": ""} for i in range(599)]
+    g = collapse({"nodes": nodes, "edges": edges, "clusters": {}}, limit=100)
+    groups = [n for n in g["nodes"] if n["key"].startswith("grp:")]
+    assert all(n["members"] == 48 for n in groups[:-1])           # 16 iterations of 3 ops
+    assert groups[0]["name"] == "loop 1–16: Mul, AddV2, Sin"
+    assert groups[1]["name"] == "loop 17–32: Mul, AddV2, Sin"
+    assert sum(n["members"] for n in groups) == 600
+    assert repeat_period(["a", "b", "c", "d"] * 2) is None          # twice is not a loop
+    assert repeat_period(["a", "b"] * 20 + ["x"]) == 2                # a tail off the loop is fine
+    import random
+    pick = random.Random(0).choice
+    mixed = [dict(n, op=pick(["Mul", "AddV2", "Sin", "Exp", "MatMul", "Relu"])) for n in nodes]
+    g2 = collapse({"nodes": mixed, "edges": edges, "clusters": {}}, limit=100)
+    sizes = [n["members"] for n in g2["nodes"] if n["key"].startswith("grp:")]
+    assert sizes == [50] * 12
