@@ -718,3 +718,22 @@ def test_fuzzed_recordings_load_or_raise_recording_error(tmp_path_factory, tmp_p
     assert time.monotonic() - start < 10
     if got is not None and "loaded" in locals():
         assert [e.seq for e in got] == [e.seq for e in loaded][:len(got)]
+
+
+def test_a_variable_updated_in_place_is_recorded_with_its_new_value(tmp_path):
+    # the engine may update a variable's array in place (when nothing else holds it): the
+    # summaries in the file must follow its values, step by step (here w = 2 - 0.1 k)
+    import numpy as np
+    w = tv.Variable(np.full((9, 9), 2.0, np.float32), name="w")       # 81 > value_limit
+    x = tv.constant(np.ones((1, 9), np.float32))
+    path = tmp_path / "in_place.tvz"
+    with tv.record(path):
+        for _ in range(4):
+            with tv.GradientTape() as tape:
+                loss = tv.reduce_sum(tv.matmul(x, w))
+            w.assign_sub(0.1 * tape.gradient(loss, w))          # the gradient is all ones
+            del tape, loss
+    loaded = load_recording(path)
+    watched = [e.tensor["summary"]["mean"] for e in loaded.of("watched")]
+    assigned = [e.variable["summary"]["mean"] for e in loaded.of("variable_assigned")]
+    assert np.allclose(watched, [2.0, 1.9, 1.8, 1.7]) and np.allclose(assigned, [1.9, 1.8, 1.7, 1.6])

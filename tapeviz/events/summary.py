@@ -7,7 +7,7 @@ summaries are cached by array identity. Imports: stdlib, ``codec`` (NumPy lazily
 from __future__ import annotations
 
 import math
-from weakref import ref as _weakref
+import threading
 
 from .codec import sanitize
 
@@ -35,23 +35,40 @@ def summarize(array, limit: int | None = None) -> dict:
         return _summarize(np.asarray(array), limit)
     key = id(array)
     hit = _summaries.get(key)
-    if hit is not None and hit[0]() is array and hit[1] == limit:
+    if hit is not None and hit[0] is array and hit[1] == limit:
         return hit[2].copy()
     out = _summarize(array, limit)
-    try:
-        if len(_summaries) >= _SUMMARY_CACHE:
-            del _summaries[next(iter(_summaries))]
-        _summaries[key] = (_weakref(array), limit, out)
-    except (KeyError, RuntimeError, StopIteration):   # another thread got there first
-        pass
+    _remember(key, array, limit, out)
     return out.copy()
 
 
 #: Summaries of the last arrays summarised, by identity (tensors are immutable: the engine
 #: summarises one array several times, as an op's output, the next op's input, a gradient).
-#: Weak references: the cache keeps no array alive, and a dead array's id never matches.
+#: The cache holds the arrays it describes (at most this many, of at most this many bytes
+#: together): an array someone else may still change in place (the engine updates a
+#: variable's array in place only when nothing else holds it, by its reference count) is
+#: then never described by a stale summary, and a cached id is never a dead array's.
 _SUMMARY_CACHE = 1024
-_summaries: dict = {}
+_SUMMARY_BYTES = 32 << 20
+_summaries: dict = {}            # id(array) -> (array, limit, summary), oldest first
+_cached_bytes = 0
+_cache_lock = threading.Lock()
+
+
+def _remember(key, array, limit, out) -> None:
+    global _cached_bytes
+    size = array.nbytes
+    if size > _SUMMARY_BYTES:
+        return
+    with _cache_lock:
+        old = _summaries.pop(key, None)
+        if old is not None:
+            _cached_bytes -= old[0].nbytes
+        while _summaries and (len(_summaries) >= _SUMMARY_CACHE
+                              or _cached_bytes + size > _SUMMARY_BYTES):
+            _cached_bytes -= _summaries.pop(next(iter(_summaries)))[0].nbytes
+        _summaries[key] = (array, limit, out)
+        _cached_bytes += size
 
 
 def _summarize(a, limit: int) -> dict:
