@@ -99,6 +99,7 @@ class Node:
 
 
 _last_node_id = 0
+_new_node = object.__new__
 
 
 def peek_node_id() -> int:
@@ -171,15 +172,40 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         out = np.asarray(out)
     if LEAN:
         return _Tensor(out)
+    # the Node, built here rather than by Node(...): this runs for every op, and the call
+    # would cost about a third of building it (see Node.__init__ for the rules)
+    global _last_node_id
+    node = _new_node(Node)
+    node.id = _last_node_id = _last_node_id + 1
+    node.op = op
     if n == 2:
         a, b = inputs
-        node = Node(op, (a._node, b._node), (a._id, b._id), user_site(2), attrs)
+        pa, pb = a._node, b._node
+        node.parents = (pa, pb)
+        node.in_ids = (a._id, b._id)
+        depth = 0 if pa is None else pa.depth + 1
+        if pb is not None and pb.depth >= depth:
+            depth = pb.depth + 1
     elif n == 1:
         a = inputs[0]
-        node = Node(op, (a._node,), (a._id,), user_site(2), attrs)
+        pa = a._node
+        node.parents = (pa,)
+        node.in_ids = (a._id,)
+        depth = 0 if pa is None else pa.depth + 1
     else:
-        node = Node(op, tuple([t._node for t in inputs]), tuple([t._id for t in inputs]),
-                    user_site(2), attrs)
+        node.parents = parents = tuple([t._node for t in inputs])
+        node.in_ids = tuple([t._id for t in inputs])
+        depth = 0
+        for p in parents:
+            if p is not None and p.depth >= depth:
+                depth = p.depth + 1
+    if depth > MAX_LINEAGE_DEPTH:
+        node.parents = ()
+        depth = 0
+    node.depth = depth
+    node.site = user_site(2)
+    node.attrs = attrs
+    node.tapes = ()
     y = _Tensor(out, node)
     node.out_ids = (y._id,)
     if RECORDING:

@@ -61,6 +61,8 @@ class UnconnectedGradients(enum.Enum):
 
 
 def _unconnected(value) -> str:
+    if value is UnconnectedGradients.NONE:   # the default (Enum.value is a slow property)
+        return "none"
     v = getattr(value, "value", value)
     v = str(v).lower()
     if v not in ("none", "zero"):

@@ -16,7 +16,8 @@ def _kept_shape(x, axes):
 def _spread(g, y, x, axes):
     """`g` shaped like the reduced output, broadcast back over the reduced axes of `x`."""
     k = lead(g, y)
-    g = reshape(g, g.shape[:k] + _kept_shape(x, axes))
+    if k or g._value.ndim:   # (a scalar needs no reshape: broadcasting adds every axis)
+        g = reshape(g, g.shape[:k] + _kept_shape(x, axes))
     return broadcast_to(g, g.shape[:k] + x.shape)
 
 
