@@ -7,7 +7,7 @@
    recording writer (JSON encoding, batching, file writes), then closed: events/s and MB/s.
 2. Cost of events on the MLP step (batch 32, 8-16-16-1, tanh and relu, MSE, gradient of
    five variables): no subscriber (the engine's flag check only), a no-op subscriber (events
-   built and delivered), and a recording to a file.
+   built and delivered), and a recording to a file, with its size per training step.
 3. With --follow: a 1,000,000-event recording is written, then followed in a fresh process
    with ``follow_recording(...).poll()``; its peak resident memory is printed (bounded: the
    file is read in 64 KiB chunks and events are dropped once consumed).
@@ -138,10 +138,13 @@ def cost_of_events(n=300):
     with events.subscribe(lambda e: None):
         on = per_step(step, n)
     with tempfile.TemporaryDirectory() as d:
-        with record(os.path.join(d, "mlp.tvz")):
+        path = os.path.join(d, "mlp.tvz")
+        with record(path):
             rec = per_step(step, n)
+        size = os.path.getsize(path) / (n + 1)      # per_step runs one step before timing
     print(f"MLP step, CPU time: events off {off * 1e6:,.0f} us | no-op subscriber {on * 1e6:,.0f} us "
-          f"(x{on / off:.2f}) | recording to a file {rec * 1e6:,.0f} us (x{rec / off:.2f})")
+          f"(x{on / off:.2f}) | recording to a file {rec * 1e6:,.0f} us (x{rec / off:.2f}), "
+          f"{size / 1024:.1f} KiB of recording per step")
 
 
 _FOLLOW = r"""

@@ -334,7 +334,10 @@ def test_killed_producer_leaves_a_file_that_loads_to_the_last_whole_event(tmp_pa
         last_is_whole = True
     except ValueError:
         last_is_whole = False
-    assert len(loaded) == len(body) - 1 + last_is_whole   # every whole event, nothing else
+    whole = body if last_is_whole else body[:-1]
+    kinds = [json.loads(line)["kind"] for line in whole]
+    assert len(loaded) == len(kinds) - kinds.count("site")   # every whole event, nothing else
+    assert kinds.count("site") >= 1 and all(type(e.site) is dict for e in loaded.of("op_recorded"))
     assert bool(body[-1]) and not last_is_whole or loaded.warnings == []
     if body[-1] and not last_is_whole:
         assert any("truncated" in w for w in loaded.warnings)
@@ -377,21 +380,43 @@ def test_garbled_middle_lines_are_skipped_with_their_line_numbers(tmp_path):
     path = _recorded_file(tmp_path)
     full = load_recording(path)
     lines = path.read_bytes().split(b"\n")
-    lines[4] = b'{"kind": "op_recorded", "node": '           # line 5: broken JSON
-    lines[7] = b"\x00\x01\x02\xff garbage"                     # line 8: binary noise
-    lines[9] = b'{"kind": "tape_closed", "tape": "two"}'      # line 10: wrong type
-    lines[10] = b"[" * 100_000 + b"]" * 100_000                # line 11: nested too deeply
-    lines[11] = b'{"kind": "future_kind", "x": 1}'            # line 12: unknown kind
-    lines[12] = b""                                            # line 13: blank
+    # lines no other line refers to (events without tensor refs; not the site table)
+    alone = (b'{"kind":"backward_step"', b'{"kind":"tape_', b'{"kind":"op_defined"')
+    at = [i for i, line in enumerate(lines) if line.startswith(alone)]
+    a, b, c, d, e, f = at[3:9]
+    lines[a] = b'{"kind": "op_recorded", "node": '             # broken JSON
+    lines[b] = b"\x00\x01\x02\xff garbage"                       # binary noise
+    lines[c] = b'{"kind": "tape_closed", "tape": "two"}'        # wrong type
+    lines[d] = b"[" * 100_000 + b"]" * 100_000                  # nested too deeply
+    lines[e] = b'{"kind": "future_kind", "x": 1}'              # unknown kind
+    lines[f] = b""                                              # blank
     loaded = load_recording(_write(path, b"\n".join(lines)))
     assert loaded.complete
     assert len(loaded) == len(full) - 6
-    expected = {5, 8, 10, 11}
+    expected = {a + 1, b + 1, c + 1, d + 1}
     assert len(loaded.warnings) == len(expected)
     for n, w in zip(sorted(expected), loaded.warnings):
         assert w.startswith(f"line {n}: not a valid event")
     assert "'tape'" in loaded.warnings[2]
     assert "nested too deeply" in loaded.warnings[3]
+
+
+def test_a_lost_site_line_costs_its_events_their_site_only(tmp_path):
+    path = _recorded_file(tmp_path)
+    full = load_recording(path)
+    lines = path.read_bytes().split(b"\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith(b'{"kind":"site"'))
+    sid = json.loads(lines[first])["id"]
+    lines[first] = b'{"kind":"site","id":"one"'                 # torn: the site is lost
+    loaded = load_recording(_write(path, b"\n".join(lines)))
+    assert len(loaded) == len(full)
+    refs = (f'"site":{sid},'.encode(), f'"site":{sid}}}'.encode())
+    lost = [i for i, line in enumerate(lines) if any(r in line for r in refs)]
+    assert lost and len(loaded.warnings) == 1 + len(lost)
+    assert loaded.warnings[0].startswith(f"line {first + 1}: not a valid event")
+    assert loaded.warnings[1].startswith(f"line {lost[0] + 1}: refers to site {sid}")
+    for back, want in zip(loaded, full):
+        assert back.to_dict() == want.to_dict() or (back.site is None and want.site is not None)
 
 
 def test_empty_file_is_a_clear_error(tmp_path):

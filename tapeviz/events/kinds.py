@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from .deferred import (_Deferrable, _dict_maker, _get_pending, _make_deferrable, _materialize,
                        _set_pending, install_stamps)
 
-SCHEMA_VERSION = 1
+#: 2: recordings write each source site once (a ``site`` line) and events refer to it by id.
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

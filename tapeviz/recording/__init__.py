@@ -1,10 +1,12 @@
 """Recordings: tape events written to a JSON Lines file, read back, and followed while they grow.
 
 A recording is an append-only text file: a header line, then one event per line
-(``Event.to_dict()`` as JSON), then a ``recording_closed`` line when the writer closes::
+(``Event.to_dict()`` as JSON, its site and repeated tensor refs written once and then named
+by id), then a ``recording_closed`` line when the writer closes::
 
-    {"format": "tapeviz-recording", "version": 1, "tapeviz": "0.1.0", "argv": [...], ...}
-    {"kind": "tape_opened", "seq": 1, "time": 1795314941.98, "tape": 1, ...}
+    {"format": "tapeviz-recording", "version": 2, "tapeviz": "0.1.0", "argv": [...], ...}
+    {"kind": "site", "id": 1, "site": {"file": "train.py", "line": 12, ...}}
+    {"kind": "tape_opened", "seq": 1, "time": 1795314941.98, "tape": 1, ..., "site": 1}
     ...
     {"kind": "recording_closed", "seq": 812, "time": 1795314942.41, "reason": "closed", ...}
 
@@ -19,9 +21,9 @@ says what the file seems to be. Only JSON is parsed: loading never executes code
     ...     train()
     >>> rec = tv.load_recording("run.tvz")  # doctest: +SKIP
 
-The writer is in ``writer.py`` (its JSON encoding in ``encode.py``), loading in ``reader.py``,
-following in ``follow.py``. The schema is documented in ``docs/events.md``. Imports: stdlib
-and ``events`` only.
+The writer is in ``writer.py`` (its JSON encoding in ``encode.py``), loading in
+``reader.py``, following in ``follow.py``, and what a file writes once in ``tables.py``. The
+schema is documented in ``docs/events.md``. Imports: stdlib and ``events`` only.
 """
 from __future__ import annotations
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 import codecs
 import json
 
-from .. import events as _events
-
 _encode = json.JSONEncoder(allow_nan=False, check_circular=False, separators=(",", ":")).encode
 
 
@@ -35,7 +33,8 @@ _orjson = None          # the orjson module once a writer imported it; False: no
 
 def _fast_dumps():
     """``orjson.dumps`` when orjson is installed (a runtime dependency; imported by the first
-    writer, not by ``import tapeviz``), else None: the stdlib encoder does everything."""
+    writer, not by ``import tapeviz``), else None: the stdlib encoder does everything.
+    Call it with ``option=NEWLINE`` (orjson's OPT_APPEND_NEWLINE): one line per call."""
     global _orjson
     if _orjson is None:
         try:
@@ -44,6 +43,10 @@ def _fast_dumps():
         except ImportError:
             _orjson = False
     return _orjson.dumps if _orjson else None
+
+
+#: orjson.OPT_APPEND_NEWLINE (a documented constant of orjson's API)
+NEWLINE = 1 << 10
 
 
 def _json_escape(exc):
@@ -63,15 +66,28 @@ def _json_escape(exc):
 codecs.register_error("tapeviz-json-ascii", _json_escape)
 
 
-_BackwardStep = _events.BackwardStep
-_Scalar = _events.Scalar
+_SCALARS = frozenset({str, int, bool, type(None)})
 
 
-def _finite_number(x) -> bool:
-    """A plain int or finite float (orjson takes it as it is; anything else goes the strict
-    way). ``x - x`` is NaN for NaN and +-Inf."""
-    t = type(x)
-    return t is int or (t is float and x - x == 0)
+def _plain(value, depth: int = 3) -> bool:
+    """True when orjson writes ``value`` exactly as the strict encoder does: strings, ints,
+    bools, None and finite floats, in lists and string-keyed dicts at most ``depth`` deep (a
+    tape event, an op definition, a scalar). NaN (orjson: null), NumPy numbers and deeper
+    payloads are left to the strict encoder."""
+    t = type(value)
+    if t in _SCALARS:
+        return True
+    if t is float:
+        return value - value == 0       # NaN and +-Inf give NaN
+    if depth == 0:
+        return False
+    if t is list:
+        return all(_plain(x, depth - 1) for x in value)
+    if t is dict:
+        return all(type(k) is str and _plain(x, depth - 1) for k, x in value.items())
+    return False
+
+
 _fragments: dict = {}
 
 
@@ -87,9 +103,8 @@ def _ascii_fragment(text):
     return frag
 
 
-def _finite_attrs(event) -> bool:
+def _finite_attrs(attrs: dict) -> bool:
     """An op's attrs hold user numbers: NaN/Inf there must go the strict (sanitising) way."""
-    attrs = event.attrs if type(event) is _events.OpRecorded else None
     if not attrs:
         return True
     for v in attrs.values():

@@ -11,7 +11,7 @@ import stat
 import time
 
 from . import reader as _reader
-from .reader import (_BOM_AND_SPACE, _CHUNK, RecordingError, _EventParser, _mb,
+from .reader import (_BOM_AND_SPACE, _CHUNK, RecordingError, _EventParser, _major, _mb,
                      check_header)
 from .writer import _hostname
 
@@ -170,6 +170,7 @@ class Follower:
     def _header_from(self, raw: bytes, complete: bool = True) -> None:
         try:
             self.header = check_header(raw, self.path, complete)
+            self._parser.tables.names_refs = _major(self.header.get("version")) >= 2
         except RecordingError as exc:
             self.ended, self.reason = True, "not_a_recording"
             self.warnings.append(str(exc))

@@ -10,6 +10,7 @@ import os
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, from_dict
+from .tables import ReaderTables
 
 FORMAT = "tapeviz-recording"
 #: A line longer than this is skipped (with a warning) without being read whole.
@@ -82,6 +83,7 @@ def load_recording(path) -> Recording:
             raise
         rec = Recording(header=header, path=path)
         parser = _EventParser(rec.warnings, path)
+        parser.tables.names_refs = _major(header.get("version")) >= 2
         while True:
             item = reader.next_line()
             if item is None:
@@ -148,10 +150,15 @@ class _LineReader:
 
 
 class _EventParser:
+    """Lines to events. Version 2 files write sites and repeated tensor refs once and then
+    name them (see ``tables.py``); the events handed out carry them in full, as they did
+    when they were emitted."""
+
     def __init__(self, warnings_list: list, path: str):
         self.warnings = warnings_list
         self.path = path
         self.extra_warnings = 0
+        self.tables = ReaderTables()
 
     def warn(self, lineno, message: str) -> None:
         if len(self.warnings) < MAX_WARNINGS:
@@ -160,11 +167,22 @@ class _EventParser:
             self.extra_warnings += 1
 
     def parse(self, raw: bytes, lineno: int, last: bool = False):
-        """An event, or None (blank line, unknown kind, or garbled: warned)."""
+        """An event, or None (blank line, table line, unknown kind, or garbled: warned)."""
         if not raw.strip():
             return None
         try:
             data = json.loads(raw)
+            if type(data) is dict:
+                tables = self.tables
+                if tables.define(data):
+                    return None
+                site = data.get("site")
+                if type(site) is int:
+                    data["site"] = tables.site(site)
+                    if data["site"] is None:
+                        self.warn(lineno, f"line {lineno}: refers to site {site}, which no "
+                                          "earlier line defines; its site is left out")
+                tables.resolve(data)
             return from_dict(data)
         except (ValueError, TypeError, RecursionError) as exc:
             if last:

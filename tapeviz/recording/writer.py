@@ -1,7 +1,8 @@
 """Writing a recording: :class:`record` subscribes to the events and appends them, one JSON
 line each, in batches (every 2,048 events or 1 MiB, every 0.2 s from a background thread, at
 close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unchanged.
-Imports: stdlib, ``events``, ``encode`` and ``reader``.
+Sites and repeated tensor refs are written once (``tables.py``).
+Imports: stdlib, ``events``, ``encode``, ``reader`` and ``tables``.
 """
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events import engine_built as _engine_built
-from .encode import (_ascii_fragment, _BackwardStep, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _finite_number, _Scalar)
+from ..events.deferred import _get_pending
+from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
+                     _finite_attrs, _plain)
 from .reader import FORMAT
+from .tables import WriterTables
+
+_BackwardStep, _OpRecorded = _events.BackwardStep, _events.OpRecorded
 
 #: The writer flushes after this many events, this many bytes, or this many seconds.
 FLUSH_EVENTS = 2048
@@ -56,8 +60,9 @@ class record:
         self.events_written = 0
         self.dropped = 0
         self.closed = False
-        self._lines: list = []
-        self._pending_bytes = 0
+        self._batch = bytearray()     # whole lines, written with one write() call
+        self._batch_events = 0        # events in it (the other lines are table lines)
+        self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
         self._lock = threading.Lock()
@@ -92,42 +97,78 @@ class record:
         if self._failed:
             self.dropped += 1
             return
-        line = None
         try:
-            data = event.to_dict()
-            # orjson writes NaN/Inf as null: only for tapeviz's own events, whose payloads
-            # hold none (summaries write them as strings), and attrs checked here
-            if self._dumps is not None and (
-                    (_engine_built(event) and _finite_attrs(event)) or (
-                        type(event) is _Scalar and _finite_number(data["value"])
-                        and _finite_number(data["time"]))):
-                if type(event) is _BackwardStep:   # formulas are not ASCII: escaped once
-                    data["formula"] = _ascii_fragment(data["formula"])
-                try:
-                    line = self._dumps(data)
-                except TypeError:      # a type orjson refuses: the stdlib way decides
-                    line = None
-                else:
-                    if not line.isascii():   # the format is ASCII: \u escapes, as json's
-                        line = line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
-            if line is None:
-                line = "".join(self._encoder(data, 0)).encode("ascii")
+            data = event.to_dict()      # builds a deferred payload: outside the lock
         except (ValueError, TypeError, RecursionError, OverflowError):
-            line = self._sanitized(event)
-            if line is None:
-                return
+            data = None
+        # the tables and the batch change together, one event at a time: a line that names
+        # a site or a tensor always follows the line that wrote it in full
         with self._lock:
             if self.closed:
                 return
-            lines = self._lines
-            lines.append(line)
-            self._pending_bytes += len(line)
-            if len(lines) >= FLUSH_EVENTS or self._pending_bytes >= FLUSH_BYTES:
+            tables = self._tables
+            try:
+                if data is None:
+                    raise ValueError("no payload")
+                site = data.get("site")
+                if type(site) is dict:
+                    try:
+                        sid = tables.sites.get(tuple(site.items()))
+                    except TypeError:   # an unhashable value in a hand-made site: inline
+                        sid = site
+                    if sid is None:
+                        sid, definition = tables.site_id(site)
+                        self._batch += _encode(sanitize(definition)).encode("ascii") + b"\n"
+                    data["site"] = sid
+                tables.compact(type(event), data)
+                line = self._line(event, data)
+            except (ValueError, TypeError, RecursionError, OverflowError):
+                tables.fresh.clear()
+                line = self._sanitized(event)
+                if line is None:
+                    return
+                line += tables.clear()      # its refs, sanitised, are not the ones remembered
+            else:
+                line += tables.written()
+            batch = self._batch
+            batch += line
+            self._batch_events += 1
+            if self._batch_events >= FLUSH_EVENTS or len(batch) >= FLUSH_BYTES:
                 self._flush_locked()
+
+    def _line(self, event, data: dict) -> bytes:
+        """One JSON line: orjson when it writes what the strict stdlib encoder would (it
+        writes NaN as null): tapeviz's deferred events (their summaries write non-finite
+        numbers as strings; an op's attrs are checked here) and small plain events; the strict
+        encoder for the rest."""
+        if self._dumps is not None:
+            cls = type(event)
+            try:
+                fast = _get_pending(event) is False       # built by tapeviz: engine_built
+            except AttributeError:                       # made without __init__
+                fast = False
+            if fast:
+                if cls is _OpRecorded:
+                    fast = _finite_attrs(data["attrs"])
+                elif cls is _BackwardStep:    # formulas are not ASCII: escaped once
+                    data["formula"] = _ascii_fragment(data["formula"])
+            else:
+                fast = _plain(data)
+            if fast:
+                try:
+                    line = self._dumps(data, option=NEWLINE)
+                except TypeError:      # a type orjson refuses: the stdlib way decides
+                    pass
+                else:
+                    if line.isascii():
+                        return line
+                    # the format is ASCII: \u escapes, as json writes them
+                    return line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
+        return "".join(self._encoder(data, 0)).encode("ascii") + b"\n"
 
     def _sanitized(self, event):
         try:
-            return _encode(sanitize(event.to_dict())).encode("ascii")
+            return _encode(sanitize(event.to_dict())).encode("ascii") + b"\n"
         except Exception:   # nothing sane left to write: count it, keep recording
             self.dropped += 1
             return None
@@ -139,16 +180,16 @@ class record:
             self._flush_locked()
 
     def _flush_locked(self) -> None:
-        lines = self._lines
-        if not lines:
+        batch = self._batch
+        if not batch:
             return
-        self._lines = []
-        self._pending_bytes = 0
-        lines.append(b"")
-        if self._write_now(b"\n".join(lines)):
-            self.events_written += len(lines) - 1
+        n = self._batch_events
+        self._batch = bytearray()
+        self._batch_events = 0
+        if self._write_now(batch, n):
+            self.events_written += n
 
-    def _write_now(self, data: bytes) -> bool:
+    def _write_now(self, data: bytes, events: int) -> bool:
         if self._failed:
             return False
         try:
@@ -157,7 +198,7 @@ class record:
             return True
         except (OSError, ValueError) as exc:   # disk full, file closed under us, ...
             self._failed = True
-            self.dropped += data.count(b"\n")
+            self.dropped += events
             try:
                 warnings.warn(f"tapeviz: recording to {self.path!r} stopped: {exc}; the "
                               "program goes on without it", RuntimeWarning, stacklevel=2)
@@ -176,7 +217,7 @@ class record:
             self.closed = True
             footer = _events.make(_events.RecordingClosed, reason=reason,
                                   events=self.events_written, dropped=self.dropped)
-            self._write_now(_encode(footer.to_dict()).encode("ascii") + b"\n")
+            self._write_now(_encode(footer.to_dict()).encode("ascii") + b"\n", 0)
             try:
                 self._file.close()
             except OSError:
@@ -193,7 +234,7 @@ class record:
         self._lock = threading.Lock()    # the parent's threads may have held it at fork time
         self._subscription.close()
         self.closed = True
-        self._lines = []
+        self._batch = bytearray()
         try:
             os.close(self._file.fileno())   # the raw fd only: no flush of inherited buffers
         except (OSError, ValueError):
@@ -251,7 +292,7 @@ def _flush_loop() -> None:
                 return
             open_now = list(_open_recordings)
         for rec in open_now:
-            if rec._lines:
+            if rec._batch:
                 try:
                     rec.flush()
                 except Exception:   # never let the flusher die on one bad recording

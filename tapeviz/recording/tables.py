@@ -1,0 +1,161 @@
+"""What a version 2 recording writes once and then names: source sites and tensor refs.
+
+An event repeats what earlier events already said: the source line of every op in a loop,
+and the same tensor ref (with its summary) as one op's output, the next op's input, a
+watched variable, a gradient's source. The writer writes each site once, as a line
+``{"kind": "site", "id": 3, "site": {...}}``, and an event's ``site`` is then that id; a
+tensor ref identical to the last one written for the same tensor id is written as the bare
+id. Readers substitute both back, so the events they hand out equal the emitted ones.
+
+Both tables stay bounded: after :data:`MAX_REFS` tensor ids the writer forgets its refs and
+writes ``{"kind": "refs_cleared"}``, and readers forget theirs there too.
+Imports: stdlib and ``events`` only.
+"""
+from __future__ import annotations
+
+from .. import events as _events
+
+#: The writer forgets its tensor refs (and says so in the file) past this many tensor ids.
+MAX_REFS = 4096
+
+#: Per event kind, the fields that hold tensor refs: (name, holds a list of them).
+REF_FIELDS = {
+    "watched": (("tensor", False),),
+    "escaped": (("tensor", False),),
+    "variable_assigned": (("variable", False), ("value", False)),
+    "op_recorded": (("inputs", True), ("outputs", True)),
+    "gradient_started": (("targets", True), ("sources", True)),
+}
+_REF_FIELDS_BY_CLASS = {_events.EVENT_TYPES[k]: v for k, v in REF_FIELDS.items()}
+_GradientFinished = _events.GradientFinished
+
+CLEARED = b'{"kind":"refs_cleared"}\n'
+
+
+class WriterTables:
+    """The writer's half: replaces sites and repeated refs in an event's dict (a fresh
+    ``to_dict()``: its top level is replaced, nothing it shares with the event is changed)."""
+
+    __slots__ = ("sites", "refs", "fresh")
+
+    def __init__(self):
+        self.sites: dict = {}        # site items -> id
+        self.refs: dict = {}         # tensor id -> the ref last written in full
+        self.fresh: list = []        # (tensor id, ref) written in full by the current event
+
+    def site_id(self, site: dict):
+        """A new site's id and its definition line (a dict to write before the event)."""
+        sid = len(self.sites) + 1
+        self.sites[tuple(site.items())] = sid
+        return sid, {"kind": "site", "id": sid, "site": site}
+
+    def compact(self, cls, data: dict) -> None:
+        """Repeated refs in ``data`` become their tensor ids (refs written in full are kept
+        in ``fresh`` until :meth:`written`)."""
+        spec = _REF_FIELDS_BY_CLASS.get(cls)
+        if spec is None:
+            if cls is _GradientFinished:
+                data["results"] = [
+                    {**r, "tensor": self._refs([r["tensor"]])[0]}
+                    if type(r) is dict and type(r.get("tensor")) is dict else r
+                    for r in data["results"]]
+            return
+        for name, many in spec:
+            value = data[name]
+            if many:
+                if type(value) is list and value:
+                    data[name] = self._refs(value)
+            elif type(value) is dict:
+                data[name] = self._refs([value])[0]
+
+    def _refs(self, refs: list) -> list:
+        known = self.refs.get
+        out = []
+        for ref in refs:
+            tid = ref.get("id") if type(ref) is dict else None
+            if type(tid) is int:
+                if known(tid) == ref:
+                    out.append(tid)
+                    continue
+                self.fresh.append((tid, ref))
+            out.append(ref)
+        return out
+
+    def written(self) -> bytes:
+        """The event's line is in the batch: remember its full refs. Returns the line to
+        append after it (``refs_cleared`` when the table was full, else empty)."""
+        refs = self.refs
+        for tid, ref in self.fresh:
+            refs[tid] = ref
+        self.fresh.clear()
+        if len(refs) > MAX_REFS:
+            return self.clear()
+        return b""
+
+    def clear(self) -> bytes:
+        """Forget every ref (after an event written another way, or a full table)."""
+        self.refs.clear()
+        self.fresh.clear()
+        return CLEARED
+
+
+class ReaderTables:
+    """The reader's half: sites and refs back into an event's dict, from the lines so far."""
+
+    __slots__ = ("sites", "refs", "names_refs")
+
+    def __init__(self):
+        self.sites: dict = {}
+        self.refs: dict = {}
+        self.names_refs = True       # False for version 1 files: nothing to remember
+
+    def define(self, data: dict) -> bool:
+        """True when ``data`` is a table line (``site``, ``refs_cleared``) and was taken in."""
+        kind = data.get("kind")
+        if kind == "site":
+            sid, site = data.get("id"), data.get("site")
+            if type(sid) is not int or type(site) is not dict:
+                raise ValueError("a 'site' line needs an integer \"id\" and a \"site\" object")
+            self.sites[sid] = site
+            return True
+        if kind == "refs_cleared":
+            self.refs.clear()
+            return True
+        return False
+
+    def site(self, sid: int):
+        """The site of that id (a copy: each event its own dict), or None if undefined."""
+        site = self.sites.get(sid)
+        return None if site is None else dict(site)
+
+    def resolve(self, data: dict) -> None:
+        """Tensor ids in ref fields become their refs; refs in full are remembered. Raises
+        ValueError for an id no earlier line holds (the line that did was lost)."""
+        if not self.names_refs:
+            return
+        spec = REF_FIELDS.get(data.get("kind"))
+        if spec is not None:
+            for name, many in spec:
+                value = data.get(name)
+                if many:
+                    if type(value) is list:
+                        data[name] = [self._ref(r) for r in value]
+                elif value is not None:
+                    data[name] = self._ref(value)
+        elif data.get("kind") == "gradient_finished" and type(data.get("results")) is list:
+            for r in data["results"]:
+                if type(r) is dict and "tensor" in r:
+                    r["tensor"] = self._ref(r["tensor"])
+
+    def _ref(self, ref):
+        if type(ref) is int:
+            found = self.refs.get(ref)
+            if found is None:
+                raise ValueError(f"refers to tensor {ref}, which no earlier line holds")
+            copy = dict(found)
+            if type(copy.get("summary")) is dict:
+                copy["summary"] = dict(copy["summary"])
+            return copy
+        if type(ref) is dict and type(ref.get("id")) is int:
+            self.refs[ref["id"]] = ref
+        return ref
