@@ -28,6 +28,7 @@ REF_FIELDS = {
 }
 _REF_FIELDS_BY_CLASS = {_events.EVENT_TYPES[k]: v for k, v in REF_FIELDS.items()}
 _GradientFinished = _events.GradientFinished
+_WITH_REFS = frozenset(_REF_FIELDS_BY_CLASS) | {_GradientFinished}
 
 CLEARED = b'{"kind":"refs_cleared"}\n'
 

@@ -15,11 +15,11 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _get_pending
+from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _plain)
 from .reader import FORMAT
-from .tables import WriterTables
+from .tables import _WITH_REFS, WriterTables
 
 _BackwardStep, _OpRecorded = _events.BackwardStep, _events.OpRecorded
 
@@ -97,10 +97,15 @@ class record:
         if self._failed:
             self.dropped += 1
             return
-        try:
-            data = event.to_dict()      # builds a deferred payload: outside the lock
-        except (ValueError, TypeError, RecursionError, OverflowError):
-            data = None
+        cls = type(event)
+        try:    # the dict (building a deferred payload first): outside the lock
+            data = (event.to_dict() if _get_pending(event)
+                    else (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event))
+        except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
+            try:
+                data = event.to_dict()
+            except (ValueError, TypeError, RecursionError, OverflowError):
+                data = None
         # the tables and the batch change together, one event at a time: a line that names
         # a site or a tensor always follows the line that wrote it in full
         with self._lock:
@@ -120,8 +125,9 @@ class record:
                         sid, definition = tables.site_id(site)
                         self._batch += _encode(sanitize(definition)).encode("ascii") + b"\n"
                     data["site"] = sid
-                tables.compact(type(event), data)
-                line = self._line(event, data)
+                if cls in _WITH_REFS:
+                    tables.compact(cls, data)
+                line = self._line(event, cls, data)
             except (ValueError, TypeError, RecursionError, OverflowError):
                 tables.fresh.clear()
                 line = self._sanitized(event)
@@ -129,20 +135,20 @@ class record:
                     return
                 line += tables.clear()      # its refs, sanitised, are not the ones remembered
             else:
-                line += tables.written()
+                if tables.fresh:
+                    line += tables.written()
             batch = self._batch
             batch += line
             self._batch_events += 1
             if self._batch_events >= FLUSH_EVENTS or len(batch) >= FLUSH_BYTES:
                 self._flush_locked()
 
-    def _line(self, event, data: dict) -> bytes:
+    def _line(self, event, cls, data: dict) -> bytes:
         """One JSON line: orjson when it writes what the strict stdlib encoder would (it
         writes NaN as null): tapeviz's deferred events (their summaries write non-finite
         numbers as strings; an op's attrs are checked here) and small plain events; the strict
         encoder for the rest."""
         if self._dumps is not None:
-            cls = type(event)
             try:
                 fast = _get_pending(event) is False       # built by tapeviz: engine_built
             except AttributeError:                       # made without __init__
