@@ -18,7 +18,7 @@ from . import nest
 from . import op as _op
 from .backprop import backward
 from .site import as_dict, user_names, user_site
-from .tensor import Tensor, Variable, ref, ref_dict
+from .tensor import Tensor, Variable, ref_dict
 
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
@@ -181,9 +181,9 @@ class GradientTape:
         self._emit_watch(var, how, site)
 
     def _emit_watch(self, t, how, site):
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.Watched, tape=self._id, tensor=ref(t), how=how,
-                                      site=_events.Lazy(as_dict, site)))
+        if _events.ACTIVE:   # (a builder of its own: no Lazy fields for `make` to find)
+            _events.emit_deferred(_events.Watched, _watched_payload, self._id, t, t._value,
+                                  t._node, how, site, _events.config["value_limit"])
 
     def watched_variables(self):
         """The variables this tape watches, in the order they were created."""
@@ -272,10 +272,11 @@ class GradientTape:
         call = next(_call_ids)
         _BACKWARD.append(call)
         if _events.ACTIVE:
-            _events.emit(_events.make(
-                _events.GradientStarted, call=call, tape=self._id, method=method,
-                targets=[ref(t) for t in targets], sources=[ref(s) for s in sources],
-                unconnected_gradients=unconnected, site=_events.Lazy(as_dict, user_site(3))))
+            _events.emit_deferred(
+                _events.GradientStarted, _started_payload, call, self._id, method,
+                [(t, t._value, t._node) for t in targets],
+                [(s, s._value, s._node) for s in sources], unconnected, user_site(3),
+                _events.config["value_limit"])
         return call
 
     def _end_call(self, call):
@@ -323,6 +324,18 @@ class GradientTape:
         """Past and future events of this tape, for `tv.show(tape)`."""
         from .replay import TapeEventSource
         return TapeEventSource(self)
+
+
+def _started_payload(call, tape, method, targets, sources, unconnected, site, limit) -> dict:
+    return {"call": call, "tape": tape, "method": method,
+            "targets": [ref_dict(t, value, node, limit) for t, value, node in targets],
+            "sources": [ref_dict(s, value, node, limit) for s, value, node in sources],
+            "unconnected_gradients": unconnected, "site": as_dict(site)}
+
+
+def _watched_payload(tape, t, value, node, how, site, limit) -> dict:
+    return {"tape": tape, "tensor": ref_dict(t, value, node, limit), "how": how,
+            "site": as_dict(site)}
 
 
 def _health(results) -> str:

@@ -12,7 +12,7 @@ from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
 from .op import Node, leaf_node
-from .site import escape_site, user_site
+from .site import as_dict, escape_site, user_site
 
 _ids = itertools.count(1)
 ops = None  # the ops module, bound by tapeviz.engine.ops at import (operators call into it)
@@ -334,7 +334,8 @@ def _assign(var: Variable, value, method: str):
             # Nothing but the variable holds the old array (a tape entry, a read, a view or
             # the user's own NumPy array would each hold a reference), so nobody can see it
             # change: update it in place, as a NumPy training loop would (no fresh array,
-            # no page faults).
+            # no page faults). A weak reference is not counted: a cache keyed by arrays
+            # must hold them (events' summary cache does).
             result = combine(old, delta, out=old)
         else:
             # a fresh array: tapes and tensors may hold the old value (VJPs need it)
@@ -357,10 +358,10 @@ def _assign(var: Variable, value, method: str):
     for tape in _op.OPEN:
         tape._assigns.append((var._id, new._id, method, var._node))
     if _events.ACTIVE:
-        from ..events import make, emit, VariableAssigned
-        from .site import as_dict
-        emit(make(VariableAssigned, variable=ref(var), method=method, value=ref(new),
-                  site=_events.Lazy(as_dict, site)))
+        # (emit_deferred with its own builder, as op events: no Lazy fields for `make` to find)
+        _events.emit_deferred(_events.VariableAssigned, _assigned_payload, var, result,
+                              var._node, method, new, new._value, new._node, site,
+                              _events.config["value_limit"])
     return var
 
 
@@ -385,6 +386,11 @@ def _probe_sole() -> int:
 #: `_refs(var)` when nothing but the variable holds its array.
 _SOLE = _probe_sole()
 
+def _assigned_payload(var, value, node, method, new, new_value, new_node, site, limit):
+    return {"variable": ref_dict(var, value, node, limit), "method": method,
+            "value": ref_dict(new, new_value, new_node, limit), "site": as_dict(site)}
+
+
 _NP_CALL = re.compile(r"\b(?:np|numpy|onp|jnp)\.([A-Za-z_][\w.]*)\s*\(")
 
 
@@ -401,9 +407,8 @@ def note_escape(tensor, via):
         if tensor._id in tape._ids:
             tape._escapes.append((tensor._id, via, site))
     if _events.ACTIVE:
-        from ..events import make, emit, Escaped
-        from .site import as_dict
-        emit(make(Escaped, tensor=ref(tensor), via=via, site=as_dict(site)))
+        _events.emit(_events.make(_events.Escaped, tensor=ref(tensor), via=via,
+                                  site=as_dict(site)))
 
 
 _VARIABLE_NODES = frozenset(("Variable", "assign", "assign_add", "assign_sub"))
