@@ -60,7 +60,8 @@ class record:
         self.events_written = 0
         self.dropped = 0
         self.closed = False
-        self._batch = bytearray()     # whole lines, written with one write() call
+        self._batch: list = []        # whole lines, joined and written with one write()
+        self._batch_bytes = 0
         self._batch_events = 0        # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
@@ -123,7 +124,9 @@ class record:
                         sid = site
                     if sid is None:
                         sid, definition = tables.site_id(site)
-                        self._batch += _encode(sanitize(definition)).encode("ascii") + b"\n"
+                        defined = _encode(sanitize(definition)).encode("ascii") + b"\n"
+                        self._batch.append(defined)
+                        self._batch_bytes += len(defined)
                     data["site"] = sid
                 if cls in _WITH_REFS:
                     tables.compact(cls, data)
@@ -137,10 +140,10 @@ class record:
             else:
                 if tables.fresh:
                     line += tables.written()
-            batch = self._batch
-            batch += line
+            self._batch.append(line)
+            self._batch_bytes += len(line)
             self._batch_events += 1
-            if self._batch_events >= FLUSH_EVENTS or len(batch) >= FLUSH_BYTES:
+            if self._batch_events >= FLUSH_EVENTS or self._batch_bytes >= FLUSH_BYTES:
                 self._flush_locked()
 
     def _line(self, event, cls, data: dict) -> bytes:
@@ -190,9 +193,10 @@ class record:
         if not batch:
             return
         n = self._batch_events
-        self._batch = bytearray()
+        self._batch = []
+        self._batch_bytes = 0
         self._batch_events = 0
-        if self._write_now(batch, n):
+        if self._write_now(b"".join(batch), n):
             self.events_written += n
 
     def _write_now(self, data: bytes, events: int) -> bool:
@@ -240,7 +244,7 @@ class record:
         self._lock = threading.Lock()    # the parent's threads may have held it at fork time
         self._subscription.close()
         self.closed = True
-        self._batch = bytearray()
+        self._batch = []
         try:
             os.close(self._file.fileno())   # the raw fd only: no flush of inherited buffers
         except (OSError, ValueError):
