@@ -66,6 +66,13 @@ def _json_escape(exc):
 codecs.register_error("tapeviz-json-ascii", _json_escape)
 
 
+def _finite_number(x) -> bool:
+    """A plain int or finite float (orjson takes it as it is; anything else goes the strict
+    way). ``x - x`` is NaN for NaN and +-Inf."""
+    t = type(x)
+    return t is int or (t is float and x - x == 0)
+
+
 _SCALARS = frozenset({str, int, bool, type(None)})
 
 

@@ -17,11 +17,11 @@ from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _plain)
+                     _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
 from .tables import _WITH_REFS, WriterTables
 
-_BackwardStep, _OpRecorded = _events.BackwardStep, _events.OpRecorded
+_BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
 #: The writer flushes after this many events, this many bytes, or this many seconds.
 FLUSH_EVENTS = 2048
@@ -161,6 +161,8 @@ class record:
                     fast = _finite_attrs(data["attrs"])
                 elif cls is _BackwardStep:    # formulas are not ASCII: escaped once
                     data["formula"] = _ascii_fragment(data["formula"])
+            elif cls is _Scalar:      # the numbers are the only non-plain risk: checked
+                fast = _finite_number(data["value"]) and _finite_number(data["time"])
             else:
                 fast = _plain(data)
             if fast:
