@@ -407,14 +407,18 @@ FACTORIES = {
 # --- import time ---------------------------------------------------------------------------------
 def import_times(statement, runs):
     """Median wall time and median CPU time (user + sys) of whole `python -c statement`
-    processes: interpreter start-up included, as a user's script pays it."""
+    processes: interpreter start-up included, as a user's script pays it. Bytecode caches
+    are allowed (a user's Python writes them; with PYTHONDONTWRITEBYTECODE set, every edited
+    module would be compiled again on each import) and one warm-up run fills them."""
     import resource
     import subprocess
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", statement], check=True, env=env)
     walls, cpus = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", statement], check=True)
+        subprocess.run([sys.executable, "-c", statement], check=True, env=env)
         walls.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
