@@ -19,7 +19,8 @@ def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-poin
     op = defop(name, forward, None if vjp is None else [vjp], formula, [grad] if grad else [])
 
     def fn(x, name=None):
-        x = tensor(x)
+        if type(x) is not Tensor:   # (a tensor already: no call)
+            x = tensor(x)
         if kinds is not None and x._value.dtype.kind not in kinds:
             require(x, op.name, kinds, what)
         return apply(op, (x,))
