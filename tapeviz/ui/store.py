@@ -119,6 +119,8 @@ class Store(param.Parameterized):
         self.paused: set = set()
         self.unknown = 0
         self._graph_cache: dict = {}
+        self._op_tapes: dict = {}               # op node id -> how many kept tapes hold it
+        self._evictions = 0
 
     # ---- ingestion -------------------------------------------------------------------------
     def ingest(self, events) -> None:
@@ -187,16 +189,21 @@ class Store(param.Parameterized):
 
     def _evict_tape(self, tid):
         tape = self.tapes.pop(tid)
-        keep = set()
-        for t in self.tapes.values():
-            keep.update(t["nodes"])
-        for n in tape["nodes"]:
-            if n not in keep:
+        for n in tape["nodes"]:          # an op stays while another kept tape recorded it
+            left = self._op_tapes.get(n, 1) - 1
+            if left > 0:
+                self._op_tapes[n] = left
+            else:
+                self._op_tapes.pop(n, None)
                 self.ops.pop(n, None)
         self._graph_cache.pop(tid, None)
         if tid in self.open_tapes:
             self.open_tapes.remove(tid)
-        # forget tensors no longer referenced by any kept op, watch or variable
+        # forget tensors no longer referenced by any kept op, watch or variable: a pass over
+        # everything kept, so only every few evictions (a training loop evicts a tape a step)
+        self._evictions += 1
+        if self._evictions % 16:
+            return
         live = set(self.variables)
         for op in self.ops.values():
             live.update(r["id"] for r in op["inputs"])
@@ -265,6 +272,7 @@ class Store(param.Parameterized):
         self.ops[op["node"]] = op
         for tid in tapes:
             self._tape(tid)["nodes"].append(op["node"])
+            self._op_tapes[op["node"]] = self._op_tapes.get(op["node"], 0) + 1
             self._touch(tid)
         if skipped:
             ins = {r["id"] for r in op["inputs"]}
