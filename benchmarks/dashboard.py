@@ -6,12 +6,16 @@ For each size it records a tape of that many ops (a chain in name scopes of 50 o
 layered model would be), serves it with ``tapeviz serve``, opens headless chromium and measures:
 
 - ``record``: running the program with recording on (seconds);
-- ``open``: from ``page.goto`` to the graph's nodes present in BokehJS (server load, ingest,
-  layout, first paint) -- the number a user waits for;
+- ``startup``: from starting ``tapeviz serve`` to the server answering (it parses the
+  recording, imports the UI stack and lays out the graph before it listens);
+- ``open``: from ``page.goto`` to the graph's nodes present in BokehJS (session, ingest,
+  layout, first paint) -- the number a user waits for; ``open_again`` is a second tab;
 - ``expand``: pressing *Expand group* on a collapsed group until the new nodes are drawn;
 - ``ingest``: events per second the store ingests in Python (what a live view can keep up with).
-And once, ``live``: a producer writing as fast as it can while the dashboard follows it: events
-per second shown in the page's status until "stream ended".
+And once, ``floor``: the same ``open`` for a Panel page holding one Bokeh figure, what Panel,
+Bokeh and chromium cost on this machine before tapeviz does anything; and ``live``: a producer writing as fast as it can while the dashboard follows it: events
+per second shown in the page's status until "stream ended"; and ``hose``: a recorded run
+appended to the followed file at once, so the rate is the dashboard's own capacity.
 Without ``dot`` the layout falls back to ``graphviz-pure`` (set TAPEVIZ_DOT to compare).
 """
 from __future__ import annotations
@@ -71,15 +75,26 @@ def env():
     return e
 
 
-def serve(path, *extra):
-    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", "serve", str(path), "--port", "0",
-                             *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=ROOT, env=env())
+FLOOR_APP = """\
+import panel as pn
+from bokeh.models import ColumnDataSource
+from bokeh.plotting import figure
+pn.extension("tabulator")
+fig = figure(height=400, sizing_mode="stretch_width")
+fig.rect("x", "y", 1, 1, source=ColumnDataSource({"x": [0, 1], "y": [0, 1]}, name="nodes"))
+pn.template.BootstrapTemplate(title="floor", main=[pn.pane.Bokeh(fig)]).servable()
+"""
+
+
+def serve(path, *extra, command=None):
+    command = command or [sys.executable, "-m", "tapeviz.cli", "serve", str(path), "--port", "0"]
+    proc = subprocess.Popen([*command, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=ROOT, env=env())
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
     while True:
         line = lines.get(timeout=120)
-        m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        m = re.search(r"(http://(?:127\.0\.0\.1|localhost):\d+/)", line)
         if m:
             url = m.group(1)
             break
@@ -122,7 +137,9 @@ def bench_size(browser, n, work):
     t = time.perf_counter()
     Store().ingest(events)
     out["ingest_events_per_s"] = int(len(events) / (time.perf_counter() - t))
+    t = time.perf_counter()
     proc, url = serve(rec)
+    out["startup_s"] = round(time.perf_counter() - t, 2)    # parse, import, lay out, listen
     try:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(600_000)
@@ -130,6 +147,7 @@ def bench_size(browser, n, work):
         page.goto(url, wait_until="commit")
         page.wait_for_function(WAIT, timeout=300_000)
         out["open_s"] = round(time.perf_counter() - t, 2)
+        out["open_again_s"] = open_time(browser, url)      # a second tab: parse and layout cached
         out["nodes_drawn"] = page.evaluate(f"() => {NODES}.data.x.length")
         keys = page.evaluate(f"() => Array.from({NODES}.data.key)")
         group = next((k for k in keys if k.startswith("grp:")), None)
@@ -146,6 +164,39 @@ def bench_size(browser, n, work):
     finally:
         stop(proc)
     return out
+
+
+def open_time(browser, url) -> float:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        t = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_function(WAIT, timeout=300_000)
+        return round(time.perf_counter() - t, 2)
+    finally:
+        page.close()
+
+
+def bench_floor(browser, work) -> dict:
+    """The same measure on a Panel page holding one Bokeh figure of two boxes: what Panel,
+    Bokeh and the browser cost on this machine before tapeviz does anything."""
+    app = work / "floor.py"
+    app.write_text(FLOOR_APP)
+    port = socket_port()
+    proc, url = serve(None, command=[sys.executable, "-m", "panel", "serve", str(app), "--port",
+                                     str(port), "--address", "127.0.0.1", "--liveness"])
+    try:
+        open_time(browser, url + "floor")               # the first session pays the imports
+        return {"floor_open_s": min(open_time(browser, url + "floor") for _ in range(3))}
+    finally:
+        stop(proc)
+
+
+def socket_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def bench_live(browser, work, steps=2000):
@@ -176,6 +227,45 @@ def bench_live(browser, work, steps=2000):
             producer.kill()
 
 
+def bench_firehose(browser, work, steps=5000):
+    """The live view's capacity: a recorded run is appended to a followed file as fast as the
+    disk takes it (well under a second), so the rate the page reaches "stream ended" at is the
+    dashboard's, not the producer's. Browser round trips are timed meanwhile (responsiveness)."""
+    script = work / "live.py"
+    script.write_text(LIVE)
+    src = work / "hose_src.tvz"
+    subprocess.run([sys.executable, str(script), str(src), str(steps)], env=env(), cwd=work, check=True)
+    data = src.read_bytes()
+    dst = work / "hose.tvz"
+    proc, url = serve(dst, "--follow")
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(600_000)
+        page.goto(url)
+        status = page.locator(".tv-status").first
+        status.wait_for()
+        read = "e => e.shadowRoot ? e.shadowRoot.textContent : e.textContent"
+        t0 = time.perf_counter()
+        with open(dst, "ab") as fh:
+            for i in range(0, len(data), 1 << 18):
+                fh.write(data[i:i + (1 << 18)])
+                fh.flush()
+        written = time.perf_counter() - t0
+        text, lags = "", []
+        while "stream ended" not in text and time.perf_counter() - t0 < 300:
+            t = time.perf_counter()
+            text = status.evaluate(read)
+            lags.append(time.perf_counter() - t)
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - t0
+        n = int(re.search(r"(\d+) events", text).group(1))
+        return {"hose_events": n, "hose_written_s": round(written, 2), "hose_s": round(elapsed, 2),
+                "hose_events_per_s": int(n / elapsed),
+                "hose_max_roundtrip_ms": int(1000 * max(lags)) if lags else None}
+    finally:
+        stop(proc)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 5000])
@@ -188,6 +278,9 @@ def main(argv=None):
     results = []
     with tempfile.TemporaryDirectory(prefix="tapeviz-bench-") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        floor = bench_floor(browser, pathlib.Path(tmp))
+        results.append(floor)
+        print(json.dumps(floor), flush=True)
         for n in args.sizes:
             r = bench_size(browser, n, pathlib.Path(tmp))
             results.append(r)
@@ -196,13 +289,23 @@ def main(argv=None):
             r = bench_live(browser, pathlib.Path(tmp), args.live_steps)
             results.append(r)
             print(json.dumps(r), flush=True)
+            r = bench_firehose(browser, pathlib.Path(tmp), max(args.live_steps, 5000))
+            results.append(r)
+            print(json.dumps(r), flush=True)
         browser.close()
     print(textwrap.dedent("""
-        ops    record_s  open_s  nodes_drawn  expand_s  ingest ev/s"""))
+        ops    record_s  startup_s  open_s  open_again_s  nodes_drawn  expand_s  ingest ev/s"""))
     for r in results:
         if "ops" in r:
-            print(f"{r['ops']:>5}  {r['record_s']:>8}  {r['open_s']:>6}  {r['nodes_drawn']:>11}  "
-                  f"{r.get('expand_s', '-'):>8}  {r['ingest_events_per_s']:>11}")
+            print(f"{r['ops']:>5}  {r['record_s']:>8}  {r['startup_s']:>9}  {r['open_s']:>6}  "
+                  f"{r['open_again_s']:>12}  {r['nodes_drawn']:>11}  {r.get('expand_s', '-'):>8}  "
+                  f"{r['ingest_events_per_s']:>11}")
+        elif "hose_events" in r:
+            print(f"live capacity: {r['hose_events']} events appended in {r['hose_written_s']} s, shown "
+                  f"in {r['hose_s']} s -> {r['hose_events_per_s']} events/s; slowest page round "
+                  f"trip meanwhile {r['hose_max_roundtrip_ms']} ms")
+        elif "floor_open_s" in r:
+            print(f"floor: an empty Panel page with one Bokeh figure opens in {r['floor_open_s']} s")
         else:
             print(f"live: {r['live_events']} events in {r['live_s']} s -> {r['live_events_per_s']} events/s shown")
     if args.json:
