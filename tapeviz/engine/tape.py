@@ -23,6 +23,7 @@ from .tensor import Tensor, Variable, ref_dict
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
 
+_CALLS_KEPT = 8         # a persistent tape remembers its last few calls for show()
 _BACKWARD: list = []    # gradient calls running now (ops they run belong to them)
 _SCOPES: list = []      # name scopes (Keras layers) around the ops running now
 
@@ -101,8 +102,9 @@ class GradientTape:
         self._escapes: list = []         # (tensor id, via, site)
         self._assigns: list = []         # (variable id, value id, method, node)
         self._pauses: list = []          # [start node id, end node id or None, site]
-        self._kept_entries: list | None = None   # entries kept after a broken one-shot answer
+        self._kept_entries: list | None = None   # a one-shot tape's entries after its answer
         self._last_results: dict | None = None   # source id -> last gradient, for explain()
+        self._calls: list = []           # (method, args, site) of recent calls, for show()
 
     # --- the with block -------------------------------------------------------------------
     def __enter__(self):
@@ -228,6 +230,7 @@ class GradientTape:
         results = [self._result(grads.get(s._id), s, unconnected) for s in flat_sources]
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
                      raw=[grads.get(s._id) for s in flat_sources])
+        self._log_call("gradient", (target, sources, output_gradients, unconnected_gradients))
         return nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -236,13 +239,17 @@ class GradientTape:
 
         Computed in one vectorized backward pass (a batch of one-hot upstream gradients)."""
         from .jacobians import jacobian
-        return jacobian(self, target, sources, unconnected_gradients)
+        result = jacobian(self, target, sources, unconnected_gradients)
+        self._log_call("jacobian", (target, sources, unconnected_gradients))
+        return result
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: shape `(batch,) + target.shape[1:] + source.shape[1:]`."""
         from .jacobians import batch_jacobian
-        return batch_jacobian(self, target, source, unconnected_gradients)
+        result = batch_jacobian(self, target, source, unconnected_gradients)
+        self._log_call("batch_jacobian", (target, source, unconnected_gradients))
+        return result
 
     def explain(self, target, sources, output_gradients=None,
                 unconnected_gradients=UnconnectedGradients.NONE):
@@ -256,6 +263,12 @@ class GradientTape:
         return show(self, **kwargs)
 
     # --- helpers -----------------------------------------------------------------------------
+    def _log_call(self, method, args):
+        """Remember a finished call so a view opened later can replay it (`replay.py`)."""
+        if len(self._calls) >= _CALLS_KEPT:
+            del self._calls[0]
+        self._calls.append((method, args, user_site(3)))
+
     def _check_usable(self, what):
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
@@ -316,8 +329,10 @@ class GradientTape:
         if not self._persistent:
             self._used = True
             self._released_nodes = [entry[0] for entry in self._entries]
-            # keep the values only when an explanation may need them later
-            self._kept_entries = self._entries if health == "broken" else None
+            # the values stay, until the tape object goes, only when explain() or show() may
+            # need them: freeing them lets the optimizer update variables in place
+            keep = _config.keep_values or health == "broken"
+            self._kept_entries = self._entries if keep else None
             self._entries = []
 
     def _tapeviz_event_source(self):

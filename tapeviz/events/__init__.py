@@ -46,6 +46,7 @@ _busy: set = set()               # ids of the threads inside a subscriber (their
 _ident = threading.get_ident
 _definitions: dict = {}           # op name -> its OpDefined event, replayed to late subscribers
 _paused = 0                       # > 0 inside paused(): no events are built
+_exclusive = 0                    # > 0 inside delivered_only_to(): one callback gets them all
 
 
 def _after_fork_in_child() -> None:
@@ -61,7 +62,7 @@ if hasattr(os, "register_at_fork"):
 
 def _update_active() -> None:
     global ACTIVE
-    ACTIVE = bool(_subscriptions) and _paused == 0
+    ACTIVE = (bool(_subscriptions) or _exclusive > 0) and _paused == 0
 
 
 class paused:
@@ -81,6 +82,33 @@ class paused:
         with _lock:
             _paused -= 1
             _update_active()
+
+
+class delivered_only_to:
+    """Inside this block every event goes to ``callback`` alone, even with no subscriber.
+
+    For a view that replays a tape's past gradient calls to learn their backward steps: the
+    recorders and other views already saw those calls (or chose not to), so they must not
+    receive them twice. Holds the subscribers' lock: nobody subscribes meanwhile."""
+
+    def __init__(self, callback):
+        self._pair = ((callback, Subscription(callback)),)
+
+    def __enter__(self):
+        global _callbacks, _exclusive
+        _lock.acquire()
+        self._outer = _callbacks
+        _callbacks = self._pair
+        _exclusive += 1
+        _update_active()
+        return self
+
+    def __exit__(self, *exc):
+        global _callbacks, _exclusive
+        _exclusive -= 1
+        _callbacks = self._outer
+        _update_active()
+        _lock.release()
 
 
 class Subscription:

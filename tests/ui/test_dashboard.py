@@ -5,10 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from tapeviz import events as ev
+import tapeviz as tv
 import tapeviz.ui as ui
+from tapeviz import events as ev
 from tapeviz.ui.source import ListSource, as_source
 
 from conftest import ROOT, env_with_repo
@@ -76,6 +78,24 @@ def test_sources(events, tmp_path):
         _program()
     d = ui.show(path)
     assert d.title == "run.tvz" and d.store.n_events > 10
+
+
+def test_show_after_the_gradient_call_still_has_the_graph_and_its_steps(monkeypatch):
+    """The notebook habit: `grads = tape.gradient(...)` in one cell, `tape.show()` in the next,
+    on a one-shot tape (which, as TensorFlow's, cannot differentiate a second time)."""
+    monkeypatch.setattr(tv.config, "keep_values", True)      # the default in notebooks
+    x = tv.Variable(2.0, name="x")
+    with tv.GradientTape() as tape:
+        y = tv.sin(x) * x
+    g = tape.gradient(y, x)
+    d = tape.show()
+    d.refresh()
+    call = d.store.calls[d.call]
+    assert sorted(op["op"] for op in d.store.ops.values()) == ["Mul", "Sin"]
+    assert [s["op"] for s in call["steps"]] == ["Mul", "Sin"]
+    assert call["method"] == "gradient" and call["site"]["code"] == "g = tape.gradient(y, x)"
+    np.testing.assert_allclose(call["results"][0]["grad"]["value"], g.numpy())
+    np.testing.assert_allclose(g.numpy(), np.cos(2.0) * 2.0 + np.sin(2.0), rtol=1e-6)
 
 
 def test_show_is_a_notebook_object(events):

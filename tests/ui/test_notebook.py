@@ -67,10 +67,10 @@ OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 TAPE_CELL = """\
 xv = tv.Variable(3.0, name="xvar")
 wv = tv.Variable(2.0, name="wvar")
-with tv.GradientTape(persistent=True) as tape:
+with tv.GradientTape() as tape:
     loss = xv * wv + xv
 grads = tape.gradient(loss, [xv, wv])
-tape.show()"""
+tape.show()"""      # after a one-shot tape's gradient: a kernel keeps its values for the view
 
 
 def _script_srcs(page_html: str) -> set:
