@@ -7,12 +7,8 @@ imported here: tapes are duck-typed.
 """
 from __future__ import annotations
 
-import json
 import os
 from collections import OrderedDict
-from pathlib import Path
-
-from .. import events as _events
 
 
 class ListSource:
@@ -31,48 +27,6 @@ class ListSource:
         end = len(self._items) if self._batch is None else self._pos + self._batch
         out = self._items[self._pos:end]
         self._pos += len(out)
-        return out
-
-
-class _FileFollower:
-    """Fallback reader used only when :mod:`tapeviz.recording` is unavailable: reads whole
-    JSON lines from a growing file, ignores a torn last line, unknown kinds and bad lines."""
-
-    def __init__(self, path, follow: bool):
-        self.path = Path(path)
-        self._fh = open(self.path, "r", encoding="utf-8", errors="replace")
-        self._buf = ""
-        self._follow = follow
-        self.ended = False
-        self.errors = 0
-
-    def poll(self) -> list:
-        if self.ended:
-            return []
-        chunk = self._fh.read(1 << 20)
-        self._buf += chunk
-        lines = self._buf.split("\n")
-        self._buf = lines.pop()
-        out = []
-        for line in lines:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                data = json.loads(line)
-            except ValueError:
-                self.errors += 1
-                continue
-            if not isinstance(data, dict):
-                continue
-            if data.get("kind") in ("end", "recording_ended", "stream_ended"):
-                self.ended = True
-                break
-            ev = _events.from_dict(data) if data.get("kind") in _events.EVENT_TYPES else None
-            if ev is not None:
-                out.append(ev)
-        if not chunk and not self._follow:
-            self.ended = True
         return out
 
 
@@ -102,30 +56,14 @@ def load_events(path) -> list:
 
 
 def _load_events(path) -> list:
-    try:
-        from ..recording import load_recording
-    except ImportError:
-        load_recording = None
-    if load_recording is not None:
-        loaded = load_recording(path)
-        items = getattr(loaded, "events", loaded)
-        return list(items)
-    follower = _FileFollower(path, follow=False)
-    out = []
-    while not follower.ended:
-        out.extend(follower.poll())
-    return out
+    from ..recording import load_recording
+    return list(load_recording(path))
 
 
 def follow(path):
     """A live source on a growing recording."""
-    try:
-        from ..recording import follow_recording
-    except ImportError:
-        follow_recording = None
-    if follow_recording is not None:
-        return follow_recording(path)
-    return _FileFollower(path, follow=True)
+    from ..recording import follow_recording
+    return follow_recording(path)
 
 
 def as_source(obj, follow_live: bool = False):
