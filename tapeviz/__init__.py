@@ -38,7 +38,7 @@ def __getattr__(name):
                          "TensorFlow 2 eager autodiff API listed in API.md")
 
 
-# --- events and recordings (tapeviz/recording.py; stdlib only) -------------------------------
+# --- events and recordings (tapeviz/events/, tapeviz/recording/) -----------------------------
 from .recording import (RecordingError, follow_recording, load_recording,  # noqa: E402,F401
                         record)
 from . import recording as _recording  # noqa: E402

@@ -1,6 +1,4 @@
 """The Keras-like kit and tv.Module: names, shapes, orders, updates and losses against NumPy."""
-import warnings
-
 import numpy as np
 import pytest
 

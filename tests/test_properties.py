@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

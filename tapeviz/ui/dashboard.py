@@ -21,7 +21,7 @@ from .graph import GraphView
 from .html import CSS, code_block, esc, heatmap, ref_row, table
 from .source import as_source
 from .steps import breakpoint_step, step_html, step_keys
-from .store import KINDS, Store, fmt_num, shape_str, summary_text
+from .store import KINDS, Store, summary_text
 
 THREAD_LAYOUT_ABOVE = 150      # nodes: larger uncached layouts run in a thread (served apps)
 
