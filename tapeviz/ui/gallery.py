@@ -338,7 +338,7 @@ INDEX_CSS = """
   object-position: top left; display: block; border-bottom: 1px solid #eaeef2; }
 .tv-card .tv-noimg { background: #eef2f7; color: #2b4a6f; font-size: 40px; font-weight: 700;
   display: flex; align-items: center; justify-content: center; }
-.tv-card .tv-text { padding: 10px 12px 12px; }
+.tv-card .tv-text { padding: 10px 12px 12px; overflow-wrap: anywhere; }   /* long API names wrap */
 .tv-card h3 { font-size: 15px; margin: 0 0 6px; line-height: 1.3; }
 .tv-card h3 .tv-num { color: #6e7781; font-weight: 600; margin-right: 4px; }
 .tv-card p { font-size: 13px; margin: 0; color: #424a53; line-height: 1.4; }

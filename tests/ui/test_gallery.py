@@ -95,6 +95,12 @@ def test_index_shows_a_card_per_demo_with_its_thumbnail(served_gallery, watched)
         "a.tv-card img", "els => Promise.all(els.map(e => e.decode().then("
                          "() => [e.getAttribute('src'), e.naturalWidth], () => [e.getAttribute('src'), 0])))")
     assert len(sizes) == len(STEMS) and all(w > 0 for _, w in sizes), sizes
+    # no title or summary runs out of its card (long API names such as
+    # watch_accessed_variables=False must wrap, not be clipped)
+    clipped = page.eval_on_selector_all(
+        "a.tv-card .tv-text", "els => els.filter(e => e.scrollWidth > e.clientWidth)"
+                              ".map(e => e.innerText.slice(0, 60))")
+    assert clipped == [], clipped
     watch.check("index")
 
 
