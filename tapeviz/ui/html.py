@@ -120,8 +120,10 @@ def code_block(site, context: int = 3, lines_of=None) -> str:
     lineno = site.get("line")
     fname = site.get("file") or ""
     lines = lines_of(fname) if lines_of else read_lines(fname)
+    func = site.get("func")
+    where = f' in {esc(func)}' if func else ""     # (explanations name a line, not a function)
     out = [f'<div class="tv-small">{esc(os.path.basename(str(fname)))}:{esc(lineno)}'
-           f' in {esc(site.get("func", ""))}</div><div class="tv-code">']
+           f'{where}</div><div class="tv-code">']
     if lines and isinstance(lineno, int) and 0 < lineno <= len(lines):
         lo, hi = max(1, lineno - context), min(len(lines), lineno + context)
         for i in range(lo, hi + 1):

@@ -185,3 +185,13 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
     assert d.call == first_call and d.tape == d.store.calls[first_call]["tape"]
     tr.log.value = False
     assert tr.pane.object is tr.figs["linear"]
+
+
+def test_code_block_names_the_function_only_when_known(tmp_path):
+    from tapeviz.ui.html import code_block
+    src = tmp_path / "prog.py"
+    src.write_text("a = 1\nb = a + 1\nc = b * 2\n")
+    with_func = code_block({"file": str(src), "line": 2, "func": "<module>"})
+    assert "prog.py:2 in &lt;module&gt;</div>" in with_func and "b = a + 1" in with_func
+    without = code_block({"file": str(src), "line": 2, "func": ""})   # a Why card's site
+    assert "prog.py:2</div>" in without and " in " not in without.split("</div>")[0]
