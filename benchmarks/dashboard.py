@@ -9,7 +9,8 @@ layered model would be), serves it with ``tapeviz serve``, opens headless chromi
 - ``startup``: from starting ``tapeviz serve`` to the server answering (it parses the
   recording, imports the UI stack and lays out the graph before it listens);
 - ``open``: from ``page.goto`` to the graph's nodes present in BokehJS (session, ingest,
-  layout, first paint) -- the number a user waits for; ``open_again`` is a second tab;
+  layout, first paint) -- the number a user waits for; ``open_warm`` is the best of three more
+  tabs opened one after another (the first one closed), measured as ``floor`` is;
 - ``expand``: pressing *Expand group* on a collapsed group until the new nodes are drawn;
 - ``ingest``: events per second the store ingests in Python (what a live view can keep up with).
 And once, ``floor``: the same ``open`` for a Panel page holding one Bokeh figure, what Panel,
@@ -147,7 +148,6 @@ def bench_size(browser, n, work):
         page.goto(url, wait_until="commit")
         page.wait_for_function(WAIT, timeout=300_000)
         out["open_s"] = round(time.perf_counter() - t, 2)
-        out["open_again_s"] = open_time(browser, url)      # a second tab: parse and layout cached
         out["nodes_drawn"] = page.evaluate(f"() => {NODES}.data.x.length")
         keys = page.evaluate(f"() => Array.from({NODES}.data.key)")
         group = next((k for k in keys if k.startswith("grp:")), None)
@@ -161,6 +161,8 @@ def bench_size(browser, n, work):
             page.wait_for_function(f"(n) => {NODES}.data.x.length !== n", arg=before, timeout=300_000)
             out["expand_s"] = round(time.perf_counter() - t, 2)
         page.close()
+        # as the floor is taken: no other tab open, best of three (parse and layout cached)
+        out["open_warm_s"] = min(open_time(browser, url) for _ in range(3))
     finally:
         stop(proc)
     return out
@@ -294,11 +296,11 @@ def main(argv=None):
             print(json.dumps(r), flush=True)
         browser.close()
     print(textwrap.dedent("""
-        ops    record_s  startup_s  open_s  open_again_s  nodes_drawn  expand_s  ingest ev/s"""))
+        ops    record_s  startup_s  open_s  open_warm_s  nodes_drawn  expand_s  ingest ev/s"""))
     for r in results:
         if "ops" in r:
             print(f"{r['ops']:>5}  {r['record_s']:>8}  {r['startup_s']:>9}  {r['open_s']:>6}  "
-                  f"{r['open_again_s']:>12}  {r['nodes_drawn']:>11}  {r.get('expand_s', '-'):>8}  "
+                  f"{r['open_warm_s']:>11}  {r['nodes_drawn']:>11}  {r.get('expand_s', '-'):>8}  "
                   f"{r['ingest_events_per_s']:>11}")
         elif "hose_events" in r:
             print(f"live capacity: {r['hose_events']} events appended in {r['hose_written_s']} s, shown "

@@ -13,9 +13,28 @@ __all__ = ["show", "Dashboard", "as_source"]
 _extension_loaded = False
 
 
+def skip_mathjax() -> None:
+    """Panel sends its 1.8 MB MathJax bundle with every page and notebook output holding an
+    HTML pane (``panel.io.resources._panel_use_mathjax``), though HTML panes disable math by
+    default. tapeviz renders no math and the bundle costs a page load about 0.1 s, so pages
+    built in this process go without it unless ``pn.extension("mathjax")`` asked for it.
+    (A private Panel function: if it moves, pages merely keep loading MathJax.)"""
+    try:
+        from panel.io import resources
+    except ImportError:
+        return
+    if callable(getattr(resources, "_panel_use_mathjax", None)):
+        resources._panel_use_mathjax = _no_math
+
+
+def _no_math(roots) -> bool:
+    return False
+
+
 def _extension(inline: bool = True) -> None:
     global _extension_loaded
     import panel as pn
+    skip_mathjax()
     if not _extension_loaded:
         pn.extension("tabulator", inline=inline)
         _extension_loaded = True

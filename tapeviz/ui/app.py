@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 
 import panel as pn
+
+from tapeviz.ui import skip_mathjax
+
+skip_mathjax()
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
@@ -26,7 +31,22 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     except Exception as exc:      # a broken file: say so on the page, never a blank page
         main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
                              alert_type="danger")
-    return pn.template.BootstrapTemplate(title=title, main=[main], header_background="#2b4a6f")
+    page = pn.template.BootstrapTemplate(title=title, main=[main], header_background="#2b4a6f")
+    page.server_doc = partial(_server_doc_frozen, page)
+    return page
+
+
+def _server_doc_frozen(page, doc=None, title=None, location=True):
+    """``page.server_doc`` with the document's model index frozen meanwhile: Panel adds the
+    template's roots one at a time and Bokeh re-walks every model after each (about 0.1-0.2 s
+    of a session's start here); frozen, it walks them once at the end."""
+    if doc is None:
+        doc = pn.state.curdoc
+        if doc is None:
+            from bokeh.io import curdoc
+            doc = curdoc()
+    with doc.models.freeze():
+        return type(page).server_doc(page, doc, title, location)
 
 
 def _args():

@@ -278,6 +278,8 @@ def demo_page(doc: str | None, events, output: str | None = None, code=None):
     """
     import panel as pn
 
+    from . import skip_mathjax
+    skip_mathjax()
     title, body = split_doc(doc)
     title = title or "tapeviz demo"
     live = events if isinstance(events, LiveLesson) else None
@@ -375,6 +377,8 @@ def index_page(demos_dir: str | os.PathLike | None = None):
     ``./<stem>``."""
     import panel as pn
 
+    from . import skip_mathjax
+    skip_mathjax()
     demos_dir = find_demos_dir(demos_dir)
     demos = [demo_info(p) for p in demo_files(demos_dir)]
     grid = pn.pane.HTML(index_html(demos, demos_dir / "thumbnails"), stylesheets=[INDEX_CSS],

@@ -48,6 +48,8 @@ def test_graph_draws_every_kind_and_the_cuts(main_server, watched_page):
     page.wait_for_timeout(300)
     watch.check()
     assert any("/static/" in r for r in watch.requests)   # JS came from the local server
+    # Panel would add its 1.8 MB MathJax bundle for any HTML pane; tapeviz renders no math
+    assert not [r for r in watch.requests if "mathjax" in r.lower()]
 
 
 def test_click_node_shows_inspector(main_server, watched_page):
@@ -281,6 +283,7 @@ def test_panel_serve_accepts_the_app_module(recordings, watched_page):
         open_dashboard(page, url)
         assert "MatMul" in node_data(page)["op"]
         watch.check()
+        assert not [r for r in watch.requests if "mathjax" in r.lower()]
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -101,6 +101,7 @@ def test_index_shows_a_card_per_demo_with_its_thumbnail(served_gallery, watched)
         "a.tv-card .tv-text", "els => els.filter(e => e.scrollWidth > e.clientWidth)"
                               ".map(e => e.innerText.slice(0, 60))")
     assert clipped == [], clipped
+    assert not [r for r in watch.requests if "mathjax" in r.lower()]   # no math to typeset
     watch.check("index")
 
 
