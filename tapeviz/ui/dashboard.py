@@ -7,6 +7,7 @@ inside ``pn.io.hold()``, so a fast producer never floods the browser.
 """
 from __future__ import annotations
 
+import inspect
 import os
 import threading
 import time
@@ -173,6 +174,8 @@ class Dashboard(pn.viewable.Viewer):
             pn.Row(pn.Column(g["graph"].alert, graph_pane, sizing_mode="stretch_width"), side,
                    sizing_mode="stretch_width"),
             bottom, sizing_mode="stretch_width", css_classes=["tv-dashboard"])
+        self.bottom = bottom
+        bottom.param.watch(self._on_bottom_tab, "active")
 
     def __panel__(self):
         return self._layout
@@ -185,33 +188,53 @@ class Dashboard(pn.viewable.Viewer):
         if self._callback is None and not self._source_done():
             self._callback = pn.state.add_periodic_callback(self._tick, period=self.period)
 
+    # Ingest at most this long per tick while live: the page's clicks and the server's other
+    # messages wait while Python ingests, so a backlog (a fast producer, or a finished run
+    # appended at once) is taken a slice per tick instead of blocking for seconds.
+    TICK_BUDGET = 0.25
+
     def _tick(self):
         with pn.io.hold():
-            # ingest every tick; redraw the views at most once a second while events stream
-            self._drain(limit=20_000, refresh=time.monotonic() - self._last_refresh >= 1.0)
-        if self._source_done():
-            self._drain(limit=None)
-            self._mark_ended()
+            # redraw the views at most once a second while events stream
+            exhausted = self._drain(budget=self.TICK_BUDGET,
+                                    refresh=time.monotonic() - self._last_refresh >= 1.0)
+        if exhausted and self._source_done():
+            with pn.io.hold():
+                self._drain()
+                self._mark_ended()
             if self._callback is not None:
                 self._callback.stop()
                 self._callback = None
 
-    def _drain(self, limit=None, refresh=True):
-        """Read what the source has now (up to ``limit`` events), ingest, update views."""
-        batch = []
+    def _poll(self) -> list:
+        if self._sliced is None:       # a recording follower takes a slice size; others don't
+            try:
+                self._sliced = "max_events" in inspect.signature(self.source.poll).parameters
+            except (TypeError, ValueError):
+                self._sliced = False
+        return self.source.poll(max_events=1_000) if self._sliced else self.source.poll()
+
+    def _drain(self, limit=None, refresh=True, budget=None) -> bool:
+        """Ingest what the source has now (up to ``limit`` events, or for up to ``budget``
+        seconds), then update the views. True when the source had nothing more."""
+        start, n, exhausted = time.monotonic(), 0, False
         while True:
-            got = self.source.poll()
+            got = self._poll()
             if not got:
+                exhausted = True
                 break
-            batch.extend(got)
-            if limit is not None and len(batch) >= limit:
+            self.store.ingest(got)
+            n += len(got)
+            if limit is not None and n >= limit:
                 break
-        if batch:
-            self.store.ingest(batch)
+            if budget is not None and time.monotonic() - start >= budget:
+                break
         if refresh or self._drawn_graph is None:
-            self.refresh(force=not batch and self._drawn_graph is None)
+            self.refresh(force=not n and self._drawn_graph is None)
+        return exhausted
 
     _last_refresh = 0.0
+    _sliced = None
 
     def refresh(self, force=False):
         """Update every view from the store (throttled graph re-layout while live)."""
@@ -219,9 +242,18 @@ class Dashboard(pn.viewable.Viewer):
         self._update_selectors()
         self._update_graph(force=force)
         self._guards["variables"](self._update_variables)
-        self._guards["training"](self.training.update)
+        if self.bottom.active == self.TRAINING_TAB:
+            # hidden, the charts wait: redrawing thousands of points a second in a tab nobody
+            # looks at kept the browser busy for most of a second while a fast run streamed
+            self._guards["training"](self.training.update)
         self._guards["jacobian"](self.jacobian.update)
         self._update_status()
+
+    TRAINING_TAB = 1
+
+    def _on_bottom_tab(self, event):
+        if event.new == self.TRAINING_TAB:
+            self._guards["training"](self.training.update)
 
     def _mark_ended(self):
         self._ended_shown = True

@@ -179,6 +179,8 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
             ev.log_scalar("loss", float(loss), step)
     d = ui.Dashboard(run_events(loop))
     tr = d.training
+    assert tr.figs is None          # a hidden tab is not drawn
+    d.bottom.active = d.TRAINING_TAB                 # as a click on the Training tab does
     assert len(tr.norm_src.data["x"]) == 4 and tr.loss_fig is not None
     first_call = tr.norm_src.data["call"][0]
     tr.norm_src.selected.indices = [0]           # as a click on the first point does
