@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/dashboard.py [--sizes 100 1000 5000] [--json out.json]
 
 For each size it records a tape of that many ops (a chain in name scopes of 50 ops, as a
-layered model would be), serves it with ``tapeviz serve``, opens headless chromium and measures:
+layered model would be; the largest size once more in scopes of ``--big-group`` ops), serves it with ``tapeviz serve``, opens headless chromium and measures:
 
 - ``record``: running the program with recording on (seconds);
 - ``startup``: from starting ``tapeviz serve`` to the server answering (it parses the
@@ -43,13 +43,13 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 PROGRAM = """\
 import sys
 import tapeviz as tv
-n = int(sys.argv[1])
+n, scope = int(sys.argv[1]), int(sys.argv[2])
 x = tv.Variable(1.0, name="x")
 with tv.GradientTape() as tape:
     y = x
-    for b in range(max(n // 50, 1)):
+    for b in range(max(n // scope, 1)):
         with tv.name_scope(f"layer{b}"):
-            for i in range(min(50, n)):
+            for i in range(min(scope, n)):
                 y = y * 1.0001 if i % 2 else y + 0.001
 g = tape.gradient(y, x)
 """
@@ -121,13 +121,13 @@ NODES = "Bokeh.documents[0].get_model_by_name('nodes')"
 WAIT = f"() => window.Bokeh && Bokeh.documents.length && {NODES} && {NODES}.data.x.length > 0"
 
 
-def bench_size(browser, n, work):
-    out = {"ops": n}
+def bench_size(browser, n, work, scope=50):
+    out = {"ops": n, "scope": scope}
     prog = work / "prog.py"
     prog.write_text(PROGRAM)
-    rec = work / f"tape{n}.tvz"
+    rec = work / f"tape{n}_{scope}.tvz"
     t = time.perf_counter()
-    subprocess.run([sys.executable, str(prog), str(n)], check=True, cwd=work,
+    subprocess.run([sys.executable, str(prog), str(n), str(scope)], check=True, cwd=work,
                    env=dict(env(), TAPEVIZ_RECORD=str(rec)))
     out["record_s"] = round(time.perf_counter() - t, 2)
     out["events"] = sum(1 for _ in open(rec)) - 1
@@ -271,6 +271,9 @@ def bench_firehose(browser, work, steps=5000):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 5000])
+    p.add_argument("--big-group", type=int, default=500,
+                   help="also open the largest size in name scopes of this many ops and expand "
+                        "one (0: skip)")
     p.add_argument("--live-steps", type=int, default=2000)
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
@@ -283,8 +286,11 @@ def main(argv=None):
         floor = bench_floor(browser, pathlib.Path(tmp))
         results.append(floor)
         print(json.dumps(floor), flush=True)
-        for n in args.sizes:
-            r = bench_size(browser, n, pathlib.Path(tmp))
+        runs = [(n, 50) for n in args.sizes]
+        if args.sizes and args.big_group:
+            runs.append((max(args.sizes), args.big_group))
+        for n, scope in runs:
+            r = bench_size(browser, n, pathlib.Path(tmp), scope)
             results.append(r)
             print(json.dumps(r), flush=True)
         if args.live_steps:
@@ -296,10 +302,10 @@ def main(argv=None):
             print(json.dumps(r), flush=True)
         browser.close()
     print(textwrap.dedent("""
-        ops    record_s  startup_s  open_s  open_warm_s  nodes_drawn  expand_s  ingest ev/s"""))
+        ops  scope  record_s  startup_s  open_s  open_warm_s  nodes_drawn  expand_s  ingest ev/s"""))
     for r in results:
         if "ops" in r:
-            print(f"{r['ops']:>5}  {r['record_s']:>8}  {r['startup_s']:>9}  {r['open_s']:>6}  "
+            print(f"{r['ops']:>5}  {r['scope']:>5}  {r['record_s']:>8}  {r['startup_s']:>9}  {r['open_s']:>6}  "
                   f"{r['open_warm_s']:>11}  {r['nodes_drawn']:>11}  {r.get('expand_s', '-'):>8}  "
                   f"{r['ingest_events_per_s']:>11}")
         elif "hose_events" in r:

@@ -120,7 +120,7 @@ def layout(nodes, edges, clusters=None, timeout: float = 60.0, rankdir="TB",
             proc = subprocess.run([exe, "-Tjson"], input=src, capture_output=True, text=True,
                                   timeout=timeout)
             if proc.returncode == 0:
-                result = parse_json(json.loads(proc.stdout), keys, edges, cnames)
+                result = parse_json(_loads(proc.stdout), keys, edges, cnames)
                 result.engine = os.path.basename(exe)
             else:
                 error = f"{os.path.basename(exe)} failed: {proc.stderr.strip()[:300]}"
@@ -136,6 +136,16 @@ def layout(nodes, edges, clusters=None, timeout: float = 60.0, rankdir="TB",
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
+
+
+def _loads(text):
+    """dot's JSON (megabytes for a thousand nodes: every drawing op is listed): orjson parses
+    it about five times faster than the stdlib."""
+    try:
+        import orjson
+    except ImportError:    # pragma: no cover - orjson is a runtime dependency
+        return json.loads(text)
+    return orjson.loads(text)
 
 
 def _lookup(digest):
