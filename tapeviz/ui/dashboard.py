@@ -18,16 +18,15 @@ import panel as pn
 import param
 
 from . import compose
+from .cards import gradient_html, node_html, why_card_html
 from .graph import GraphView
-from .html import CSS, code_block, esc, heatmap, ref_row, table
+from .html import CSS, esc
 from .source import as_source
 from .steps import breakpoint_step, step_html, step_keys
-from .store import KINDS, Store, summary_text
+from .store import Store
 
 THREAD_LAYOUT_ABOVE = 150      # nodes: larger uncached layouts run in a thread (served apps)
 
-VERDICT_TEXT = {"value": "has a gradient", "none": "gradient is None", "zero": "gradient is zero",
-                "nan": "gradient has NaN", "inf": "gradient has Inf"}
 
 
 def _html(text="", **kw):
@@ -505,80 +504,8 @@ class Dashboard(pn.viewable.Viewer):
         if node is None:
             self.inspector.object = "<i>Click a node of the graph to inspect it.</i>"
             return
-        s = self.store
-        parts = [f'<div class="tv-h tv-node-title">{esc(node["op"])}'
-                 f'<span class="tv-badge">{esc(KINDS.get(node["kind"], node["kind"]))}</span></div>']
-        if node.get("name"):
-            parts.append(f'<div class="tv-mono tv-node-name">{esc(node["name"])}</div>')
-        if node.get("members"):
-            parts.append(f'<div class="tv-small">{esc(node["members"])} nodes in this group: '
-                         'press “Expand group” to open it.</div>')
-        op = s.ops.get(node.get("node")) if node.get("node") is not None else None
-        if op is not None:
-            d = s.op_defs.get(op["op"], {})
-            if d.get("formula"):
-                parts.append(f'<div class="tv-mono tv-formula">{esc(d["formula"])}</div>')
-            for gf in d.get("grad_formulas") or []:
-                parts.append(f'<div class="tv-mono tv-small">{esc(gf)}</div>')
-            if op.get("skipped"):
-                parts.append(f'<div class="tv-err">Not recorded by the tape ({esc(op["skipped"])}): '
-                             'no gradient flows through it.</div>')
-            rows = [ref_row(r, s.tensor_name(r.get("id"), r.get("name"))) for r in op["inputs"]]
-            parts.append('<div class="tv-h">inputs</div>' + table(rows, ["name", "shape", "dtype", "value"]))
-            for r in op["inputs"]:
-                parts.append(heatmap(r.get("summary")))
-            rows = [ref_row(r) for r in op["outputs"]]
-            parts.append('<div class="tv-h">outputs</div>' + table(rows, ["name", "shape", "dtype", "value"]))
-            for r in op["outputs"]:
-                parts.append(heatmap(r.get("summary")))
-            if op.get("attrs"):
-                parts.append('<div class="tv-small">attrs: ' +
-                             esc(", ".join(f"{k}={v}" for k, v in op["attrs"].items())) + "</div>")
-        else:
-            rows = [[esc("shape"), esc(node.get("shapes"))], [esc("dtype"), esc(node.get("dtypes"))],
-                    [esc("value"), f'<span class="tv-mono">{esc(node.get("summary"))}</span>']]
-            if node.get("how"):
-                rows.append([esc("watched"), esc("automatically (trainable Variable read)"
-                                                 if node["how"] == "auto" else "tape.watch()")])
-            parts.append(table(rows))
-            t = s.tensors.get(node.get("tensor")) or {}
-            var = s.variables.get(node.get("tensor")) or {}
-            parts.append(heatmap(var.get("summary") or t.get("summary")))
-        grad = self._gradient_at(node)
-        if grad:
-            parts.append('<div class="tv-h">gradient that reached it</div>' + grad)
-        if node.get("site"):
-            parts.append('<div class="tv-h">source</div>' + code_block(node["site"]))
-        self.inspector.object = "".join(parts)
-
-    def _gradient_at(self, node) -> str:
-        call = self.store.calls.get(self.call)
-        if call is None:
-            return ""
-        out = []
-        if node.get("node") is not None:
-            for st in call["steps"]:
-                if st["node"] == node["node"]:
-                    for i, u in enumerate(st["upstream"]):
-                        out.append(f'<div class="tv-mono">upstream g{"" if len(st["upstream"]) == 1 else i}'
-                                   f' = {esc(summary_text(u))}</div>')
-                    break
-        tid = node.get("tensor")
-        if node.get("node") is None and tid is not None:
-            for r in call.get("results") or []:
-                if (r.get("tensor") or {}).get("id") == tid:
-                    out.append(f'<div class="tv-mono">∂target/∂{esc(node.get("name"))} = '
-                               f'{esc(summary_text(r.get("grad")))}</div>')
-                    out.append(heatmap(r.get("grad")))
-            if not out:
-                total = None
-                for st in call["steps"]:
-                    for ig in st["input_grads"]:
-                        if ig.get("tensor") == tid:
-                            total = ig.get("total")
-                if total is not None:
-                    out.append(f'<div class="tv-mono">total = {esc(summary_text(total))}</div>')
-        return "".join(out)
+        grad = gradient_html(self.store, self.store.calls.get(self.call), node)
+        self.inspector.object = node_html(self.store, node, gradient=grad)
 
     # ---- variables table -------------------------------------------------------------------
     def _variables_frame(self):
@@ -690,33 +617,7 @@ class Dashboard(pn.viewable.Viewer):
         self._why_results = list(results)
 
     def _card_html(self, r) -> str:
-        ref = r.get("tensor") or {}
-        name = r.get("source_name") or self.store.tensor_name(ref.get("id"), ref.get("name", "?"))
-        verdict = str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
-        head = (f'<div class="tv-card {esc(verdict)}"><b class="tv-why-name">{esc(name)}</b>'
-                f'<span class="tv-badge">{esc(VERDICT_TEXT.get(verdict, verdict))}</span>'
-                f'<span class="tv-badge">{esc(r.get("cause", ""))}</span>')
-        body = []
-        if r.get("grad") is not None:
-            body.append(f'<div class="tv-mono">gradient: {esc(summary_text(r["grad"]))}</div>')
-        if r.get("message"):
-            body.append(f'<div class="tv-why-message">{esc(r["message"])}</div>')
-        if r.get("fix"):
-            body.append(f'<div class="tv-why-fix"><b>Fix:</b> {esc(r["fix"])}</div>')
-        if r.get("lineno"):
-            site = {"file": r.get("filename"), "line": r.get("lineno"), "func": "",
-                    "code": self._line_code(r.get("filename"), r.get("lineno"))}
-            body.append(code_block(site, context=1))
-        if r.get("path"):
-            body.append(f'<div class="tv-small">path: {esc(" → ".join(str(p) for p in r["path"]))}</div>')
-        return head + "".join(body) + "</div>"
-
-    def _line_code(self, fname, lineno):
-        for op in self.store.ops.values():
-            site = op.get("site") or {}
-            if site.get("file") == fname and site.get("line") == lineno:
-                return site.get("code", "")
-        return ""
+        return why_card_html(self.store, r)
 
     def show_cut(self, k: int):
         """Highlight on the graph where explanation ``k`` of the shown call points."""

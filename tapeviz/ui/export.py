@@ -21,12 +21,13 @@ from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPan
 from bokeh.resources import INLINE
 
 from . import compose
+from .cards import node_html, why_card_html
 from .graph import HIGHLIGHT, GraphView
 from .group import collapse
-from .html import CSS, code_block, esc, heatmap, table
+from .html import CSS, esc, table
 from .steps import breakpoint_step, step_html, step_keys
 from .source import load_events
-from .store import KINDS, Store, shape_str, summary_text
+from .store import Store
 
 MAX_TAPES = 8
 MAX_CALLS = 20          # per tape: the player offers the most recent gradient calls
@@ -50,55 +51,11 @@ def _div(text, **kw):
     return Div(text=text, stylesheets=[CSS], **kw)
 
 
-def _node_info(store: Store, node: dict) -> str:
-    parts = [f'<div class="tv-h">{esc(node.get("op"))} <span class="tv-badge">'
-             f'{esc(KINDS.get(node["kind"], node["kind"]))}</span></div>']
-    if node.get("name"):
-        parts.append(f'<div class="tv-mono">{esc(node["name"])}</div>')
-    op = store.ops.get(node.get("node")) if node.get("node") is not None else None
-    if op is not None:
-        d = store.op_defs.get(op["op"], {})
-        if d.get("formula"):
-            parts.append(f'<div class="tv-mono">{esc(d["formula"])}</div>')
-        for gf in d.get("grad_formulas") or []:
-            parts.append(f'<div class="tv-mono tv-small">{esc(gf)}</div>')
-        rows = [[esc(store.tensor_name(r.get("id"), r.get("name"))), esc(shape_str(r.get("shape"))),
-                 esc(r.get("dtype")), esc(summary_text(r.get("summary")))] for r in op["inputs"]]
-        parts.append('<div class="tv-h">inputs</div>' + table(rows, ["name", "shape", "dtype", "value"]))
-        rows = [[esc(r.get("name")), esc(shape_str(r.get("shape"))), esc(r.get("dtype")),
-                 esc(summary_text(r.get("summary")))] for r in op["outputs"]]
-        parts.append('<div class="tv-h">outputs</div>' + table(rows, ["name", "shape", "dtype", "value"]))
-    else:
-        parts.append(table([[esc("shape"), esc(node.get("shapes"))], [esc("dtype"), esc(node.get("dtypes"))],
-                            [esc("value"), esc(node.get("summary"))]]))
-    if node.get("site"):
-        parts.append(code_block(node["site"], context=2))
-    return "".join(parts)
-
-
 def _why(store: Store, call) -> str:
     if call is None or not call.get("results"):
         return "<i>No finished gradient call on this tape.</i>"
-    out = [f'<div class="tv-h">Why: gradient call {esc(call["id"])} ({esc(call["method"])})</div>']
-    for r in call["results"]:
-        ref = r.get("tensor") or {}
-        name = r.get("source_name") or store.tensor_name(ref.get("id"), ref.get("name", "?"))
-        verdict = str(r.get("verdict") or "")
-        out.append(f'<div class="tv-card {esc(verdict)}"><b>{esc(name)}</b>'
-                   f'<span class="tv-badge">{esc(verdict)}</span><span class="tv-badge">'
-                   f'{esc(r.get("cause", ""))}</span>')
-        if r.get("grad") is not None:
-            out.append(f'<div class="tv-mono">gradient: {esc(summary_text(r["grad"]))}</div>')
-            out.append(heatmap(r.get("grad")))
-        if r.get("message"):
-            out.append(f"<div>{esc(r['message'])}</div>")
-        if r.get("fix"):
-            out.append(f"<div><b>Fix:</b> {esc(r['fix'])}</div>")
-        if r.get("lineno"):
-            out.append(f'<div class="tv-small">{esc(os.path.basename(str(r.get("filename"))))}:'
-                       f'{esc(r["lineno"])}</div>')
-        out.append("</div>")
-    return "".join(out)
+    return (f'<div class="tv-h">Why: gradient call {esc(call["id"])} ({esc(call["method"])})</div>'
+            + "".join(why_card_html(store, r, heatmaps=True) for r in call["results"]))
 
 
 def _variables(store: Store) -> str:
@@ -260,7 +217,7 @@ def _tape_view(store: Store, tid) -> object:
     view.show(shown, lay)
     view.figure.name = f"dag_{tid}"
     view.nodes.name = f"nodes_{tid}"
-    view.nodes.data = {**view.nodes.data, "info": [_node_info(store, n) for n in shown["nodes"]
+    view.nodes.data = {**view.nodes.data, "info": [node_html(store, n, heatmaps=False, context=2) for n in shown["nodes"]
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
                      css_classes=["tv-export-inspector"])
