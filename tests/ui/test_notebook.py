@@ -4,9 +4,10 @@
   JavaScript is inlined;
 - that notebook converted by nbconvert to one HTML file and opened from file:// in chromium with
   every other request aborted: the graphs are drawn, with no console error;
-- in a live JupyterLab (a `jupyter lab` subprocess on a loopback port with a token), opened in
-  chromium with every request not to that server aborted: run all cells, the dashboard renders in
-  the output area, and a click on a node goes through the kernel and back."""
+- in a live JupyterLab and a live Jupyter Notebook 7 (`jupyter lab` / `jupyter notebook`
+  subprocesses on a loopback port with a token), opened in chromium with every request not to
+  that server aborted: run all cells, the dashboard renders in the output area, and a click on a
+  node goes through the kernel and back."""
 from __future__ import annotations
 
 import json
@@ -166,23 +167,32 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def jupyter_lab(tmp_path_factory):
-    """`jupyter lab` on a free loopback port with a token, its config, runtime, settings and
-    workspaces in a temp dir; yields (base url, token, notebook dir)."""
-    work = tmp_path_factory.mktemp("lab")
+@pytest.fixture(scope="module", params=["lab", "notebook"])
+def jupyter_lab(request, tmp_path_factory):
+    """`jupyter lab`, or Jupyter Notebook 7 (`jupyter notebook`), on a free loopback port with
+    a token, its config, runtime, settings and workspaces in a temp dir; yields (base url,
+    token, notebook dir, the URL path that opens a notebook)."""
+    flavour = request.param
+    work = tmp_path_factory.mktemp(flavour)
     port, token = _free_port(), secrets.token_hex(16)
     env = env_with_repo(JUPYTER_CONFIG_DIR=str(work / ".config"),
                         JUPYTER_RUNTIME_DIR=str(work / ".runtime"),
                         JUPYTERLAB_SETTINGS_DIR=str(work / ".settings"),
                         JUPYTERLAB_WORKSPACES_DIR=str(work / ".workspaces"))
     log = open(work / "lab.log", "w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser", "--ip", "127.0.0.1",
-         f"--port={port}", "--port-retries=0", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
+    common = ["--allow-root", "--no-browser", "--ip", "127.0.0.1", f"--port={port}",
+              "--port-retries=0", f"--IdentityProvider.token={token}",
+              f"--ServerApp.root_dir={work}"]
+    if flavour == "lab":
+        command = [sys.executable, "-m", "jupyterlab", *common,
+                   "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+                   "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+        opens = "/lab/tree/{name}?reset"     # ?reset: a fresh workspace, this notebook only
+    else:
+        command = [sys.executable, "-m", "notebook", *common,
+                   "--JupyterNotebookApp.expose_app_in_browser=True"]
+        opens = "/notebooks/{name}?"
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work)
     try:
         deadline = time.time() + 120
         while True:
@@ -195,8 +205,8 @@ def jupyter_lab(tmp_path_factory):
                 time.sleep(0.3)
             if proc.poll() is not None or time.time() > deadline:
                 log.seek(0)
-                pytest.fail("jupyter lab did not start:\n" + log.read()[-4000:])
-        yield f"http://127.0.0.1:{port}", token, work
+                pytest.fail(f"jupyter {flavour} did not start:\n" + log.read()[-4000:])
+        yield f"http://127.0.0.1:{port}", token, work, opens
     finally:
         proc.terminate()
         try:
@@ -207,10 +217,11 @@ def jupyter_lab(tmp_path_factory):
         log.close()
 
 
-def _run_in_lab(jupyter_lab, page, name) -> list:
-    """Write a notebook showing TAPE_CELL, open it in JupyterLab with every request that is
-    not to the lab server aborted, run all cells, wait for the graph; return the blocked list."""
-    base, token, work = jupyter_lab
+def _run_in_lab(jupyter_lab, page, watch, name) -> list:
+    """Write a notebook showing TAPE_CELL, open it in JupyterLab (or Notebook 7) with every
+    request that is not to its server aborted, run all cells, wait for the graph; return the
+    blocked list."""
+    base, token, work, opens = jupyter_lab
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
@@ -226,19 +237,33 @@ def _run_in_lab(jupyter_lab, page, name) -> list:
             blocked.append(r.request.url)
             r.abort()
     page.route("**/*", route)
-    # ?reset: a fresh workspace, so the lab opens this notebook only (not the last test's)
-    page.goto(f"{base}/lab/tree/{name}.ipynb?reset&token={token}")
+    stacks = []
+    page.on("pageerror", lambda e: stacks.append(getattr(e, "stack", "") or ""))
+    page.goto(base + opens.format(name=f"{name}.ipynb") + f"&token={token}")
     page.wait_for_function("""(path) => { const w = window.jupyterapp &&
         [...jupyterapp.shell.widgets('main')].find(w => w.context && w.context.path === path);
         if (!w || !(w.sessionContext.session && w.sessionContext.session.kernel)) return false;
         jupyterapp.shell.activateById(w.id); return jupyterapp.shell.currentWidget === w; }""",
                            arg=f"{name}.ipynb", timeout=120_000)
+    _forgive_frontend_errors_at_load(page, watch, stacks)
     page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.some(d => "
                            "d.get_model_by_name('nodes') && "
                            "d.get_model_by_name('nodes').data.x.length > 0)", timeout=120_000)
     page.locator(".jp-OutputArea-output .tv-dashboard").first.wait_for()
     return blocked
+
+
+def _forgive_frontend_errors_at_load(page, watch, stacks):
+    """Jupyter Notebook 7.6.5 throws "Cannot read properties of undefined (reading 'schema')"
+    from its own bundle while the page loads, before any cell runs (it does so on a notebook
+    holding only `1+1`, with Panel's extension disabled too). Errors raised before the cells
+    run and thrown from the frontend's own scripts are dropped; any other error still fails."""
+    page.wait_for_timeout(500)
+    before = [e for e in watch.errors if e.startswith("pageerror:")]
+    for message, stack in zip(before, stacks):
+        if "/static/notebook/" in stack and "/static/notebook/" in stack.split("\n")[1]:
+            watch.errors.remove(message)
 
 
 def _click_mul(page):
@@ -259,12 +284,12 @@ def _click_mul(page):
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_show_renders_offline_in_live_jupyterlab(jupyter_lab, watched_page):
-    """A real JupyterLab: open a notebook, run all cells; `tape.show()` draws its graph and its
+def test_show_renders_offline_in_live_jupyter(jupyter_lab, watched_page):
+    """A real JupyterLab or Jupyter Notebook 7: open a notebook, run all cells; `tape.show()` draws its graph and its
     tables in the output area with nothing fetched from off the machine and no console error;
     a click on a node goes through the kernel and comes back as the inspector's text."""
     page, watch = watched_page
-    blocked = _run_in_lab(jupyter_lab, page, "render")
+    blocked = _run_in_lab(jupyter_lab, page, watch, "render")
     labels = page.evaluate("() => Array.from(Bokeh.documents.find(d => d.get_model_by_name('nodes'))"
                            ".get_model_by_name('nodes').data.label)")
     assert {"xvar:0", "wvar:0", "Mul", "AddV2"} <= set(labels), labels
@@ -290,7 +315,7 @@ class OffMachineRequest(AssertionError):
     "strict: this test fails once Panel fixes it, so the note can go."))
 def test_live_notebook_updates_stay_offline(jupyter_lab, watched_page):
     page, watch = watched_page
-    blocked = _run_in_lab(jupyter_lab, page, "update")
+    blocked = _run_in_lab(jupyter_lab, page, watch, "update")
     assert blocked == [], blocked
     _click_mul(page)
     page.wait_for_timeout(1500)
