@@ -116,15 +116,27 @@ def test_a_call_that_raised_is_not_replayed():
     assert not [e for e in _view_events(tape) if e["kind"] == "gradient_started"]
 
 
-def test_outside_notebooks_a_one_shot_tape_frees_its_values_unless_an_answer_is_broken(
-        monkeypatch):
+def test_outside_notebooks_a_one_shot_tape_frees_its_values_and_shows_its_lineage(monkeypatch):
     monkeypatch.setattr(tv.config, "keep_values", False)     # the default in scripts
     tape, x, w, y = _program(persistent=False)
-    tape.gradient(y, [x, w])
+    with events.capture() as live:
+        tape.gradient(y, [x, w])
     assert tape._entries == [] and tape._kept_entries is None
-    seen = _view_events(tape)                      # the view still opens, with what is left
-    assert [e["kind"] for e in seen if e["kind"] != "op_defined"] == [
-        "tape_opened", "watched", "watched"]
+    seen = _view_events(tape)
+    # the graph from lineage: the same ops, edges and lines, no shapes or values (not kept)
+    ops = [e for e in seen if e["kind"] == "op_recorded"]
+    assert [e["op"] for e in ops] == ["Sin", "Mul", "Mul", "Sum"]
+    assert [[r["id"] for r in e["inputs"]] for e in ops][1:] == [
+        [ops[0]["outputs"][0]["id"], w._id], [ops[1]["outputs"][0]["id"]] * 2,
+        [ops[2]["outputs"][0]["id"]]]
+    assert ops[0]["inputs"][0]["id"] == x._id and ops[0]["inputs"][0]["kind"] == "variable"
+    assert all(r["shape"] is None and r["summary"] is None for e in ops for r in e["outputs"])
+    assert [e["site"]["code"] for e in ops] == ["h = tv.sin(x) * w"] * 2 + ["y = tv.reduce_sum(h * h)"] * 2
+    # the call and its answers as they were, without backward steps (they need the values)
+    assert not [e for e in seen if e["kind"] == "backward_step"]
+    replayed = [e for e in _calls(seen) if e["kind"] != "backward_step"]
+    original = [e for e in _calls(live) if e["kind"] != "backward_step"]
+    assert replayed == original
     assert tape.explain(y, [x, w])[1].verdict == "value"   # from the lineage
 
     tape, x, w, y = _program(persistent=False)

@@ -10,7 +10,7 @@ from .. import config as _config
 from .. import events as _events
 from . import op as _op
 from .site import as_dict
-from .tensor import ref
+from .tensor import _VARIABLE_NODES, ref
 
 
 def tape_events(tape) -> list:
@@ -21,12 +21,61 @@ def tape_events(tape) -> list:
     for t, how, site in tape._watched.values():
         out.append(make(_events.Watched, tape=tape._id, tensor=ref(t), how=how,
                         site=as_dict(site)))
-    for node, inputs, outputs in tape._entries or tape._kept_entries or []:
+    entries = tape._entries or tape._kept_entries
+    for node, inputs, outputs in entries or []:
         out.append(make(_events.OpRecorded, node=node.id, op=node.op.name, tapes=list(node.tapes),
                         inputs=[ref(t) for t in inputs], outputs=[ref(t) for t in outputs],
                         attrs={}, site=as_dict(node.site)))
-    out.extend(replayed_calls(tape))
+    if entries:
+        out.extend(replayed_calls(tape))
+    elif tape._released_nodes:
+        out.extend(released_story(tape))
     return out
+
+
+def released_story(tape) -> list:
+    """What a one-shot tape that freed its values still knows (lineage, its call, the answers
+    and why): its ops without shapes or values, and each remembered call's start and finish
+    with explanations, but no backward steps (they need the values)."""
+    make = _events.make
+    out = []
+    for node in tape._released_nodes:
+        out.append(make(_events.OpRecorded, node=node.id, op=node.op.name,
+                        tapes=list(node.tapes),
+                        inputs=[_bare_ref(i, p) for i, p in zip(node.in_ids, node.parents)],
+                        outputs=[_bare_ref(o, node) for o in node.out_ids],
+                        attrs={}, site=as_dict(node.site)))
+    from . import nest
+    from .explain import explain_flat
+    from .tape import (_as_target, _call_ids, _finished_payload, _sources, _started_payload,
+                       _unconnected)
+    limit = _events.config["value_limit"]
+    results = tape._last_results or {}
+    for method, args, site in tape._calls:
+        targets = [_as_target(t) for t in nest.flatten(args[0])]
+        sources = _sources(args[1])
+        unconnected = _unconnected(args[-1])
+        answers = [results.get(s._id) for s in sources]
+        call = next(_call_ids)
+        triples = [(s, s._value, s._node) for s in sources]
+        out.append(make(_events.GradientStarted, **_started_payload(
+            call, tape._id, method, [(t, t._value, t._node) for t in targets], triples,
+            unconnected, site, limit)))
+        explanations = explain_flat(tape, targets, sources, answers, unconnected)
+        out.append(make(_events.GradientFinished, **_finished_payload(
+            call, tape._id, triples, answers, explanations, limit, limit)))
+    return out
+
+
+def _bare_ref(tensor_id, node) -> dict:
+    """A tensor ref from lineage alone: its id and the node that made it, no shape or value."""
+    if node is None or type(node.op) is str:
+        kind = "variable" if node is not None and node.op in _VARIABLE_NODES else "constant"
+        node_id = None
+    else:
+        kind, node_id = "tensor", node.id
+    return {"id": tensor_id, "name": None, "shape": None, "dtype": None, "kind": kind,
+            "trainable": None, "node": node_id, "summary": None}
 
 
 def replayed_calls(tape) -> list:

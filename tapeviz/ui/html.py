@@ -109,8 +109,9 @@ def heatmap(summary, max_cells: int = 64) -> str:
 
 def ref_row(ref, name: str | None = None) -> list:
     s = ref.get("summary") if isinstance(ref, dict) else None
+    value = summary_text(s) if s is not None else "(not kept)"   # a lineage-only ref
     return [esc(name if name is not None else ref.get("name", "")), esc(shape_str(ref.get("shape"))),
-            esc(ref.get("dtype", "")), f'<span class="tv-mono">{esc(summary_text(s))}</span>']
+            esc(ref.get("dtype") or ""), f'<span class="tv-mono">{esc(value)}</span>']
 
 
 def code_block(site, context: int = 3, lines_of=None) -> str:

@@ -403,10 +403,11 @@ class Store(param.Parameterized):
         return list(self.tapes)
 
     def tensor_name(self, tid, default: str = "") -> str:
-        if tid in self.variables:
-            return self.variables[tid]["name"]
+        """Always a string: a ref may come without a name (lineage-only refs, other writers)."""
+        if tid in self.variables and self.variables[tid].get("name"):
+            return str(self.variables[tid]["name"])
         t = self.tensors.get(tid)
-        return (t or {}).get("name") or default
+        return str((t or {}).get("name") or default or (f"tensor {tid}" if tid is not None else ""))
 
     def calls_for(self, tape_id) -> list:
         tape = self.tapes.get(tape_id)
@@ -542,8 +543,10 @@ def build_graph(store: Store, tape_id) -> dict:
                       "op": op["op"], "node": op["node"],
                       "tensor": outs[0].get("id") if outs else None,
                       "shapes": " ".join(shape_str(o.get("shape")) for o in outs),
-                      "dtypes": " ".join(str(o.get("dtype")) for o in outs),
-                      "summary": summary_text(outs[0].get("summary")) if outs else "",
+                      "dtypes": " ".join(str(o.get("dtype") or "?") for o in outs),
+                      # (no summary: a lineage-only ref, its value was not kept)
+                      "summary": summary_text(outs[0]["summary"])
+                      if outs and outs[0].get("summary") is not None else "",
                       "site": op["site"], "scope": op["scope"], "cluster": cluster, "how": None}
         return key
 

@@ -98,6 +98,25 @@ def test_show_after_the_gradient_call_still_has_the_graph_and_its_steps(monkeypa
     np.testing.assert_allclose(g.numpy(), np.cos(2.0) * 2.0 + np.sin(2.0), rtol=1e-6)
 
 
+def test_show_of_a_tape_that_freed_its_values_draws_its_lineage(monkeypatch):
+    """In a script (`keep_values` off) a one-shot tape frees its values at `gradient`: the view
+    still draws its ops and lines, with the answer and why, and says the values were not kept."""
+    monkeypatch.setattr(tv.config, "keep_values", False)
+    x = tv.Variable(2.0, name="x")
+    with tv.GradientTape() as tape:
+        y = tv.sin(x) * x
+    tape.gradient(y, x)
+    d = tape.show()
+    d.refresh()
+    assert sorted(op["op"] for op in d.store.ops.values()) == ["Mul", "Sin"]
+    call = d.store.calls[d.call]
+    assert call["steps"] == [] and call["results"][0]["verdict"] == "value"
+    sin = next(n["key"] for n in d.graph.graph["nodes"] if n.get("op") == "Sin")
+    d.graph.select(sin)
+    assert "(not kept)" in d.inspector.object and "y = tv.sin(x) * x" in d.inspector.object
+    assert not any(g.alert.visible for g in d._guards.values())
+
+
 def test_show_is_a_notebook_object(events):
     import panel as pn
     obj = ui.show(events)
