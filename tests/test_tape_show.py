@@ -143,3 +143,16 @@ def test_outside_notebooks_a_one_shot_tape_frees_its_values_and_shows_its_lineag
     tape.gradient(y, [x, tv.Variable(1.0)])        # a None answer: the values stay
     assert tape._kept_entries
     assert sum(e["kind"] == "backward_step" for e in _view_events(tape)) == 4
+
+
+def test_a_released_jacobian_comes_back_with_its_values_for_the_heatmap(monkeypatch):
+    monkeypatch.setattr(tv.config, "keep_values", False)
+    x = tv.Variable(np.linspace(0.1, 1.0, 10).astype(np.float32), name="x")   # 100 > 64 numbers
+    with tv.GradientTape() as tape:
+        y = tv.sin(x) * x
+    with events.capture() as live:
+        jac = tape.jacobian(y, x)
+    seen = _view_events(tape)
+    finished = [e for e in _calls(seen) if e["kind"] == "gradient_finished"]
+    assert finished == [e for e in _calls(live) if e["kind"] == "gradient_finished"]
+    np.testing.assert_allclose(finished[0]["results"][0]["grad"]["value"], jac.numpy())

@@ -15,6 +15,10 @@ from .tape import UnconnectedGradients, _as_target, _sources, _unconnected
 from .tensor import Tensor
 
 
+# Jacobians and Hessians are shown as heatmaps: their events carry the values (up to this
+# many numbers), not only a summary
+VALUE_LIMIT = 4096
+
 def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
     """The full Jacobian, shaped `target.shape + source.shape`, for each source.
 
@@ -40,8 +44,8 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
                            and s._value.dtype.kind == "f" else None)
         else:
             results.append(reshape(g, shape))
-    # Jacobians and Hessians are shown as heatmaps: send their values (up to 4096 numbers)
-    tape._finish(call, [t], flat_sources, results, None, unconnected, value_limit=4096)
+    tape._finish(call, [t], flat_sources, results, None, unconnected,
+                 value_limit=VALUE_LIMIT)
     return nest.pack_sequence_as(sources, results)
 
 def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE):
@@ -74,7 +78,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     else:
         perm = [1, 0] + list(range(2, g._value.ndim))
         result = reshape(transpose(g, perm), shape)
-    tape._finish(call, [t], [s], [result], None, unconnected, value_limit=4096)
+    tape._finish(call, [t], [s], [result], None, unconnected, value_limit=VALUE_LIMIT)
     return result
 
 def _batched(tape, t, upstream, flat_sources):

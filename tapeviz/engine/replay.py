@@ -47,6 +47,7 @@ def released_story(tape) -> list:
                         attrs={}, site=as_dict(node.site)))
     from . import nest
     from .explain import explain_flat
+    from .jacobians import VALUE_LIMIT as JACOBIAN_LIMIT
     from .tape import (_as_target, _call_ids, _finished_payload, _sources, _started_payload,
                        _unconnected)
     limit = _events.config["value_limit"]
@@ -63,7 +64,8 @@ def released_story(tape) -> list:
             unconnected, site, limit)))
         explanations = explain_flat(tape, targets, sources, answers, unconnected)
         out.append(make(_events.GradientFinished, **_finished_payload(
-            call, tape._id, triples, answers, explanations, limit, limit)))
+            call, tape._id, triples, answers, explanations, limit,
+            limit if method == "gradient" else JACOBIAN_LIMIT)))
     return out
 
 
@@ -80,19 +82,20 @@ def _bare_ref(tensor_id, node) -> dict:
 
 def replayed_calls(tape) -> list:
     """The events of `tape`'s remembered calls, computed again (plain dicts, each call's
-    started/finished events carrying the site of the original call)."""
-    if not tape._calls or not (tape._entries or tape._kept_entries):
-        return []
+    started/finished events carrying the site of the original call). The tape, the recording
+    tapes and `tv.config` are as they were afterwards."""
+    entries = tape._entries or tape._kept_entries
+    state = (tape._entries, tape._kept_entries, tape._released_nodes, tape._used,
+             tape._last_results, tape._calls)
+    calls, recording, warn = list(tape._calls), _op.RECORDING[:], _config.explain_none
     caught: list = []
-    saved = (tape._entries, tape._kept_entries, tape._released_nodes, tape._used,
-             tape._last_results, list(tape._calls), _config.explain_none, _op.RECORDING[:])
     out = []
     try:
         _config.explain_none = False       # the user saw any warning the first time
         _op.RECORDING[:] = []              # an open outer tape must not record the replay
-        for method, args, site in saved[5]:
+        for method, args, site in calls:
             if not tape._persistent:       # a one-shot tape answers once: let it again
-                tape._entries, tape._used = saved[0] or saved[1], False
+                tape._entries, tape._used = entries, False
             del caught[:]
             try:
                 with _events.delivered_only_to(caught.append):
@@ -106,8 +109,10 @@ def replayed_calls(tape) -> list:
                 out.append(d)
     finally:
         (tape._entries, tape._kept_entries, tape._released_nodes, tape._used,
-         tape._last_results, tape._calls, _config.explain_none) = saved[:7]
-        _op.RECORDING[:] = saved[7]
+         tape._last_results, tape._calls) = state
+        tape._calls[:] = calls
+        _op.RECORDING[:] = recording
+        _config.explain_none = warn
     return out
 
 
