@@ -89,7 +89,8 @@ class delivered_only_to:
 
     For a view that replays a tape's past gradient calls to learn their backward steps: the
     recorders and other views already saw those calls (or chose not to), so they must not
-    receive them twice. Holds the subscribers' lock: nobody subscribes meanwhile."""
+    receive them twice. Holds the subscribers' lock: nobody subscribes meanwhile, and events
+    that other threads emit meanwhile go to ``callback`` too (the replay is short)."""
 
     def __init__(self, callback):
         self._pair = ((callback, Subscription(callback)),)

@@ -34,7 +34,6 @@ def _no_math(roots) -> bool:
 def _extension(inline: bool = True) -> None:
     global _extension_loaded
     import panel as pn
-    skip_mathjax()
     if not _extension_loaded:
         pn.extension("tabulator", inline=inline)
         _extension_loaded = True

@@ -13,10 +13,6 @@ from functools import partial
 
 import panel as pn
 
-from tapeviz.ui import skip_mathjax
-
-skip_mathjax()
-
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
     """The page for one session: a BootstrapTemplate holding a :class:`Dashboard`."""

@@ -17,7 +17,7 @@ from functools import partial
 import panel as pn
 import param
 
-from . import compose
+from . import compose, skip_mathjax
 from .cards import gradient_html, node_html, why_card_html
 from .graph import GraphView
 from .html import CSS, esc
@@ -27,6 +27,7 @@ from .store import Store
 
 THREAD_LAYOUT_ABOVE = 150      # nodes: larger uncached layouts run in a thread (served apps)
 
+skip_mathjax()      # every page and notebook output with a dashboard imports this module
 
 
 def _html(text="", **kw):
@@ -199,7 +200,7 @@ class Dashboard(pn.viewable.Viewer):
                                     refresh=time.monotonic() - self._last_refresh >= 1.0)
         if exhausted and self._source_done():
             with pn.io.hold():
-                self._drain()
+                self.refresh()
                 self._mark_ended()
             if self._callback is not None:
                 self._callback.stop()
@@ -613,11 +614,8 @@ class Dashboard(pn.viewable.Viewer):
         for k, (col, html, _) in enumerate(self._cards):
             col.visible = k < len(results)
             if k < len(results):
-                html.object = self._card_html(results[k])
+                html.object = why_card_html(self.store, results[k])
         self._why_results = list(results)
-
-    def _card_html(self, r) -> str:
-        return why_card_html(self.store, r)
 
     def show_cut(self, k: int):
         """Highlight on the graph where explanation ``k`` of the shown call points."""

@@ -278,8 +278,6 @@ def demo_page(doc: str | None, events, output: str | None = None, code=None):
     """
     import panel as pn
 
-    from . import skip_mathjax
-    skip_mathjax()
     title, body = split_doc(doc)
     title = title or "tapeviz demo"
     live = events if isinstance(events, LiveLesson) else None

@@ -12,7 +12,6 @@ boxes are sized from the label length, so no name can break or inject into the D
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -20,6 +19,8 @@ import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+
+from ..recording.reader import loads
 
 POINTS_PER_INCH = 72.0
 _CACHE: "OrderedDict[str, Layout]" = OrderedDict()
@@ -120,7 +121,7 @@ def layout(nodes, edges, clusters=None, timeout: float = 60.0, rankdir="TB",
             proc = subprocess.run([exe, "-Tjson"], input=src, capture_output=True, text=True,
                                   timeout=timeout)
             if proc.returncode == 0:
-                result = parse_json(_loads(proc.stdout), keys, edges, cnames)
+                result = parse_json(loads(proc.stdout), keys, edges, cnames)   # orjson
                 result.engine = os.path.basename(exe)
             else:
                 error = f"{os.path.basename(exe)} failed: {proc.stderr.strip()[:300]}"
@@ -136,16 +137,6 @@ def layout(nodes, edges, clusters=None, timeout: float = 60.0, rankdir="TB",
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
-
-
-def _loads(text):
-    """dot's JSON (megabytes for a thousand nodes: every drawing op is listed): orjson parses
-    it about five times faster than the stdlib."""
-    try:
-        import orjson
-    except ImportError:    # pragma: no cover - orjson is a runtime dependency
-        return json.loads(text)
-    return orjson.loads(text)
 
 
 def _lookup(digest):
