@@ -1,6 +1,7 @@
 """Event payloads are built on first read (events.deferred): what a reader sees must be what
 building them eagerly gave, whenever it reads."""
 import json
+import re
 
 import numpy as np
 
@@ -87,3 +88,43 @@ def test_deferred_explanations_equal_eager_ones(monkeypatch):
     later = _explained(False, monkeypatch)
     assert later == eager
     assert later[0][0]["cause"] == "saturated" and later[0][1]["cause"] == "ok"
+
+
+def _broken_explained(eager, monkeypatch):
+    """None and zero gradients, with the tape changed after the call (watched, paused,
+    escaped, closed): a deferred explanation must describe the tape as it was at the call."""
+    from tapeviz import config
+    monkeypatch.setattr(config, "explain_none", eager)
+    a = tv.Variable(np.array([1.0, 2.0], np.float32), name="a")     # through a dead relu
+    b = tv.constant(np.array([3.0, 4.0], np.float32))               # watched only later
+    c = tv.Variable(np.array([1.0, -1.0], np.float32), name="c")    # read while paused
+    e = tv.constant(np.array([2.0], np.float32))                    # escapes to NumPy
+    with events.capture() as seen:
+        with tv.GradientTape(persistent=True) as tape:
+            tape.watch(e)
+            y = tv.reduce_sum(tv.nn.relu(-a * a)) + tv.reduce_sum(b * 2.0)
+            y = y + tv.reduce_sum(tv.constant(e.numpy() * 3.0))
+            with tape.stop_recording():
+                cc = tv.reduce_sum(c * c)
+            y = y + cc
+            with tape.stop_recording():        # the call is made inside an open pause
+                tape.gradient(y, [a, b, c, e])
+            tape.watch(b)                      # after the call, the tape changes
+            y = y + tv.reduce_sum(b * b) + tv.reduce_sum(tv.constant(b.numpy()))
+        later = y * 2.0                        # and closes before anything is read
+    assert float(later) != 0
+    keys = ("source_name", "verdict", "cause", "message", "fix", "filename", "lineno", "path")
+    # (a constant's name holds its process-wide id, which differs between the two runs)
+    return [[{k: re.sub(r"Const_\d+", "Const", str(r[k])) for k in keys} for r in e.results]
+            for e in seen.of("gradient_finished")]
+
+
+def test_deferred_none_and_zero_explanations_describe_the_tape_at_the_call(monkeypatch):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        eager = _broken_explained(True, monkeypatch)
+    later = _broken_explained(False, monkeypatch)
+    assert later == eager
+    assert [r["cause"] for r in later[0]] == ["dead_relu", "not_watched", "stop_recording",
+                                              "numpy_escape"]

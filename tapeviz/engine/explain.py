@@ -113,6 +113,27 @@ class _Context:
         self.lineage = _lineage(targets)
 
 
+class TapeState:
+    """What an explanation reads of a tape, copied at a gradient call: the explanation of a
+    None or zero gradient is worked out when a subscriber reads the event, and by then the
+    tape may have recorded, paused or closed. Holds the tape's entries, not copies of them."""
+
+    __slots__ = ("_id", "_ids", "_watch_accessed", "_site", "_open_at", "_closed_at",
+                 "_pauses", "_escapes", "_entries", "_kept_entries", "_released_nodes")
+
+    def __init__(self, tape, entries: list):
+        self._id = tape._id
+        self._ids = set(tape._ids)
+        self._watch_accessed = tape._watch_accessed
+        self._site = tape._site
+        self._open_at, self._closed_at = tape._open_at, tape._closed_at
+        self._pauses = [tuple(span) for span in tape._pauses]   # an open span ends later
+        self._escapes = list(tape._escapes)
+        self._entries = entries
+        self._kept_entries = None
+        self._released_nodes = tape._released_nodes
+
+
 def _lineage(targets) -> list:
     """Every node the targets descend from (recorded or not), oldest first.
 

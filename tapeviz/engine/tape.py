@@ -306,17 +306,25 @@ class GradientTape:
                 value_limit=None, raw=None):
         explanations = later = None
         health = _health(results) if _events.ACTIVE or not self._persistent else None
-        if _config.explain_none or (_events.ACTIVE and health != "healthy"):
+        if _config.explain_none or (_events.ACTIVE and health == "nonfinite"):
+            # (a NaN's origin is found by running the backward pass again: that runs ops, so
+            # it happens now, in the user's thread, not in whichever thread reads the event)
             from .explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
                 warn_if_broken(explanations)
         elif _events.ACTIVE:
-            # every gradient a finite nonzero value: the explanation ("ok", or "saturated")
-            # reads only the lineage and this tape's entries (immutable tensors), so it is
-            # worked out when a subscriber reads the event, from a copy of the entries
-            later = (self, targets, list(self._entries or self._kept_entries or ()),
-                     user_names(sources), unconnected)
+            # The explanation reads the lineage, this tape's entries (immutable tensors) and,
+            # for a None or zero gradient, the tape's side notes: it is worked out when a
+            # subscriber reads the event, from a copy of what it reads, so a subscriber that
+            # never reads it pays nothing and a later read says what it would say now
+            entries = list(self._entries or self._kept_entries or ())
+            if health == "healthy":
+                state = self    # ("ok" or "saturated": only the entries are read)
+            else:
+                from .explain import TapeState
+                state = TapeState(self, entries)
+            later = (state, targets, entries, user_names(sources), unconnected)
         if _events.ACTIVE:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
             _events.emit(_events.deferred(
@@ -331,7 +339,7 @@ class GradientTape:
             self._released_nodes = [entry[0] for entry in self._entries]
             # the values stay, until the tape object goes, only when explain() or show() may
             # need them: freeing them lets the optimizer update variables in place
-            keep = _config.keep_values or health == "broken"
+            keep = _config.keep_values or health == "broken" or health == "nonfinite"
             self._kept_entries = self._entries if keep else None
             self._entries = []
 
@@ -355,25 +363,30 @@ def _watched_payload(tape, t, value, node, how, site, limit) -> dict:
 
 def _health(results) -> str:
     """"healthy": every gradient a float array with a finite norm of at least 1e-6;
-    "broken": some gradient is None, zero, vanishing or non-finite (the tape then keeps its
-    values for `explain`); "mixed": neither (an integer gradient beside healthy ones).
+    "nonfinite": some gradient is NaN/Inf; "broken": some gradient is None, zero or vanishing
+    (in both cases the tape keeps its values for `explain`); "mixed": neither (an integer
+    gradient beside healthy ones).
 
     One BLAS dot per gradient, shared by both questions: NaN/Inf make it non-finite and
     all-zero makes it 0 (an overflow or underflow only keeps the values once more than
     needed)."""
     healthy = True
+    broken = False
     for r in results:
         if r is None:
-            return "broken"
+            broken = True
+            continue
         v = r._value
         if v.dtype.kind != "f":
             healthy = False
             continue
         flat = v.reshape(-1)
         d = np.dot(flat, flat)
-        if d < 1e-12 or not np.isfinite(d):   # zero, vanishing (norm < 1e-6) or NaN/Inf
-            return "broken"
-    return "healthy" if healthy else "mixed"
+        if not np.isfinite(d):   # NaN/Inf (or a norm that overflows: checked as if NaN)
+            return "nonfinite"
+        if d < 1e-12:            # zero or vanishing (norm < 1e-6)
+            broken = True
+    return "broken" if broken else "healthy" if healthy else "mixed"
 
 
 class _StopRecording:
@@ -464,8 +477,9 @@ def _result_payload(source, result, explanation, value_limit=None, value=None,
     return out
 
 
-def _explain_healthy(sources, results, tape, targets, entries, names, unconnected) -> list:
-    """`explain_flat` for healthy results, from what `_finish` kept (no tape state read)."""
+def _explain_later(sources, results, tape, targets, entries, names, unconnected) -> list:
+    """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
+    when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
     from .explain import _Context, _explain_one, _lineage
     ctx = _Context.__new__(_Context)
     ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
@@ -478,7 +492,7 @@ def _explain_healthy(sources, results, tape, targets, entries, names, unconnecte
 def _finished_payload(call, tape, sources, results, explanations, ref_limit,
                       grad_limit, later=None) -> dict:
     if explanations is None:
-        explanations = _explain_healthy([s for s, _, _ in sources], results, *later)
+        explanations = _explain_later([s for s, _, _ in sources], results, *later)
     return {"call": call, "tape": tape,
             "results": [_result_payload(s, r, e, grad_limit, value, node, ref_limit)
                         for (s, value, node), r, e in zip(sources, results, explanations)]}
