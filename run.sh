@@ -3,6 +3,7 @@
 #   ./run.sh test [pytest args]     set up, then run the test suite
 #   ./run.sh gallery [args]         set up, then serve the demo gallery
 #   ./run.sh bench [args]           set up (with the bench extra), then run benchmarks/run.py
+#                                   (--tf: with tensorflow-cpu too; --help: its options)
 #   ./run.sh setup                  set up only
 # Set-up is idempotent and fast on a second run: system packages (graphviz, chromium) only when
 # missing, .venv only when missing, pip only when pyproject.toml changed since the last install.
@@ -18,7 +19,7 @@ say()  { printf '[run.sh] %s\n' "$*" >&2; }
 warn() { printf '[run.sh] WARNING: %s\n' "$*" >&2; }
 
 usage() {
-    sed -n '2,6p' "$ROOT/run.sh" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,7p' "$ROOT/run.sh" | sed 's/^# \{0,1\}//' >&2
 }
 
 # --- system packages -----------------------------------------------------------------------
@@ -128,7 +129,8 @@ case "$cmd" in
         exec "$VENV/bin/tapeviz" gallery "$@"
         ;;
     bench)
-        setup bench
+        # --tf: also the bench-tf extra (tensorflow-cpu, several hundred MB)
+        if [[ " $* " == *" --tf "* ]]; then setup bench,bench-tf; else setup bench; fi
         exec "$PY" benchmarks/run.py "$@"
         ;;
     -h|--help|help)

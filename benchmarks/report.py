@@ -1,0 +1,178 @@
+"""The one table benchmarks/run.py prints: rows with medians, ratios, targets and met/missed,
+from the engine workloads and from the JSON that recording_throughput.py and dashboard.py
+write (``--json``). Unknown keys and entries in that JSON are kept and listed under the table,
+so a measure added to those scripts shows up before this file learns its target.
+Imports nothing heavy (tests use it without numpy, tapeviz or a browser).
+"""
+from __future__ import annotations
+
+import operator
+
+_OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
+
+
+def row(section, name, value, unit, label="tapeviz", peer="", peer_value=None, ratio=None,
+        target=None):
+    """One line of the table. ``target`` is (op, number, on): on "ratio" it is compared with
+    the ratio, otherwise with the value (in ``unit``)."""
+    return {"section": section, "name": name, "value": value, "unit": unit, "label": label,
+            "peer": peer, "peer_value": peer_value, "ratio": ratio, "target": target}
+
+
+def met(r):
+    t = r.get("target")
+    if not t:
+        return None
+    op, limit, on = t
+    x = r.get("ratio") if on == "ratio" else r.get("value")
+    if x is None or x != x:                  # missing or NaN
+        return None
+    return _OPS[op](x, limit)
+
+
+def fmt_value(x, unit):
+    if x is None:
+        return "-"
+    if unit == "events/s":
+        return f"{x:,.0f} events/s"
+    if unit == "s":
+        return f"{x:.2f} s" if x >= 0.1 else f"{x:.3f} s"
+    if unit in ("us", "ms"):
+        return f"{x:.2f} {unit}"
+    if unit == "MiB":
+        return f"{x:.2f} MiB"
+    return f"{x:g} {unit}".strip()
+
+
+def fmt_target(r):
+    t = r.get("target")
+    if not t:
+        return ""
+    op, limit, on = t
+    if on == "ratio":
+        return f"{op} {limit:.2f}x"
+    return f"{op} {fmt_value(limit, r['unit'])}"
+
+
+def table(rows):
+    """The rows as one plain-text table, a section heading before each section's rows."""
+    header = ("workload", "tapeviz", "peer", "ratio", "target", "met")
+    cells = []
+    for r in rows:
+        own = fmt_value(r["value"], r["unit"])
+        if r.get("label") and r["label"] != "tapeviz":
+            own = f"{r['label']} {own}"
+        peer = (f"{r['peer']} {fmt_value(r['peer_value'], r['unit'])}"
+                if r.get("peer_value") is not None else r.get("peer") or "")
+        ratio = f"{r['ratio']:.3f}x" if r.get("ratio") is not None else ""
+        ok = met(r)
+        cells.append((r["section"], (r["name"], own, peer, ratio, fmt_target(r),
+                                     "-" if ok is None else ("met" if ok else "MISSED"))))
+    widths = [max([len(h)] + [len(c[i]) for _, c in cells]) for i, h in enumerate(header)]
+    line = lambda cs: "  ".join(str(c).ljust(w) for c, w in zip(cs, widths)).rstrip()  # noqa: E731
+    out = [line(header), line("-" * w for w in widths)]
+    section = None
+    for sec, cs in cells:
+        if sec != section:
+            out.append(f"[{sec}]")
+            section = sec
+        out.append(line(cs))
+    return "\n".join(out)
+
+
+# --- benchmarks/recording_throughput.py --json -----------------------------------------------------
+WRITER_TARGET = (">=", 200_000, "value")
+
+
+def recording_rows(d):
+    """Rows from recording_throughput.py's JSON (a dict); unknown keys are ignored here and
+    listed by `extras`."""
+    rows = []
+    if "writer_events_per_s_cpu" in d:
+        b = d.get("writer_bytes_per_event")
+        rows.append(row("recording", f"writer, real MLP events ({b:.0f} B each), CPU time"
+                        if b else "writer, real MLP events, CPU time",
+                        d["writer_events_per_s_cpu"], "events/s", peer="orjson.dumps alone",
+                        peer_value=d.get("orjson_dumps_events_per_s"), target=WRITER_TARGET))
+    if "scalar_writer_events_per_s_cpu" in d:
+        b = d.get("scalar_writer_bytes_per_event")
+        rows.append(row("recording", f"writer, scalar events ({b:.0f} B each), CPU time"
+                        if b else "writer, scalar events, CPU time",
+                        d["scalar_writer_events_per_s_cpu"], "events/s", target=WRITER_TARGET))
+    off = d.get("events_off_us")
+    for key, what in (("events_noop_us", "no-op subscriber"),
+                      ("events_recording_us", "recording to a file")):
+        if key in d and off:
+            rows.append(row("recording", f"small MLP step, {what} vs events off", d[key], "us",
+                            label="", peer="off", peer_value=off, ratio=d[key] / off))
+    return rows
+
+
+RECORDING_KEYS = {"writer_events_per_s_cpu", "writer_events_per_s_wall", "writer_bytes_per_event",
+                  "orjson_dumps_events_per_s", "json_dumps_events_per_s",
+                  "scalar_writer_events_per_s_cpu", "scalar_writer_events_per_s_wall",
+                  "scalar_writer_bytes_per_event", "events_off_us", "events_noop_us",
+                  "events_recording_us", "recording_kib_per_step", "writer_events",
+                  "machine", "load", "loop_ns"}
+
+
+# --- benchmarks/dashboard.py --json ----------------------------------------------------------------
+OPEN_TARGETS = {100: 0.5, 1000: 1.5, 5000: 3.0}          # seconds, issue 6
+EXPAND_TARGET = ("<=", 1.0, "value")
+LIVE_TARGET = (">=", 10_000, "value")
+DASHBOARD_KEYS = {"ops", "scope", "record_s", "events", "ingest_events_per_s", "startup_s",
+                  "open_s", "nodes_drawn", "expand_s", "open_warm_s", "floor_open_s",
+                  "live_steps", "live_events", "live_s", "live_events_per_s", "hose_events",
+                  "hose_written_s", "hose_s", "hose_events_per_s", "hose_max_roundtrip_ms"}
+
+
+def dashboard_rows(results):
+    """Rows from dashboard.py's JSON (a list of dicts)."""
+    rows = []
+    floor = next((r["floor_open_s"] for r in results if "floor_open_s" in r), None)
+    if floor is not None:
+        rows.append(row("dashboard", "floor: empty Panel page with one figure", floor, "s",
+                        label="Panel"))
+    for r in results:
+        if "ops" not in r or "open_s" not in r:
+            continue
+        n, scope = r["ops"], r.get("scope", 50)
+        limit = OPEN_TARGETS.get(n)
+        target = ("<=", limit, "value") if limit and scope == 50 else None
+        what = f"{n:,} ops" + (f" in scopes of {scope}" if scope != 50 else "")
+        if scope == 50:
+            for key, how in (("open_s", "first tab"), ("open_warm_s", "warm, best of 3")):
+                if r.get(key) is not None:
+                    rows.append(row("dashboard", f"open {what} ({how})", r[key], "s",
+                                    peer="floor", peer_value=floor,
+                                    ratio=r[key] / floor if floor else None, target=target))
+        if r.get("expand_s") is not None:
+            rows.append(row("dashboard", f"expand a {scope}-op group ({what})", r["expand_s"],
+                            "s", target=EXPAND_TARGET))
+    for r in results:
+        if "hose_events_per_s" in r:
+            rt = r.get("hose_max_roundtrip_ms")
+            rows.append(row("dashboard", "live capacity (a run appended at once)"
+                            + (f", slowest page read {rt} ms" if rt is not None else ""),
+                            r["hose_events_per_s"], "events/s", target=LIVE_TARGET))
+        if "live_events_per_s" in r:
+            rows.append(row("dashboard", "live, a producer as fast as it goes",
+                            r["live_events_per_s"], "events/s"))
+    return rows
+
+
+def extras(recording=None, dashboard=None):
+    """Numbers in the JSON that no row shows (e.g. a measure added to dashboard.py later)."""
+    out = []
+    for k, v in (recording or {}).items():
+        if k not in RECORDING_KEYS:
+            out.append(f"recording_throughput: {k} = {v}")
+    for r in dashboard or []:
+        if not isinstance(r, dict):
+            out.append(f"dashboard: {r!r}")
+            continue
+        rest = {k: v for k, v in r.items() if k not in DASHBOARD_KEYS}
+        if rest:
+            tag = f" ({r['ops']} ops, scope {r.get('scope')})" if "ops" in r else ""
+            out.append(f"dashboard{tag}: " + ", ".join(f"{k} = {v}" for k, v in rest.items()))
+    return out

@@ -1,0 +1,112 @@
+"""benchmarks/run.py's plumbing (not its timings: nothing here times anything, and nothing
+imports torch or TensorFlow)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+sys.path.insert(0, BENCH)
+
+import report  # noqa: E402
+import timing  # noqa: E402
+
+
+def test_run_py_help():
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "run.py"), "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    for flag in ("--quick", "--no-dashboard", "--engine-only", "--skip", "--json"):
+        assert flag in out
+
+
+RECORDING = {"writer_events": 400000, "writer_bytes_per_event": 697.0,
+             "writer_events_per_s_wall": 82302.0, "writer_events_per_s_cpu": 100234.0,
+             "json_dumps_events_per_s": 28681.0, "orjson_dumps_events_per_s": 490469.0,
+             "scalar_writer_bytes_per_event": 101.0, "scalar_writer_events_per_s_cpu": 227357.0,
+             "events_off_us": 228.0, "events_noop_us": 323.0, "events_recording_us": 1806.0,
+             "recording_kib_per_step": 40.0, "a_new_measure": 1.5}
+
+DASHBOARD = [
+    {"floor_open_s": 1.0},
+    {"ops": 100, "scope": 50, "record_s": 0.4, "events": 207, "ingest_events_per_s": 90000,
+     "startup_s": 2.0, "open_s": 1.6, "nodes_drawn": 104, "expand_s": 0.4, "open_warm_s": 1.5},
+    {"ops": 5000, "scope": 50, "open_s": 2.0, "open_warm_s": 1.6, "expand_s": 0.5,
+     "switch_recording_s": 0.7},
+    {"ops": 5000, "scope": 500, "open_s": 2.2, "open_warm_s": 1.9, "expand_s": 0.9},
+    {"hose_events": 85003, "hose_written_s": 0.3, "hose_s": 5.0, "hose_events_per_s": 17000,
+     "hose_max_roundtrip_ms": 600},
+    {"switch_s": 0.8},                                  # a measure this file does not know
+]
+
+
+def _by_name(rows):
+    return {r["name"]: r for r in rows}
+
+
+def test_recording_rows_and_targets():
+    rows = _by_name(report.recording_rows(RECORDING))
+    real = rows["writer, real MLP events (697 B each), CPU time"]
+    assert real["value"] == 100234.0 and report.met(real) is False      # >= 200,000 missed
+    scalar = rows["writer, scalar events (101 B each), CPU time"]
+    assert report.met(scalar) is True
+    noop = rows["small MLP step, no-op subscriber vs events off"]
+    assert abs(noop["ratio"] - 323 / 228) < 1e-12 and report.met(noop) is None
+    assert report.recording_rows({}) == []
+
+
+def test_dashboard_rows_and_targets():
+    rows = _by_name(report.dashboard_rows(DASHBOARD))
+    first = rows["open 100 ops (first tab)"]
+    assert report.met(first) is False and first["peer_value"] == 1.0 and first["ratio"] == 1.6
+    assert report.met(rows["open 5,000 ops (warm, best of 3)"]) is True
+    assert report.met(rows["expand a 500-op group (5,000 ops in scopes of 500)"]) is True
+    assert report.met(rows["live capacity (a run appended at once), slowest page read 600 ms"])
+    assert "open 5,000 ops in scopes of 500 (first tab)" not in rows
+
+
+def test_unknown_keys_are_listed_not_dropped():
+    notes = report.extras(RECORDING, DASHBOARD)
+    assert "recording_throughput: a_new_measure = 1.5" in notes
+    assert any("switch_recording_s = 0.7" in n and "5000 ops" in n for n in notes)
+    assert "dashboard: switch_s = 0.8" in notes
+
+
+def test_table_has_every_row_and_a_met_column():
+    rows = (report.recording_rows(RECORDING) + report.dashboard_rows(DASHBOARD)
+            + [report.row("engine", "W1 chain, vs autograd", 6.4, "us", peer="autograd",
+                          peer_value=12.3, ratio=0.52, target=("<=", 0.5, "ratio"))])
+    text = report.table(rows)
+    lines = text.splitlines()
+    assert lines[0].split() == ["workload", "tapeviz", "peer", "ratio", "target", "met"]
+    body = [line for line in lines[2:] if not line.startswith("[")]
+    assert len(body) == len(rows)
+    assert all(line.endswith(("met", "MISSED", "-")) for line in body)
+    assert "[engine]" in text and "[dashboard]" in text and "[recording]" in text
+    w1 = next(line for line in lines if line.startswith("W1 chain"))
+    assert "0.520x" in w1 and "<= 0.50x" in w1 and w1.endswith("MISSED")
+
+
+def test_agreement_check():
+    rng = np.random.default_rng(0)
+    ref = [np.float32(2.3), rng.normal(size=(50, 50))]
+    near = [np.float32(2.3), ref[1] + 1e-4 * rng.normal(size=(50, 50))]
+    assert timing.agree(ref, near, 1e-2, 1e-5) is None
+    wrong = [np.float32(2.3), ref[1] * 2]
+    assert "difference" in timing.agree(ref, wrong, 1e-2, 1e-5)
+    assert "shape" in timing.agree(ref, [ref[0], ref[1][:3]], 1e-2, 1e-5)
+
+
+def test_round_robin_rotates_and_takes_medians():
+    calls = []
+
+    def system(name, t):
+        def run():
+            calls.append(name)
+            return t
+        return run
+    times, ratios = timing.round_robin([system("a", 1.0), system("b", 2.0), system("c", 4.0)],
+                                       rounds=6, warmup=0)
+    assert times == [1.0, 2.0, 4.0] and ratios == [1.0, 0.5, 0.25]
+    firsts = {calls[3 * k] for k in range(6)}
+    assert firsts == {"a", "b", "c"}                   # each system goes first in some rounds
