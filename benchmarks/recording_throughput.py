@@ -86,6 +86,8 @@ def writer_throughput(total=400_000):
     print(f"writer, real events (per 5 MLP steps: {sizes}):\n"
           f"  {total:,} events, {size / total:.0f} bytes/event: {total / dt:,.0f} events/s "
           f"wall ({size / dt / 1e6:.1f} MB/s), {total / cpu:,.0f} events/s of CPU time")
+    out = {"writer_events": total, "writer_bytes_per_event": size / total,
+           "writer_events_per_s_wall": total / dt, "writer_events_per_s_cpu": total / cpu}
     dicts = [e.to_dict() for e in sample]
     n = max(1, 50_000 // len(dicts))
     c0 = time.process_time()
@@ -95,6 +97,7 @@ def writer_throughput(total=400_000):
     cpu = time.process_time() - c0
     print(f"  for scale: json.dumps alone on the same events: "
           f"{n * len(dicts) / cpu:,.0f} events/s of CPU time")
+    out["json_dumps_events_per_s"] = n * len(dicts) / cpu
     try:
         import orjson
     except ImportError:
@@ -107,6 +110,7 @@ def writer_throughput(total=400_000):
         cpu = time.process_time() - c0
         print(f"  for scale: orjson.dumps alone on the same events: "
               f"{n * len(dicts) / cpu:,.0f} events/s of CPU time")
+        out["orjson_dumps_events_per_s"] = n * len(dicts) / cpu
 
     small = [events.make(events.Scalar, name="loss", value=0.5 + i, step=i) for i in range(total)]
     with tempfile.TemporaryDirectory() as d:
@@ -121,6 +125,10 @@ def writer_throughput(total=400_000):
         size = os.path.getsize(path)
     print(f"writer, scalar events ({size / total:.0f} bytes/event): {total / dt:,.0f} events/s "
           f"wall, {total / cpu:,.0f} events/s of CPU time")
+    out.update(scalar_writer_bytes_per_event=size / total,
+               scalar_writer_events_per_s_wall=total / dt,
+               scalar_writer_events_per_s_cpu=total / cpu)
+    return out
 
 
 def calibration():
@@ -145,6 +153,8 @@ def cost_of_events(n=300):
     print(f"MLP step, CPU time: events off {off * 1e6:,.0f} us | no-op subscriber {on * 1e6:,.0f} us "
           f"(x{on / off:.2f}) | recording to a file {rec * 1e6:,.0f} us (x{rec / off:.2f}), "
           f"{size / 1024:.1f} KiB of recording per step")
+    return {"events_off_us": off * 1e6, "events_noop_us": on * 1e6,
+            "events_recording_us": rec * 1e6, "recording_kib_per_step": size / 1024}
 
 
 _FOLLOW = r"""
@@ -182,9 +192,13 @@ def follow_memory(total=1_000_000):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--follow", action="store_true", help="also follow 1M events")
+    parser.add_argument("--json", default=None, help="also write the numbers to this file")
     args = parser.parse_args()
     calibration()
-    writer_throughput()
-    cost_of_events()
+    numbers = writer_throughput()
+    numbers.update(cost_of_events())
     if args.follow:
         follow_memory()
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(numbers, fh, indent=1)
