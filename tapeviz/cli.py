@@ -1,6 +1,7 @@
 """The ``tapeviz`` command.
 
     tapeviz serve run.tvz [--follow] [--port P] [--address A] [--show]
+    tapeviz serve DIR                        a folder's recordings, with a picker
     tapeviz run script.py [args...]          record a script and follow it live
     tapeviz export run.tvz -o run.html       one self-contained HTML page
     tapeviz gallery [--port P] [--address A] the demo gallery
@@ -33,6 +34,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     path = os.path.abspath(path)
     if not follow and not os.path.exists(path):
         raise SystemExit(f"tapeviz: no such recording: {path}")
+    if os.path.isdir(path) and follow:
+        raise SystemExit("tapeviz: --follow takes a recording file, not a folder")
     if port == 0:
         port = _free_port(address)
     pn.extension("tabulator")
@@ -42,7 +45,9 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         origins = ["*"]
     scope = ("only this machine can connect" if host in ("127.0.0.1", "localhost", "::1")
              else "REACHABLE FROM THE NETWORK")
-    print(f"tapeviz: serving {os.path.basename(path)} at http://{host}:{port}/ "
+    what = (f"the recordings in {path}{os.sep}" if os.path.isdir(path)
+            else os.path.basename(path))
+    print(f"tapeviz: serving {what} at http://{host}:{port}/ "
           f"(bound to {host}: {scope}{'; use --address to expose it' if 'only' in scope else ''})",
           flush=True)
     if not follow:
@@ -111,8 +116,8 @@ def main(argv=None) -> int:
                         help="address to bind (default 127.0.0.1: this machine only)")
         sp.add_argument("--show", action="store_true", help="open a browser")
 
-    sp = sub.add_parser("serve", help="serve the dashboard on a recording")
-    sp.add_argument("recording")
+    sp = sub.add_parser("serve", help="serve the dashboard on a recording (or a folder of them)")
+    sp.add_argument("recording", help="a .tvz file, or a folder: a picker lists its .tvz files")
     sp.add_argument("--follow", action="store_true", help="follow the file while it grows")
     net(sp)
     sp.set_defaults(fn=_cmd_serve)

@@ -1,6 +1,7 @@
 """The dashboard as a ``panel serve`` app, one fresh session per browser tab::
 
     panel serve tapeviz/ui/app.py --args run.tvz [--follow]
+    panel serve tapeviz/ui/app.py --args runs/       (a folder: a picker of its recordings)
     TAPEVIZ_RECORDING=run.tvz panel serve tapeviz/ui/app.py
 
 ``tapeviz serve`` runs the same factory. Each session gets its own store and views.
@@ -20,14 +21,22 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     path = path or os.environ.get("TAPEVIZ_RECORDING") or None
     if follow is None:
         follow = os.environ.get("TAPEVIZ_FOLLOW", "") not in ("", "0")
-    name = os.path.basename(path) if path else "no recording"
-    title = title or f"tapeviz · {name}"
-    try:
-        main = Dashboard(path, title=title, follow=follow)
-    except Exception as exc:      # a broken file: say so on the page, never a blank page
-        main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
-                             alert_type="danger")
-    page = pn.template.BootstrapTemplate(title=title, main=[main], header_background="#2b4a6f")
+    header = []
+    if path and os.path.isdir(path):
+        from tapeviz.ui.folder import FolderDashboard
+        folder = FolderDashboard(path)
+        title = title or f"tapeviz · {os.path.basename(os.path.abspath(path))}/"
+        main, header = folder.main, [folder.header]
+    else:
+        name = os.path.basename(path) if path else "no recording"
+        title = title or f"tapeviz · {name}"
+        try:
+            main = Dashboard(path, title=title, follow=follow)
+        except Exception as exc:      # a broken file: say so on the page, never a blank page
+            main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
+                                 alert_type="danger")
+    page = pn.template.BootstrapTemplate(title=title, main=[main], header=header,
+                                         header_background="#2b4a6f")
     page.server_doc = partial(_server_doc_frozen, page)
     return page
 

@@ -26,6 +26,19 @@ class TrainingCharts:
         self.col = pn.Column(pn.Row(self.log, self.info), sizing_mode="stretch_width")
         self.figs = None          # built on first data: constructing figures costs time
         self._sig = None
+        self.log.param.watch(self._on_log, "value")
+
+    def reset(self):
+        """Forget the charts of the run shown before (its variables and scalars): the next
+        update builds them afresh for the new run."""
+        self.figs = None
+        self._sig = None
+        self.col.objects = self.col.objects[:1]
+        self.info.object = "<i>No gradient calls yet.</i>"
+
+    def _on_log(self, event):
+        if self.figs is not None:
+            self.pane.object = self.figs["log" if event.new else "linear"]
 
     def _build(self):
         self.norm_src = ColumnDataSource({"x": [], "y": [], "call": [], "name": [], "color": []},
@@ -38,8 +51,6 @@ class TrainingCharts:
                                   sizing_mode="stretch_width")
         self.loss_pane = None    # added with its figure (toggling a Bokeh pane's visibility
                                  # trips Panel 1.9's stylesheet sync)
-        self.log.param.watch(lambda e: setattr(self.pane, "object",
-                                               self.figs["log" if e.new else "linear"]), "value")
         self.norm_src.selected.on_change("indices", self._on_tap)
         self.col.append(self.pane)
 
@@ -130,6 +141,9 @@ class JacobianView:
 
     def panel(self):
         return self.col
+
+    def reset(self):
+        self._shown = None
 
     def update(self):
         store = self.dash.store

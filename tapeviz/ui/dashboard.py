@@ -75,18 +75,8 @@ class Dashboard(pn.viewable.Viewer):
         self.source = as_source(source, follow_live=follow)
         self.store = Store(max_tapes=max_tapes, max_calls=max_calls)
         self.graph = GraphView(height=height)
-        self._pinned = False          # the user chose a tape: stop following the latest
-        self._drawn_graph = None
-        self._last_draw = 0.0
         self._callback = None
-        self._ended_shown = False
-        self._cut_source = None
-        self.expanded = frozenset()
-        self._shown = None
-        self._lines = {}
-        self._layout_token = None
-        self._pending_select = None
-        self.layout_busy = False
+        self._reset_state()
         self._guards = {n: _Guard(n) for n in ("graph", "inspector", "variables", "backward",
                                                 "why", "training", "jacobian")}
         self._build()
@@ -97,6 +87,55 @@ class Dashboard(pn.viewable.Viewer):
             pn.state.onload(self._start_polling)
         else:
             self._mark_ended()
+
+    def _reset_state(self):
+        self._pinned = False          # the user chose a tape: stop following the latest
+        self._drawn_graph = None
+        self._last_draw = self._last_refresh = 0.0
+        self._ended_shown = False
+        self._cut_source = None
+        self.expanded = frozenset()
+        self._shown = None
+        self._lines = {}
+        self._layout_token = None     # a layout still running for the old graph is dropped
+        self._pending_select = None
+        self._sliced = None
+        self.layout_busy = False
+        self._why_key = None          # ids of the old run's objects may be reused
+
+    def load(self, source, title: str | None = None, follow: bool = False) -> None:
+        """Show another run in this dashboard. The widgets and Bokeh models stay and get the
+        new run's data (a page already showing them redraws in one message, no new models),
+        and nothing of the old run is kept: store, selection, expanded groups, player step,
+        highlights, cards, charts."""
+        new_source = as_source(source, follow_live=follow)   # may raise: the old run stays
+        if self._callback is not None:
+            self._callback.stop()
+            self._callback = None
+        self.source = new_source
+        self.store = Store(max_tapes=self.store.max_tapes, max_calls=self.store.max_calls)
+        self._reset_state()
+        if title:
+            self.title = title
+        with pn.io.hold():
+            for guard in self._guards.values():
+                guard.alert.visible = False
+            self.tape = self.call = None
+            self.graph.select("")
+            self.graph.clear_highlights()
+            self.player.value = 0
+            self.search.value = ""
+            self.line_select.value = ""
+            self.variables.selection = []
+            self.training.reset()
+            self.jacobian.reset()
+            self._drain(limit=None if self._source_done() else 50_000)
+            if self._drawn_graph is None:
+                self.graph.clear()
+            if self._source_done():
+                self._mark_ended()
+        if not self._source_done():
+            self._start_polling()
 
     # ---- layout ----------------------------------------------------------------------------
     def _build(self):
@@ -140,7 +179,6 @@ class Dashboard(pn.viewable.Viewer):
         self.why_note = _html("<i>No gradient call on this tape yet.</i>")
         self.why = pn.Column(self.why_note, sizing_mode="stretch_width", css_classes=["tv-why"])
         self._cards: list = []
-        self._why_key = None
         self._why_results: list = []
         self.variables = pn.widgets.Tabulator(
             self._variables_frame(), disabled=True, selectable=1, show_index=False,
@@ -232,9 +270,6 @@ class Dashboard(pn.viewable.Viewer):
         if refresh or self._drawn_graph is None:
             self.refresh(force=not n and self._drawn_graph is None)
         return exhausted
-
-    _last_refresh = 0.0
-    _sliced = None
 
     def refresh(self, force=False):
         """Update every view from the store (throttled graph re-layout while live)."""
@@ -560,16 +595,23 @@ class Dashboard(pn.viewable.Viewer):
 
     def _show_step(self):
         call = self.store.calls.get(self.call)
+        # Not on a graph about to be replaced: a column set now and the whole data replaced
+        # later in the same held message reach BokehJS as the new column on the old rows
+        # ("Size mismatch"); drawing the new graph shows the step again.
+        on_graph = self._drawn_graph is not None and (
+            self.tape is None or self._drawn_graph is self.store.graph(self.tape))
         if call is None or not call["steps"]:
             self.step_view.object = ("<i>No backward steps for this call.</i>" if call else
                                      "<i>No gradient call on this tape yet.</i>")
-            self.graph.clear_highlight("current")
-            self.graph.set_states([])
+            if on_graph:
+                self.graph.clear_highlight("current")
+                self.graph.set_states([])
             return
         i = min(self.step, len(call["steps"]) - 1)
-        key, visited, up = step_keys(call, i, self.graph.edge_rows)
-        self.graph.set_states(visited)
-        self.graph.highlight("current", [key], up)
+        if on_graph:
+            key, visited, up = step_keys(call, i, self.graph.edge_rows)
+            self.graph.set_states(visited)
+            self.graph.highlight("current", [key], up)
         self.step_view.object = step_html(self.store, call, i)
 
     def _breakpoint(self, kind):

@@ -283,6 +283,15 @@ class GraphView(param.Parameterized):
         self._highlights[role] = (list(keys), list(edges), color or HIGHLIGHT.get(role, "#ff7f0e"))
         self._redraw_highlights()
 
+    def clear(self) -> None:
+        """Draw nothing (a run without tapes replaced the one shown)."""
+        self.show({"nodes": [], "edges": [], "clusters": {}}, _layout.Layout())
+
+    def clear_highlights(self) -> None:
+        if self._highlights:
+            self._highlights = {}
+            self._redraw_highlights()
+
     def clear_highlight(self, role: str) -> None:
         if self._highlights.pop(role, None) is not None:
             self._redraw_highlights()

@@ -1,0 +1,141 @@
+"""`tapeviz serve DIR`: a picker of the folder's recordings in an open dashboard. Python side
+(the folder's safety, nothing stale after a switch) and in chromium (switch, click, switch
+back, a broken file)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import PROGRAM, click_node, node_data, open_dashboard, record_program
+
+OTHER = """\
+import tapeviz as tv
+
+a = tv.Variable([0.5, 1.5], name="alpha")
+with tv.GradientTape() as tape:
+    s = tv.reduce_sum(tv.exp(tv.sin(a)))
+tape.gradient(s, a)
+"""
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """main.tvz (oldest), other.tvz (newest: opened first), broken.tvz, and files that must
+    never be listed or opened."""
+    d = tmp_path_factory.mktemp("runs")
+    main = record_program(d, "main", PROGRAM)
+    other = record_program(d, "other", OTHER)
+    (d / "broken.tvz").write_text("this is not a recording\n")
+    (d / "notes.txt").write_text("not a recording")
+    outside = d.parent / f"{d.name}-outside.tvz"
+    outside.write_bytes(main.read_bytes())
+    (d / "escape.tvz").symlink_to(outside)
+    os.utime(main, (1_000_000, 1_000_000))
+    os.utime(d / "broken.tvz", (2_000_000, 2_000_000))
+    return d
+
+
+def test_folder_lists_recordings_newest_first_and_rejects_escapes(folder):
+    from tapeviz.ui.folder import RecordingFolder
+    f = RecordingFolder(folder)
+    assert f.names() == ["other.tvz", "broken.tvz", "main.tvz"]
+    assert f.path("main.tvz") == os.path.realpath(folder / "main.tvz")
+    for bad in ("../main.tvz", "escape.tvz", "notes.txt", "/etc/passwd", "sub/main.tvz",
+                str(folder / "main.tvz"), "..", "", None, "main.tvz\0"):
+        assert f.path(bad) is None, bad
+
+
+def test_switching_recordings_keeps_nothing_of_the_previous_one(folder):
+    from tapeviz.ui.folder import FolderDashboard
+    f = FolderDashboard(folder)
+    d = f.dashboard
+    assert f.shown == "other.tvz" and not f.message.visible
+    assert "Sin" in d.graph.nodes.data["op"]
+    assert f.open("main.tvz")
+    ops = set(d.graph.nodes.data["op"])
+    assert "MatMul" in ops and "Sin" not in ops
+    key = next(k for k, op in zip(d.graph.keys, d.graph.nodes.data["op"]) if op == "MatMul")
+    d.graph.select(key)
+    d.player.value = 2
+    d.show_cut(0)
+    assert "MatMul" in d.inspector.object and d.graph.hl_nodes.data["x"]
+    assert f.open("other.tvz")
+    assert d.graph.selected == "" and "Click a node" in d.inspector.object
+    assert d.step == 0 and d.player.value == 0
+    assert d.graph.hl_nodes.data["role"] == ["current"]       # the new call's first step only
+    assert "MatMul" not in d.graph.nodes.data["op"]
+    assert "main" not in d.status.object and "other.tvz" in d.status.object
+    names = set(d.variables.value["name"])
+    assert any(n.startswith("alpha") for n in names) and not any(n.startswith("w") for n in names)
+    assert not f.open("broken.tvz")                # the page says why and keeps the run it had
+    assert f.message.visible and "broken.tvz" in f.message.object
+    assert "still showing other.tvz" in f.message.object and "Sin" in d.graph.nodes.data["op"]
+    assert not f.open("../main.tvz") and not f.open("escape.tvz")
+
+
+def test_empty_folder_says_so(tmp_path):
+    from tapeviz.ui.folder import FolderDashboard
+    f = FolderDashboard(tmp_path)
+    assert f.message.visible and "No recordings" in f.message.object
+    assert f.dashboard.graph.keys == []
+
+
+def test_serve_folder_and_follow_is_refused(folder):
+    import subprocess
+    import sys
+    from conftest import ROOT, env_with_repo
+    out = subprocess.run([sys.executable, "-m", "tapeviz.cli", "serve", str(folder), "--follow"],
+                         capture_output=True, text=True, cwd=ROOT, env=env_with_repo(), timeout=60)
+    assert out.returncode != 0 and "folder" in out.stderr
+
+
+PICKER = ".tv-picker select"
+
+
+def _ops(page):
+    return set(node_data(page)["op"])
+
+
+def _pick(page, name, has_op):
+    page.locator(PICKER).select_option(name)
+    page.wait_for_function("(op) => Bokeh.documents[0].get_model_by_name('nodes').data.op"
+                           ".includes(op)", arg=has_op)
+
+
+@pytest.mark.browser
+def test_picker_switches_recordings_in_the_open_page(serve, folder, watched_page):
+    page, watch = watched_page
+    server = serve(folder)
+    open_dashboard(page, server.url)
+    assert page.locator(PICKER).input_value() == "other.tvz"
+    assert page.locator(f"{PICKER} option").all_inner_texts() == ["other.tvz", "broken.tvz",
+                                                                   "main.tvz"]
+    assert {"Sin", "Exp"} <= _ops(page)
+
+    _pick(page, "main.tvz", "MatMul")
+    assert "Sin" not in _ops(page)
+    click_node(page, next(k for k, op in zip(node_data(page)["key"], node_data(page)["op"])
+                          if op == "MatMul"))
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('nodes')"
+                           ".selected.indices.length === 1")
+    page.locator(".tv-node-title", has_text="MatMul").first.wait_for()
+    page.locator(".tabulator-cell", has_text="w:0").first.wait_for()     # its variables
+
+    _pick(page, "other.tvz", "Sin")
+    assert "MatMul" not in _ops(page)
+    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('nodes')"
+                         ".selected.indices.length") == 0
+    page.locator(".tv-inspector", has_text="Click a node").first.wait_for()
+
+    page.locator(PICKER).select_option("broken.tvz")
+    alert = page.locator(".tv-open-error", has_text="Cannot open broken.tvz").first
+    alert.wait_for()
+    text = alert.evaluate("e => e.shadowRoot ? e.shadowRoot.textContent : e.textContent")
+    assert "still showing other.tvz" in text and "not a tapeviz recording" in text
+    assert "Sin" in _ops(page)
+    _pick(page, "main.tvz", "MatMul")              # and the page keeps working
+    alert.wait_for(state="hidden")
+    page.wait_for_timeout(300)
+    watch.check()
+    assert not [r for r in watch.requests if "escape" in r or "outside" in r]
