@@ -9,11 +9,13 @@ id. Readers substitute both back, so the events they hand out equal the emitted 
 
 Both tables stay bounded: after :data:`MAX_REFS` tensor ids the writer forgets its refs and
 writes ``{"kind": "refs_cleared"}``, and readers forget theirs there too.
-Imports: stdlib and ``events`` only.
+Imports: stdlib, ``events`` and ``encode``.
 """
 from __future__ import annotations
 
 from .. import events as _events
+from ..events import sanitize
+from .encode import _encode
 
 #: The writer forgets its tensor refs (and says so in the file) past this many tensor ids.
 MAX_REFS = 4096
@@ -37,66 +39,79 @@ class WriterTables:
     """The writer's half: replaces sites and repeated refs in an event's dict (a fresh
     ``to_dict()``: its top level is replaced, nothing it shares with the event is changed)."""
 
-    __slots__ = ("sites", "refs", "fresh")
+    __slots__ = ("sites", "by_line", "refs")
 
     def __init__(self):
         self.sites: dict = {}        # site items -> id
+        self.by_line: dict = {}      # (file, line) -> (id, site): the usual hit, checked by ==
         self.refs: dict = {}         # tensor id -> the ref last written in full
-        self.fresh: list = []        # (tensor id, ref) written in full by the current event
 
-    def site_id(self, site: dict):
-        """A new site's id and its definition line (a dict to write before the event)."""
-        sid = len(self.sites) + 1
-        self.sites[tuple(site.items())] = sid
-        return sid, {"kind": "site", "id": sid, "site": site}
+    def site(self, site: dict):
+        """``(id, definition line to write first or b"")`` for a site; ``(site, b"")`` (written
+        inline) for a hand-made one that cannot be a key. The engine hands out a fresh copy of
+        a site per event: (file, line) finds it without hashing all its items."""
+        try:
+            key = (site.get("file"), site.get("line"))
+            hit = self.by_line.get(key)
+            if hit is not None and hit[1] == site:
+                return hit[0], b""
+            items = tuple(site.items())
+            sid = self.sites.get(items)
+        except TypeError:             # an unhashable value in a hand-made site
+            return site, b""
+        line = b""
+        if sid is None:
+            sid = self.sites[items] = len(self.sites) + 1
+            line = _encode(sanitize({"kind": "site", "id": sid, "site": site})).encode(
+                "ascii") + b"\n"
+        self.by_line[key] = (sid, dict(site))
+        return sid, line
 
-    def compact(self, cls, data: dict) -> None:
-        """Repeated refs in ``data`` become their tensor ids (refs written in full are kept
-        in ``fresh`` until :meth:`written`)."""
+    def compact(self, cls, data: dict) -> bytes:
+        """Replaces ``data``'s site and repeated refs by their ids, remembering the refs it
+        leaves in full at once (a later ref of the same tensor in this event names it: readers
+        resolve fields in the same order). Returns the line to write before the event (a new
+        site's definition) or ``b""``. Should the event not be written as compacted here, the
+        writer forgets every ref (:meth:`clear`)."""
+        defined = b""
+        site = data.get("site")
+        if type(site) is dict:
+            data["site"], defined = self.site(site)
         spec = _REF_FIELDS_BY_CLASS.get(cls)
         if spec is None:
             if cls is _GradientFinished:
+                ref = self._ref
                 data["results"] = [
-                    {**r, "tensor": self._refs([r["tensor"]])[0]}
-                    if type(r) is dict and type(r.get("tensor")) is dict else r
-                    for r in data["results"]]
-            return
+                    {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
+                    else r for r in data["results"]]
+            return defined
+        ref = self._ref
         for name, many in spec:
             value = data[name]
-            if many:
-                if type(value) is list and value:
-                    data[name] = self._refs(value)
-            elif type(value) is dict:
-                data[name] = self._refs([value])[0]
+            if not many:
+                data[name] = ref(value)
+            elif type(value) is list and value:
+                data[name] = [ref(r) for r in value]
+        return defined
 
-    def _refs(self, refs: list) -> list:
-        known = self.refs.get
-        out = []
-        for ref in refs:
-            tid = ref.get("id") if type(ref) is dict else None
+    def _ref(self, ref):
+        if type(ref) is dict:
+            tid = ref.get("id")
             if type(tid) is int:
-                if known(tid) == ref:
-                    out.append(tid)
-                    continue
-                self.fresh.append((tid, ref))
-            out.append(ref)
-        return out
+                known = self.refs.get(tid)
+                if known is not None and (known is ref or known == ref):
+                    return tid
+                self.refs[tid] = ref
+        return ref
 
-    def written(self) -> bytes:
-        """The event's line is in the batch: remember its full refs. Returns the line to
-        append after it (``refs_cleared`` when the table was full, else empty)."""
-        refs = self.refs
-        for tid, ref in self.fresh:
-            refs[tid] = ref
-        self.fresh.clear()
-        if len(refs) > MAX_REFS:
-            return self.clear()
-        return b""
+    def full(self) -> bool:
+        """More tensor ids remembered than :data:`MAX_REFS`: time to :meth:`clear`."""
+        return len(self.refs) > MAX_REFS
 
     def clear(self) -> bytes:
-        """Forget every ref (after an event written another way, or a full table)."""
+        """Forget every ref (after an event written another way, or a full table); returns
+        the line that tells readers to forget theirs."""
         self.refs.clear()
-        self.fresh.clear()
         return CLEARED
 
 

@@ -19,7 +19,7 @@ from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
-from .tables import _WITH_REFS, WriterTables
+from .tables import WriterTables
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
@@ -60,9 +60,8 @@ class record:
         self.events_written = 0
         self.dropped = 0
         self.closed = False
-        self._batch: list = []        # whole lines, joined and written with one write()
-        self._batch_bytes = 0
-        self._batch_events = 0        # events in it (the other lines are table lines)
+        self._buffer = bytearray()    # whole lines, written with one write()
+        self._buffered_events = 0     # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
@@ -99,66 +98,61 @@ class record:
             self.dropped += 1
             return
         cls = type(event)
+        try:    # a deferred payload (tuple), False: built by tapeviz, None: by hand or a file
+            pending = _get_pending(event)
+        except AttributeError:     # made without __init__
+            pending = None
         try:    # the dict (building a deferred payload first): outside the lock
-            data = (event.to_dict() if _get_pending(event)
-                    else (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event))
-        except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
-            try:
+            if not pending:
+                data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
+            else:
                 data = event.to_dict()
-            except (ValueError, TypeError, RecursionError, OverflowError):
-                data = None
-        # the tables and the batch change together, one event at a time: a line that names
+        except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
+            data = None
+        # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
+        engine_built = pending is not None
+        # the tables and the buffer change together, one event at a time: a line that names
         # a site or a tensor always follows the line that wrote it in full
         with self._lock:
             if self.closed:
                 return
             tables = self._tables
+            buffer = self._buffer
             try:
                 if data is None:
                     raise ValueError("no payload")
-                site = data.get("site")
-                if type(site) is dict:
-                    try:
-                        sid = tables.sites.get(tuple(site.items()))
-                    except TypeError:   # an unhashable value in a hand-made site: inline
-                        sid = site
-                    if sid is None:
-                        sid, definition = tables.site_id(site)
-                        defined = _encode(sanitize(definition)).encode("ascii") + b"\n"
-                        self._batch.append(defined)
-                        self._batch_bytes += len(defined)
-                    data["site"] = sid
-                if cls in _WITH_REFS:
-                    tables.compact(cls, data)
-                line = self._line(event, cls, data)
+                defined = tables.compact(cls, data)
+                if defined:
+                    buffer += defined
+                line = self._line(cls, data, engine_built)
             except (ValueError, TypeError, RecursionError, OverflowError):
-                tables.fresh.clear()
                 line = self._sanitized(event)
                 if line is None:
                     return
-                line += tables.clear()      # its refs, sanitised, are not the ones remembered
+                buffer += line
+                buffer += tables.clear()   # its refs, sanitised, are not the ones remembered
             else:
-                if tables.fresh:
-                    line += tables.written()
-            self._batch.append(line)
-            self._batch_bytes += len(line)
-            self._batch_events += 1
-            if self._batch_events >= FLUSH_EVENTS or self._batch_bytes >= FLUSH_BYTES:
+                # appended, not kept as a bytes object per line: a batch of kept lines of a
+                # kilobyte each is freed at once, and the allocator hands those pages back to
+                # the system and faults them in again for the next batch
+                buffer += line
+                if tables.full():
+                    buffer += tables.clear()
+            self._buffered_events += 1
+            if self._buffered_events >= FLUSH_EVENTS or len(buffer) >= FLUSH_BYTES:
                 self._flush_locked()
 
-    def _line(self, event, cls, data: dict) -> bytes:
+    def _line(self, cls, data: dict, engine_built: bool) -> bytes:
         """One JSON line: orjson when it writes what the strict stdlib encoder would (it
-        writes NaN as null): tapeviz's deferred events (their summaries write non-finite
-        numbers as strings; an op's attrs are checked here) and small plain events; the strict
+        writes NaN as null): tapeviz's own events (their summaries write non-finite numbers
+        as strings; an op's attrs are checked here) and small plain events; the strict
         encoder for the rest."""
         if self._dumps is not None:
-            try:
-                fast = _get_pending(event) is False       # built by tapeviz: engine_built
-            except AttributeError:                       # made without __init__
-                fast = False
-            if fast:
+            if engine_built:
+                fast = True
                 if cls is _OpRecorded:
-                    fast = _finite_attrs(data["attrs"])
+                    attrs = data["attrs"]
+                    fast = not attrs or _finite_attrs(attrs)
                 elif cls is _BackwardStep:    # formulas are not ASCII: escaped once
                     data["formula"] = _ascii_fragment(data["formula"])
             elif cls is _Scalar:      # the numbers are the only non-plain risk: checked
@@ -191,17 +185,16 @@ class record:
             self._flush_locked()
 
     def _flush_locked(self) -> None:
-        batch = self._batch
-        if not batch:
+        buffer = self._buffer
+        if not buffer:
             return
-        n = self._batch_events
-        self._batch = []
-        self._batch_bytes = 0
-        self._batch_events = 0
-        if self._write_now(b"".join(batch), n):
+        n = self._buffered_events
+        self._buffered_events = 0
+        if self._write_now(buffer, n):
             self.events_written += n
+        buffer.clear()      # after the write: the file object may not hold on to it
 
-    def _write_now(self, data: bytes, events: int) -> bool:
+    def _write_now(self, data, events: int) -> bool:
         if self._failed:
             return False
         try:
@@ -246,7 +239,7 @@ class record:
         self._lock = threading.Lock()    # the parent's threads may have held it at fork time
         self._subscription.close()
         self.closed = True
-        self._batch = []
+        self._buffer = bytearray()
         try:
             os.close(self._file.fileno())   # the raw fd only: no flush of inherited buffers
         except (OSError, ValueError):
@@ -304,7 +297,7 @@ def _flush_loop() -> None:
                 return
             open_now = list(_open_recordings)
         for rec in open_now:
-            if rec._batch:
+            if rec._buffer:
                 try:
                     rec.flush()
                 except Exception:   # never let the flusher die on one bad recording
