@@ -57,6 +57,7 @@ class Engine:
         self.in_process = in_process
         self.skip = set(skip)
         self.skipped, self.disagreed = [], []
+        self.infos = {}              # peer -> its worker's versions and BLAS, once
 
     def _start(self, name):
         if self.in_process:
@@ -82,6 +83,9 @@ class Engine:
                 except timing.Unavailable:
                     if s not in self.skipped:
                         self.skipped.append(s)
+            for s, w in started:
+                if s not in self.infos and hasattr(w, "info"):
+                    self.infos[s] = w.info()
             key = workload.split()[0]
             rtol, atol = self.w.TOLERANCES.get(key, (1e-3, 1e-5))
             ref = started[0][1].check()
@@ -195,7 +199,7 @@ def sub_benchmark(script, extra_args, tmp):
     """Run another benchmark script with --json; its output streams through. Returns its
     numbers, or None (and a note) when it failed."""
     out = os.path.join(tmp, os.path.basename(script) + ".json")
-    print(f"\n--- {script} {' '.join(extra_args)} ---", flush=True)
+    print(f"\n--- {' '.join([script, *extra_args])} ---", flush=True)
     proc = subprocess.run([sys.executable, os.path.join(HERE, script), "--json", out,
                            *extra_args], cwd=os.path.dirname(HERE))
     if proc.returncode != 0 or not os.path.exists(out):
@@ -256,6 +260,10 @@ def main(argv=None):
 
     print("\n" + "=" * 100)
     print("\n".join(head))
+    print(f"at the end: {timing.load_line()}")
+    for s in ("autograd", "torch", "tensorflow"):
+        if s in engine.infos:
+            print(f"{s} workers: {engine.infos[s]}")
     print(report.table(rows))
     notes = report.extras(recording, dashboard)
     for s in engine.skipped:

@@ -112,6 +112,10 @@ class Worker:
         """The workload's checked result (a fresh run: call before timing)."""
         return self._ask("check")[0]
 
+    def info(self):
+        """The worker's framework version and the BLAS/OpenMP libraries it has loaded."""
+        return self._ask("info")[0]
+
     def close(self):
         try:
             self.conn.send("stop")
@@ -143,6 +147,8 @@ def _worker_main(conn, factories, name):
                 conn.send(clock() - t0)
             elif msg == "check":
                 conn.send((to_numpy(getattr(fn, "check", fn)()),))
+            elif msg == "info":
+                conn.send((worker_info(),))
             else:
                 return
         except Exception as exc:
@@ -233,6 +239,18 @@ def blas_info():
     return "; ".join(parts) or "none found"
 
 
+def worker_info():
+    from importlib import metadata
+    versions = []
+    for m in ("torch", "tensorflow", "autograd"):
+        if m in sys.modules:
+            try:
+                versions.append(f"{m} {sys.modules[m].__version__}")
+            except AttributeError:
+                versions.append(f"{m} {metadata.version(m)}")
+    return ", ".join(versions + [f"BLAS: {blas_info()}"])
+
+
 def cpu_model():
     try:
         with open("/proc/cpuinfo") as fh:
@@ -244,10 +262,13 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def machine_line():
+def load_line():
     try:
         load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         load = "load average unknown"
-    return (f"{cpu_model()}, {os.cpu_count()} CPUs ({platform.machine()}), {load}, "
-            f"{time.strftime('%Y-%m-%d %H:%M %Z')}")
+    return f"{load}, {time.strftime('%Y-%m-%d %H:%M %Z')}"
+
+
+def machine_line():
+    return f"{cpu_model()}, {os.cpu_count()} CPUs ({platform.machine()}), {load_line()}"
