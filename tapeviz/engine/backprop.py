@@ -50,6 +50,7 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
 def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
     step = 0
     tracing = emitting or observer is not None   # someone wants each step's gradients
+    limit = _config["value_limit"]
     for node, inputs, outputs in reversed(entries):
         op = node.op
         if len(outputs) == 1:
@@ -106,8 +107,9 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
                 step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:
             observer(node, g, step_grads)
-        if emitting:
-            _emit_step(call, step, node, op, g, step_grads)
+        if emitting:   # a `backward_step` event, its summaries built when someone reads it
+            _emit_deferred(_BackwardStep, _step_payload, call, step, node, op, g, step_grads,
+                           limit)
         step += 1
     return grads
 
@@ -142,18 +144,13 @@ def _accumulate(grads, key, g):
     grads[key] = g if prev is None else add(prev, g)
 
 
-def _emit_step(call, step, node, op, g, step_grads):
-    """A `backward_step` event; its summaries are computed only when a subscriber reads it
-    (gradients are immutable tensors, so later gives what now would)."""
-    _emit_deferred(_BackwardStep, _step_payload, call, step, node, op, g, step_grads,
-                   _config["value_limit"])
-
-
 _emit_deferred, _BackwardStep, _config = (_events.emit_deferred, _events.BackwardStep,
                                           _events.config)
 
 
 def _step_payload(call, step, node, op, g, step_grads, limit) -> dict:
+    """The fields of a `backward_step` (gradients are immutable tensors: building them when a
+    subscriber reads the event gives what building them at the step would)."""
     summarize = _events.summarize
     ups = g if isinstance(g, tuple) else (g,)
     return {"call": call, "step": step, "node": node.id, "op": op.name,
