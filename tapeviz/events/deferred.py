@@ -149,6 +149,24 @@ def _materialize(event) -> None:
     _set_pending(event, False)     # False: built here (by tapeviz, not from a file or a user)
 
 
+def materialized_dict(event, pending) -> dict:
+    """Build a deferred event's payload (``pending``, its unbuilt ``_pending``) and return
+    its ``to_dict()``, filling the dict as the slots are set rather than reading them back
+    (the recording writer builds nearly every event it writes this way)."""
+    build, seq, time, args = pending
+    values = build(*args)
+    cls = type(event)
+    out = {"kind": cls.KIND, "seq": seq, "time": time}
+    for name, set_raw, default in _DEFERRED_FIELDS[cls]:
+        value = values[name] if name in values else default()
+        set_raw(event, value)
+        out[name] = value
+    _set_seq(event, seq)
+    _set_time(event, time)
+    _set_pending(event, False)     # as _materialize: built here, by tapeviz
+    return out
+
+
 def materialize(event) -> Event:
     """Build a deferred event's payload now (reading any field does the same); returns it."""
     try:

@@ -80,7 +80,8 @@ def _plain(value, depth: int = 3) -> bool:
     """True when orjson writes ``value`` exactly as the strict encoder does: strings, ints,
     bools, None and finite floats, in lists and string-keyed dicts at most ``depth`` deep (a
     tape event, an op definition, a scalar). NaN (orjson: null), NumPy numbers and deeper
-    payloads are left to the strict encoder."""
+    payloads are left to the strict encoder. Loops, not ``all()`` of a generator: every tape
+    event and scalar is checked here."""
     t = type(value)
     if t in _SCALARS:
         return True
@@ -88,10 +89,24 @@ def _plain(value, depth: int = 3) -> bool:
         return value - value == 0       # NaN and +-Inf give NaN
     if depth == 0:
         return False
-    if t is list:
-        return all(_plain(x, depth - 1) for x in value)
     if t is dict:
-        return all(type(k) is str and _plain(x, depth - 1) for k, x in value.items())
+        for k, x in value.items():
+            if type(k) is not str:
+                return False
+            t = type(x)
+            if t in _SCALARS:
+                continue
+            if t is float:
+                if x - x != 0:
+                    return False
+            elif not _plain(x, depth - 1):
+                return False
+        return True
+    if t is list:
+        for x in value:
+            if not _plain(x, depth - 1):
+                return False
+        return True
     return False
 
 

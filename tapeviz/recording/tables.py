@@ -85,13 +85,25 @@ class WriterTables:
                     {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
                     else r for r in data["results"]]
             return defined
-        ref = self._ref
+        refs = self.refs
         for name, many in spec:
             value = data[name]
             if not many:
-                data[name] = ref(value)
-            elif type(value) is list and value:
-                data[name] = [ref(r) for r in value]
+                value = [value]
+            elif type(value) is not list:
+                continue
+            out = []
+            for ref in value:     # inline, not a call per ref: most events hold two or three
+                if type(ref) is dict:
+                    tid = ref.get("id")
+                    if type(tid) is int:
+                        known = refs.get(tid)
+                        if known is not None and (known is ref or known == ref):
+                            out.append(tid)
+                            continue
+                        refs[tid] = ref
+                out.append(ref)
+            data[name] = out if many else out[0]
         return defined
 
     def _ref(self, ref):

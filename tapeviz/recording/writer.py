@@ -15,11 +15,11 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending
+from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending, materialized_dict
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
-from .tables import WriterTables
+from .tables import _WITH_REFS, WriterTables
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
@@ -106,7 +106,7 @@ class record:
             if not pending:
                 data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
             else:
-                data = event.to_dict()
+                data = materialized_dict(event, pending)
         except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
             data = None
         # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
@@ -130,7 +130,8 @@ class record:
                 if line is None:
                     return
                 buffer += line
-                buffer += tables.clear()   # its refs, sanitised, are not the ones remembered
+                if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
+                    buffer += tables.clear()
             else:
                 # appended, not kept as a bytes object per line: a batch of kept lines of a
                 # kilobyte each is freed at once, and the allocator hands those pages back to

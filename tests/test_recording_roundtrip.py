@@ -1,0 +1,122 @@
+"""Everything a recording writes comes back equal to what was emitted (``event.to_dict()``),
+on a realistic run: fresh engine events, NaN and Inf in summaries, attrs and scalars, a
+tensor used twice by one op, sites repeated across steps, a ref table that fills up."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeviz as tv
+from tapeviz import events
+from tapeviz.events.deferred import _get_pending, materialized_dict
+
+
+def _rows(path):
+    strict = {"parse_constant": lambda c: pytest.fail(f"{c} written to the file")}
+    raw = pathlib.Path(path).read_bytes()
+    assert raw.isascii() and raw.endswith(b"\n")
+    return [json.loads(line, **strict) for line in raw.splitlines()]
+
+
+def _run(steps=3):
+    rng = np.random.default_rng(1)
+    x = tv.constant(rng.normal(size=(8, 4)).astype(np.float32))
+    w = tv.Variable(rng.normal(size=(4, 3)).astype(np.float32), name="w")
+    b = tv.Variable(np.zeros(3, np.float32), name="b")
+    for step in range(steps):
+        with tv.GradientTape() as tape:
+            h = tv.matmul(x, w) + b
+            sq = h * h                                   # one tensor, both inputs of an op
+            odd = tv.math.log(h) + 1.0 / (h - h)         # NaN and Inf in summaries
+            clipped = tv.clip_by_value(h, float("-inf"), float("nan"))
+            loss = tv.reduce_mean(sq) + tv.reduce_sum(clipped) * 0.0
+        grads = tape.gradient(loss, [w, b])
+        for v, g in zip((w, b), grads):
+            v.assign_sub(0.1 * g)
+        tv.events.log_scalar("loss", float(loss), step)
+        tv.events.log_scalar("odd", float("nan") if step % 2 else float("-inf"), step)
+    return odd
+
+
+def _same(loaded, seen):
+    """The loaded events after the op definitions the writer replayed first, as JSON (so that
+    a NaN compares equal to itself and never to the null orjson would write for it)."""
+    body = loaded[len(loaded) - len(seen):]
+    assert [e.kind for e in body] == [e.kind for e in seen]
+    for back, live in zip(body, seen):
+        assert json.dumps(back.to_dict()) == json.dumps(live.to_dict()), live.kind
+
+
+@pytest.mark.parametrize("max_refs", [None, 7])
+def test_a_realistic_run_reads_back_equal_to_what_was_emitted(tmp_path, monkeypatch, max_refs):
+    if max_refs is not None:      # a table that fills up: refs_cleared lines, refs rewritten
+        from tapeviz.recording import tables
+        monkeypatch.setattr(tables, "MAX_REFS", max_refs)
+    path = tmp_path / "run.tvz"
+    with tv.record(path), events.capture() as seen:
+        _run()
+    rows = _rows(path)
+    assert rows[0]["version"] == events.SCHEMA_VERSION and rows[-1]["kind"] == "recording_closed"
+    kinds = [r.get("kind") for r in rows]
+    assert kinds.count("site") == len({json.dumps(e.site, sort_keys=True) for e in seen
+                                       if getattr(e, "site", None)})
+    if max_refs:
+        assert kinds.count("refs_cleared") >= 3
+    assert any(type(r) is int for row in rows if row.get("kind") == "op_recorded"
+               for r in row["inputs"])                 # repeated refs are written as ids
+    scalars = [r["value"] for r in rows if r.get("kind") == "scalar"]
+    assert "nan" in scalars and "-inf" in scalars      # never null
+    loaded = tv.load_recording(path)
+    assert loaded.complete and loaded.warnings == []
+    _same(loaded, seen)
+    followed = list(tv.follow_recording(path, poll=0.01))
+    _same(followed, seen)
+    assert any(r["summary"].get("nan") for e in loaded.of("op_recorded")
+               for r in e.outputs)                     # the run did make NaN summaries
+
+
+def test_a_tensor_used_twice_by_one_op_is_written_in_full_once(tmp_path):
+    path = tmp_path / "square.tvz"
+    with tv.record(path), events.capture() as seen:
+        a = tv.constant(np.arange(3, dtype=np.float32))
+        a * a
+    op = [r for r in _rows(path) if r.get("kind") == "op_recorded" and r["op"] == "Mul"][0]
+    first, second = op["inputs"]
+    assert type(first) is dict and second == first["id"]
+    back = [e for e in tv.load_recording(path).of("op_recorded") if e.op == "Mul"][0]
+    assert back.inputs == seen.of("op_recorded")[-1].inputs
+    assert back.inputs[0] is not back.inputs[1]       # each ref its own dict, as emitted
+
+
+def test_the_writer_builds_a_deferred_event_once_and_leaves_it_built():
+    with events.capture() as seen:
+        v = tv.Variable(np.ones(2, np.float32), name="v")
+        with tv.GradientTape() as tape:
+            y = tv.reduce_sum(v * 3.0)
+        tape.gradient(y, v)
+    pending = [(e, _get_pending(e)) for e in seen if _get_pending(e)]
+    assert pending, "the engine's events are deferred until read"
+    for event, payload in pending:
+        fast = materialized_dict(event, payload)
+        assert events.engine_built(event)              # built by tapeviz, fields set
+        assert fast == event.to_dict()
+        assert list(fast) == list(event.to_dict())     # the same field order
+
+
+def test_a_flush_leaves_whole_lines_and_later_events_follow_them(tmp_path):
+    path = tmp_path / "flushed.tvz"
+    rec = tv.record(path)
+    try:
+        tv.events.log_scalar("a", 1.0)
+        rec.flush()
+        first = _rows(path)
+        assert first[-1]["kind"] == "scalar" and first[-1]["name"] == "a"
+        tv.events.log_scalar("b", float("inf"))
+        rec.flush()
+        second = _rows(path)
+        assert second[:len(first)] == first and second[-1]["value"] == "inf"
+        assert "refs_cleared" not in [r.get("kind") for r in second]   # a scalar holds no refs
+    finally:
+        rec.close()
+    assert tv.load_recording(path).complete
