@@ -195,19 +195,49 @@ def profile_mlp(step, steps=50):
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
-def sub_benchmark(script, extra_args, tmp):
+def sub_benchmark(script, extra_args, tmp, timeout, problems):
     """Run another benchmark script with --json; its output streams through. Returns its
-    numbers, or None (and a note) when it failed."""
+    numbers. If it fails or outlives `timeout` seconds (its process group is then killed:
+    chromium and servers included), what it printed as one-line JSON objects (dashboard.py
+    prints each result so) is kept, and the trouble goes into `problems`."""
+    import signal
+    import threading
     out = os.path.join(tmp, os.path.basename(script) + ".json")
     print(f"\n--- {' '.join([script, *extra_args])} ---", flush=True)
-    proc = subprocess.run([sys.executable, os.path.join(HERE, script), "--json", out,
-                           *extra_args], cwd=os.path.dirname(HERE))
-    if proc.returncode != 0 or not os.path.exists(out):
-        print(f"ERROR: {script} failed (exit {proc.returncode}); its rows are missing",
-              file=sys.stderr)
-        return None
-    with open(out) as fh:
-        return json.load(fh)
+    proc = subprocess.Popen([sys.executable, os.path.join(HERE, script), "--json", out,
+                             *extra_args], cwd=os.path.dirname(HERE), stdout=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    printed = []
+
+    def relay():
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            if line.startswith("{"):
+                try:
+                    printed.append(json.loads(line))
+                except ValueError:
+                    pass
+    reader = threading.Thread(target=relay, daemon=True)
+    reader.start()
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        code = f"killed after {timeout} s"
+    reader.join(timeout=10)
+    if code == 0 and os.path.exists(out):
+        with open(out) as fh:
+            return json.load(fh)
+    kept = f"; the {len(printed)} results it printed are kept" if printed else ""
+    problems.append(f"{script} failed (exit {code}): its rows may be missing{kept}")
+    print(f"ERROR: {problems[-1]}", file=sys.stderr)
+    return printed or None
 
 
 def header_lines(limits):
@@ -237,6 +267,8 @@ def main(argv=None):
     p.add_argument("--in-process", action="store_true",
                    help="run every system in this process (default: a worker process each)")
     p.add_argument("--json", default=None, help="also write all rows to this file")
+    p.add_argument("--timeout", type=float, default=900,
+                   help="seconds each of the two other scripts may take (default 900)")
     args = p.parse_args(argv)
 
     limits = timing.pin_threads()
@@ -249,13 +281,17 @@ def main(argv=None):
     rows, engine = engine_rows(args)
     print(report.table(rows), flush=True)          # the engine part, in case a later part fails
     recording = dashboard = None
+    problems = []
     with tempfile.TemporaryDirectory(prefix="tapeviz-bench-") as tmp:
         if not (args.engine_only or args.no_recording):
-            recording = sub_benchmark("recording_throughput.py", [], tmp)
+            recording = sub_benchmark("recording_throughput.py", [], tmp, args.timeout,
+                                      problems)
+            recording = recording if isinstance(recording, dict) else None
             rows += report.recording_rows(recording or {})
         if not (args.engine_only or args.no_dashboard):
             dashboard = sub_benchmark("dashboard.py",
-                                      ["--big-group", "0"] if args.quick else [], tmp)
+                                      ["--big-group", "0"] if args.quick else [], tmp,
+                                      args.timeout, problems)
             rows += report.dashboard_rows(dashboard or [])
 
     print("\n" + "=" * 100)
@@ -273,12 +309,13 @@ def main(argv=None):
     for s in args.skip:
         notes.append(f"{s}: left out (--skip)")
     notes += [f"DISAGREES, not timed: {d}" for d in engine.disagreed]
+    notes += [f"ERROR: {p}" for p in problems]
     if notes:
         print("\n" + "\n".join(notes))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"header": head, "rows": rows, "notes": notes}, fh, indent=1)
-    return 1 if engine.disagreed else 0
+    return 1 if engine.disagreed or problems else 0
 
 
 if __name__ == "__main__":
