@@ -212,6 +212,7 @@ def check_tape(tape_or_fn, *inputs, eps=1e-6, rtol=1e-4, atol=1e-6, max_elements
     positions per input). Returns a `TapeCheckReport` (worst relative error per op).
     """
     from . import GradientTape, constant
+    from .engine.op import ValueNotKept
     from .engine.tensor import _Operand
 
     if isinstance(tape_or_fn, GradientTape):
@@ -225,11 +226,16 @@ def check_tape(tape_or_fn, *inputs, eps=1e-6, rtol=1e-4, atol=1e-6, max_elements
         for x in inputs:
             a = np.asarray(x._read() if isinstance(x, _Operand) else x)
             tensors.append(constant(a.astype(np.float64) if a.dtype.kind == "f" else a))
-        with GradientTape(persistent=True) as tape:
-            for t in tensors:
-                if t._value.dtype.kind == "f":
-                    tape.watch(t)
-            tape_or_fn(*tensors)
+        from . import config
+        keep, config.keep_values = config.keep_values, True   # every op's inputs, to re-run it
+        try:
+            with GradientTape(persistent=True) as tape:
+                for t in tensors:
+                    if t._value.dtype.kind == "f":
+                        tape.watch(t)
+                tape_or_fn(*tensors)
+        finally:
+            config.keep_values = keep
     rng = np.random.default_rng(seed)
     per_op: dict = {}
     skipped: dict = {}
@@ -239,6 +245,10 @@ def check_tape(tape_or_fn, *inputs, eps=1e-6, rtol=1e-4, atol=1e-6, max_elements
             continue
         if op.name.startswith("CustomGradient"):
             skipped[op.name] = "a custom gradient's forward cannot be re-run"
+            continue
+        if any(type(t._value) is ValueNotKept for t in ins):
+            skipped[op.name] = ("the tape kept only what its gradient reads, not its inputs; "
+                                "set tv.config.keep_values = True before recording")
             continue
         try:
             result = _check_entry(op, node, ins, outs, eps, rtol, atol, max_elements, rng)

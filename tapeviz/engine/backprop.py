@@ -51,18 +51,18 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
     step = 0
     tracing = emitting or observer is not None   # someone wants each step's gradients
     limit = _config["value_limit"]
+    get = grads.get
     for node, inputs, outputs in reversed(entries):
-        op = node.op
         if len(outputs) == 1:
-            o = outputs[0]
-            g = grads.get(o._id)
+            y = outputs[0]
+            oid = y._id
+            g = get(oid)
             if g is None:
                 continue
-            if o._id not in keep:
-                del grads[o._id]
-            y = o
+            if oid not in keep:
+                del grads[oid]
         else:
-            gs = [grads.get(o._id) for o in outputs]
+            gs = [get(o._id) for o in outputs]
             if all(g is None for g in gs):
                 continue
             for o in outputs:
@@ -73,6 +73,7 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
             g = tuple(gi if gi is not None else zeros(lead_shape + o._value.shape, o.dtype)
                       for gi, o in zip(gs, outputs))
             y = outputs
+        op = node.op
         vjps = op.vjps
         if vjps is None:
             continue
@@ -81,8 +82,11 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
         attrs = node.attrs
         n = len(inputs)
         step_grads = [] if tracing else None
-        for i, x in enumerate(inputs):
-            if x._id not in reach:
+        i = -1
+        for x in inputs:
+            i += 1
+            xid = x._id
+            if xid not in reach:
                 continue
             value = x._value
             if value.dtype.kind != "f":
@@ -99,10 +103,12 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
             if gx is None:
                 continue
             gv = gx._value
-            if batch or gv.shape != value.shape or gv.dtype != value.dtype:
+            # (`is not` first: NumPy's builtin dtypes are singletons, and `!=` costs more)
+            if batch or gv.shape != value.shape or (gv.dtype is not value.dtype and
+                                                    gv.dtype != value.dtype):
                 gx = _fit(gx, x, batch, g)
-            prev = grads.get(x._id)
-            total = grads[x._id] = gx if prev is None else add(prev, gx)
+            prev = get(xid)
+            total = grads[xid] = gx if prev is None else add(prev, gx)
             if step_grads is not None:
                 step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:

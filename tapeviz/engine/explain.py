@@ -15,6 +15,7 @@ import numpy as np
 from .. import events as _events
 from . import messages
 from . import op as _op
+from .op import ValueNotKept
 from .site import filename as site_file, lineno as site_line, user_names
 from .tensor import Variable
 
@@ -326,15 +327,23 @@ def _escape_in_cone(ctx, source):
 
 
 # --- zero and vanishing ----------------------------------------------------------------------------
+#: the ops (besides Relu) whose saved values can show why a gradient through them is zero
+_ZERO_SUSPECTS = frozenset({"Sigmoid", "Tanh", "ClipByValue", "Maximum", "Minimum"})
+
+
 def _why_zero(ctx, source):
     on = _on_path(ctx.lineage, source._id)
     for node, inputs, outputs in ctx.entries:
         if node.id not in on:
             continue
         name = node.op.name if not isinstance(node.op, str) else node.op
+        if name == "Relu":   # (a tape keeps a ReLU's output, not its input: all 0 <=> x <= 0)
+            if not np.any(outputs[0]._value):
+                return "dead_relu", node, {}
+            continue
+        if name not in _ZERO_SUSPECTS:
+            continue
         x = [np.asarray(t._value) for t in inputs]
-        if name == "Relu" and np.all(x[0] <= 0):
-            return "dead_relu", node, {}
         if name == "Sigmoid":
             y = np.asarray(outputs[0]._value, np.float64)
             if np.max(y * (1 - y)) < 1e-6:
@@ -360,12 +369,13 @@ def _why_zero(ctx, source):
 def _nonfinite_origin(ctx, source, verdict):
     on = _on_path(ctx.lineage, source._id)
     path_ops = []
+    known = _values(ctx.entries)
     for node, inputs, outputs in ctx.entries:
         if node.id not in on:
             continue
         path_ops.append(node)
-        ins_ok = all(_finite(t._value) for t in inputs)
-        outs_ok = all(_finite(t._value) for t in outputs)
+        ins_ok = all(_finite(known.get(t._id)) for t in inputs)
+        outs_ok = all(_finite(known.get(t._id)) for t in outputs)
         if ins_ok and not outs_ok:
             return node, {"phase": "forward", "path": [_op_name(n) for n in path_ops],
                           "downstream": _downstream_ops(ctx, node, on)}
@@ -377,11 +387,31 @@ def _nonfinite_origin(ctx, source, verdict):
     return None, {"phase": "unknown"}
 
 
+def _values(entries) -> dict:
+    """tensor id -> value of everything the entries touched. A tape keeps only what an op's
+    VJPs read (`op.saves`) and always keeps leaves, so a value no entry kept is the output of
+    an earlier pure NumPy forward: it is computed again from its inputs (rarely needed: only
+    to find where a NaN began)."""
+    known = {t._id: t._value for _, inputs, outputs in entries for t in inputs + outputs
+             if type(t._value) is not ValueNotKept}
+    with np.errstate(all="ignore"):
+        for node, inputs, outputs in entries:
+            if all(t._id in known for t in outputs) or \
+                    not all(t._id in known for t in inputs):
+                continue
+            out = node.op.forward(*[known[t._id] for t in inputs], **(node.attrs or {}))
+            for t, v in zip(outputs, out if node.op.n_out != 1 else (out,)):
+                known.setdefault(t._id, v)
+    return known
+
+
 def _downstream_ops(ctx, node, on) -> list:
     return [_op_name(n) for n, _, _ in ctx.entries if n.id > node.id and n.id in on]
 
 
 def _finite(value) -> bool:
+    if value is None:    # not kept by the tape: unknown, so not taken for the origin
+        return True
     v = np.asarray(value)
     return v.dtype.kind != "f" or bool(np.isfinite(v).all())
 

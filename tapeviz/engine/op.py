@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from .. import config as _config
 from .. import events as _events
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
@@ -38,10 +39,10 @@ class Op:
     """One operation: forward, VJPs, formulas."""
 
     __slots__ = ("name", "forward", "vjps", "formula", "grad_formulas", "n_out", "batchable",
-                 "announced", "__weakref__")
+                 "announced", "saves", "__weakref__")
 
     def __init__(self, name, forward, vjps=None, formula="", grad_formulas=(), n_out=1,
-                 batchable=True):
+                 batchable=True, saves=None):
         self.name = name
         self.forward = forward
         self.vjps = tuple(vjps) if vjps is not None else None
@@ -50,6 +51,10 @@ class Op:
         self.n_out = n_out
         self.batchable = batchable      # VJPs accept extra leading (Jacobian batch) dims
         self.announced = False          # op_defined event sent in this process
+        # what the VJPs read of the values: None (everything), or (indices of the inputs
+        # whose values they read, whether they read the output's); the rest is kept on a
+        # tape as its shape and dtype only (`ValueNotKept`), so it can be freed
+        self.saves = saves
 
     @property
     def differentiable(self) -> bool:
@@ -59,13 +64,50 @@ class Op:
         return f"<Op {self.name}>"
 
 
-def defop(name, forward, vjps=None, formula="", grads=(), n_out=1, batchable=True) -> Op:
+def defop(name, forward, vjps=None, formula="", grads=(), n_out=1, batchable=True,
+          saves=None) -> Op:
     """Register an op. `vjps[i](g, y, *inputs, **attrs)` returns the gradient for input i;
-    `g` and `y` are tuples when the op has several outputs. `vjps=None`: not differentiable."""
+    `g` and `y` are tuples when the op has several outputs. `vjps=None`: not differentiable.
+    `saves=(input indices, output?)` declares which values the VJPs read (default: all); the
+    others may only be asked for their shape, dtype, ndim and size."""
     if name in REGISTRY:
         raise ValueError(f"op {name!r} is defined twice")
-    op = REGISTRY[name] = Op(name, forward, vjps, formula, grads, n_out, batchable)
+    op = REGISTRY[name] = Op(name, forward, vjps, formula, grads, n_out, batchable, saves)
     return op
+
+
+class ValueNotKept:
+    """A tape's stand-in for an array no VJP of its op reads: shape and dtype, no data (the
+    array itself can be freed as soon as the user's code drops it, as NumPy code would)."""
+
+    __slots__ = ("shape", "dtype", "ndim", "size")
+
+    def __init__(self, value):
+        self.shape, self.dtype, self.ndim, self.size = (value.shape, value.dtype, value.ndim,
+                                                        value.size)
+
+    def __repr__(self):
+        return f"<value not kept: shape={self.shape} dtype={self.dtype}>"
+
+
+def _shell(t):
+    """`t` as the tape keeps it when its value is not needed (same id and lineage)."""
+    return _Tensor(ValueNotKept(t._value), t._node, t._id)
+
+
+def _saved(op, node, inputs, outputs) -> tuple:
+    """The tape entry of a call: everything, or only what the op's VJPs read (see `saves`).
+    `tv.config.keep_values` keeps everything (`tape.show()` and `check_tape` want values)."""
+    saves = op.saves
+    if saves is None or _config.keep_values:
+        return (node, inputs, outputs)
+    keep_in, keep_out = saves
+    # leaves (constants, variable reads: no op made them) are kept: they cost nothing more
+    # (the user or the variable holds them) and they let an explanation recompute the rest
+    return (node,
+            tuple([t if i in keep_in or t._node is None or type(t._node.op) is str
+                   else _shell(t) for i, t in enumerate(inputs)]),
+            outputs if keep_out else tuple([_shell(t) for t in outputs]))
 
 
 class Node:
@@ -212,7 +254,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         if len(RECORDING) == 1:   # `_record` for the usual single tape, without the call
             tape = RECORDING[0]
             if not tape._ids.isdisjoint(node.in_ids):
-                tape._entries.append((node, inputs, (y,)))
+                tape._entries.append((node, inputs, (y,)) if op.saves is None else
+                                     _saved(op, node, inputs, (y,)))
                 if op.vjps is not None and out.dtype.kind == "f":
                     tape._ids.add(y._id)
                 node.tapes = (tape._id,)
@@ -247,11 +290,14 @@ def _record(op, node, inputs, outputs):
     outputs of a differentiable op become watched by those tapes."""
     recorded = None
     in_ids = node.in_ids
+    entry = None
     for tape in RECORDING:
         ids = tape._ids
         if ids.isdisjoint(in_ids):
             continue
-        tape._entries.append((node, inputs, outputs))
+        if entry is None:
+            entry = _saved(op, node, inputs, outputs)
+        tape._entries.append(entry)
         if op.vjps is not None:
             for o in outputs:
                 if o._value.dtype.kind == "f":

@@ -442,7 +442,8 @@ def ref_dict(t, value=None, node=None, limit=None) -> dict:
             "trainable": bool(node.attrs.get("trainable", True)) if is_var and node is not None
             and node.attrs else (True if is_var else None),
             "node": node_id,
-            "summary": _events.summarize(value, limit) if value.dtype.kind != "O" else
+            "summary": None if type(value) is _op.ValueNotKept else
+            _events.summarize(value, limit) if value.dtype.kind != "O" else
             {"shape": shape, "dtype": "string"}}
 
 

@@ -15,8 +15,10 @@ from ..tensor import Tensor, like
 
 
 
-def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-point"):
-    op = defop(name, forward, None if vjp is None else [vjp], formula, [grad] if grad else [])
+def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-point",
+           saves=None):
+    op = defop(name, forward, None if vjp is None else [vjp], formula, [grad] if grad else [],
+               saves=saves)
 
     def fn(x, name=None):
         if type(x) is not Tensor:   # (a tensor already: no call)
@@ -29,8 +31,9 @@ def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-poin
     return fn
 
 
-def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"):
-    op = defop(name, forward, vjps, formula, grads)
+def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric",
+            saves=None):
+    op = defop(name, forward, vjps, formula, grads, saves=saves)
 
     def fn(x, y, name=None):
         # two tensors of one dtype (every VJP's `g * b`) need no `pair`: one call less
@@ -69,11 +72,12 @@ _CHECKS = {"FloorDiv": _no_int_zero_divisor, "FloorMod": _no_int_zero_divisor,
 
 # --- arithmetic ---------------------------------------------------------------------------
 add = _binary("AddV2", operator.add, [lambda g, y, a, b: g, lambda g, y, a, b: g],
-              "y = a + b", ["∂a = g", "∂b = g"], kinds="fiuO", what="a numeric or string")
+              "y = a + b", ["∂a = g", "∂b = g"], kinds="fiuO", what="a numeric or string",
+              saves=((), False))
 subtract = _binary("Sub", operator.sub, [lambda g, y, a, b: g, lambda g, y, a, b: -g],
-                   "y = a - b", ["∂a = g", "∂b = -g"])
+                   "y = a - b", ["∂a = g", "∂b = -g"], saves=((), False))
 multiply = _binary("Mul", operator.mul, [lambda g, y, a, b: g * b, lambda g, y, a, b: g * a],
-                   "y = a · b", ["∂a = g · b", "∂b = g · a"])
+                   "y = a · b", ["∂a = g · b", "∂b = g · a"], saves=((0, 1), False))
 _realdiv = _binary("RealDiv", operator.truediv,
                    [lambda g, y, a, b: g / b, lambda g, y, a, b: g * (-a / b / b)],
                    "y = a / b", ["∂a = g / b", "∂b = -g · a / b²"])
@@ -132,7 +136,8 @@ divide_no_nan = _binary("DivNoNan", lambda a, b: np.where(b == 0, 0, a / np.wher
                         "y = a / b (0 where b = 0)", ["∂a = g / b", "∂b = -g · a / b²"])
 
 # --- unary ---------------------------------------------------------------------------------
-negative = _unary("Neg", operator.neg, lambda g, y, x: -g, "y = -x", "∂x = -g", NUMERIC, "a numeric")
+negative = _unary("Neg", operator.neg, lambda g, y, x: -g, "y = -x", "∂x = -g", NUMERIC, "a numeric",
+                  saves=((), False))
 abs = _unary("Abs", np.abs, lambda g, y, x: g * sign(x), "y = |x|", "∂x = g · sign(x)",
              NUMERIC, "a numeric")
 sign = _unary("Sign", np.sign, lambda g, y, x: zeros_like(g), "y = sign(x)", "∂x = 0",
@@ -150,7 +155,7 @@ def _sqrt_grad(g, y, x):
 sqrt = _unary("Sqrt", np.sqrt, _sqrt_grad, "y = √x", "∂x = g / (2√x)  (0 where g = 0)")
 rsqrt = _unary("Rsqrt", lambda x: 1 / np.sqrt(x), lambda g, y, x: g * -0.5 * y * y * y,
                "y = 1/√x", "∂x = -g / (2 x^1.5)")
-exp = _unary("Exp", np.exp, lambda g, y, x: g * y, "y = eˣ", "∂x = g · eˣ")
+exp = _unary("Exp", np.exp, lambda g, y, x: g * y, "y = eˣ", "∂x = g · eˣ", saves=((), True))
 expm1 = _unary("Expm1", np.expm1, lambda g, y, x: g * exp(x), "y = eˣ - 1", "∂x = g · eˣ")
 log = _unary("Log", np.log, lambda g, y, x: g * reciprocal(x), "y = log(x)", "∂x = g / x")
 log1p = _unary("Log1p", np.log1p, lambda g, y, x: g * reciprocal(1.0 + x), "y = log(1 + x)",
@@ -162,7 +167,7 @@ cos = _unary("Cos", np.cos, lambda g, y, x: -g * sin(x), "y = cos(x)", "∂x = -
 tan = _unary("Tan", np.tan, lambda g, y, x: g * square(reciprocal(cos(x))), "y = tan(x)",
              "∂x = g / cos²(x)")
 tanh = _unary("Tanh", np.tanh, lambda g, y, x: g * (1.0 - y * y), "y = tanh(x)",
-              "∂x = g · (1 - y²)")
+              "∂x = g · (1 - y²)", saves=((), True))
 sinh = _unary("Sinh", np.sinh, lambda g, y, x: g * cosh(x), "y = sinh(x)", "∂x = g · cosh(x)")
 cosh = _unary("Cosh", np.cosh, lambda g, y, x: g * sinh(x), "y = cosh(x)", "∂x = g · sinh(x)")
 asin = _unary("Asin", np.arcsin, lambda g, y, x: g * rsqrt(1.0 - x * x), "y = asin(x)",

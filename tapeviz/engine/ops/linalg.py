@@ -29,7 +29,7 @@ def _matmul_db(g, y, a, b, ta, tb):
 
 
 _matmul = defop("MatMul", _matmul_forward, [_matmul_da, _matmul_db], "y = a @ b",
-                ["∂a = g @ bᵀ", "∂b = aᵀ @ g"])
+                ["∂a = g @ bᵀ", "∂b = aᵀ @ g"], saves=((0, 1), False))
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,

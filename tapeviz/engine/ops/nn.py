@@ -47,10 +47,11 @@ _relu_grad = defop("ReluGrad", _relu_grad_forward,
                    [lambda gg, out, g, y: apply(_relu_grad, (gg, y)),
                     lambda gg, out, g, y: zeros_like(gg)],   # gg keeps Jacobian batch axes
                    "y = g where features > 0 else 0",
-                   ["∂g = gg where features > 0", "∂features = 0"])
+                   ["∂g = gg where features > 0", "∂features = 0"], saves=((1,), False))
 _relu = defop("Relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
               [lambda g, y, x: apply(_relu_grad, (g, y))],
-              "y = max(x, 0)", ["∂x = g where y > 0 (0 at x = 0, as TensorFlow)"])
+              "y = max(x, 0)", ["∂x = g where y > 0 (0 at x = 0, as TensorFlow)"],
+              saves=((), True))
 
 
 def relu(features, name=None):
@@ -414,7 +415,8 @@ _sparse_grad = defop("SparseSoftmaxCrossEntropyGrad", _sparse_grad_forward,
 _sparse_xent = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward,
                      [lambda g, y, x, labels: apply(_sparse_grad, (g, x, labels)), None],
                      "y = -log softmax(x)[label]",
-                     ["∂x = g · (softmax(x) - one_hot(label))", "(none: labels are integers)"])
+                     ["∂x = g · (softmax(x) - one_hot(label))", "(none: labels are integers)"],
+                     saves=((0, 1), False))
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):

@@ -21,11 +21,12 @@ def _spread(g, y, x, axes):
     return broadcast_to(g, g.shape[:k] + x.shape)
 
 
-def _reduction(name, forward, vjp, formula, grad, kinds="fiu"):
+def _reduction(name, forward, vjp, formula, grad, kinds="fiu", saves=None):
     def np_forward(x, axes, keepdims):
         out = forward(x, axes, keepdims)
         return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
-    op = defop(name, np_forward, None if vjp is None else [vjp], formula, [grad] if grad else [])
+    op = defop(name, np_forward, None if vjp is None else [vjp], formula, [grad] if grad else [],
+               saves=saves)
 
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         x = tensor(input_tensor)
@@ -40,7 +41,7 @@ def _reduction(name, forward, vjp, formula, grad, kinds="fiu"):
 reduce_sum = _reduction("Sum", lambda x, axes, keepdims: np.add.reduce(x, axis=axes,
                                                                        keepdims=keepdims),
                         lambda g, y, x, axes, keepdims: _spread(g, y, x, axes),
-                        "y = Σ x", "∂x = g broadcast over the summed axes")
+                        "y = Σ x", "∂x = g broadcast over the summed axes", saves=((), False))
 
 
 def _mean_forward(x, axes, keepdims):
@@ -58,7 +59,7 @@ def _mean_vjp(g, y, x, axes, keepdims):
 
 
 reduce_mean = _reduction("Mean", _mean_forward, _mean_vjp, "y = mean(x)",
-                         "∂x = g / n broadcast over the averaged axes")
+                         "∂x = g / n broadcast over the averaged axes", saves=((), False))
 
 
 def _minmax_vjp(g, y, x, axes, keepdims):
