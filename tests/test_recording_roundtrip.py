@@ -120,3 +120,16 @@ def test_a_flush_leaves_whole_lines_and_later_events_follow_them(tmp_path):
     finally:
         rec.close()
     assert tv.load_recording(path).complete
+
+
+def test_a_line_larger_than_the_buffer_is_written_whole(tmp_path):
+    from tapeviz.recording import writer
+    path = tmp_path / "big.tvz"
+    name = "n" * (writer.FLUSH_BYTES * 3)
+    with tv.record(path) as rec:
+        tv.events.log_scalar("before", 1.0)
+        tv.events.log_scalar(name, 2.0)
+        assert len(rec._buffer) <= writer._BUFFER_SIZE   # grown for that line, then let go
+        tv.events.log_scalar("after", 3.0)
+    loaded = tv.load_recording(path)
+    assert loaded.complete and [e.name for e in loaded.of("scalar")] == ["before", name, "after"]

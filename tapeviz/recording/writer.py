@@ -27,6 +27,7 @@ _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, 
 FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
+_BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
 
 
 class record:
@@ -60,7 +61,8 @@ class record:
         self.events_written = 0
         self.dropped = 0
         self.closed = False
-        self._buffer = bytearray()    # whole lines, written with one write()
+        self._buffer = bytearray(_BUFFER_SIZE)   # whole lines up to _end, one write() each
+        self._end = 0
         self._buffered_events = 0     # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
@@ -117,31 +119,37 @@ class record:
             if self.closed:
                 return
             tables = self._tables
-            buffer = self._buffer
             try:
                 if data is None:
                     raise ValueError("no payload")
                 defined = tables.compact(cls, data)
                 if defined:
-                    buffer += defined
+                    self._append(defined)
                 line = self._line(cls, data, engine_built)
             except (ValueError, TypeError, RecursionError, OverflowError):
                 line = self._sanitized(event)
                 if line is None:
                     return
-                buffer += line
+                self._append(line)
                 if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
-                    buffer += tables.clear()
+                    self._append(tables.clear())
             else:
-                # appended, not kept as a bytes object per line: a batch of kept lines of a
-                # kilobyte each is freed at once, and the allocator hands those pages back to
-                # the system and faults them in again for the next batch
-                buffer += line
+                # copied into the one buffer, not kept as a bytes object per line (a batch of
+                # kilobyte lines freed at once made the allocator return pages that the next
+                # batch faulted in again) nor appended with += (which reallocates as it grows)
+                end = self._end + len(line)
+                self._buffer[self._end:end] = line     # grows the buffer if it must
+                self._end = end
                 if tables.full():
-                    buffer += tables.clear()
+                    self._append(tables.clear())
             self._buffered_events += 1
-            if self._buffered_events >= FLUSH_EVENTS or len(buffer) >= FLUSH_BYTES:
+            if self._buffered_events >= FLUSH_EVENTS or self._end >= FLUSH_BYTES:
                 self._flush_locked()
+
+    def _append(self, line: bytes) -> None:
+        end = self._end + len(line)
+        self._buffer[self._end:end] = line
+        self._end = end
 
     def _line(self, cls, data: dict, engine_built: bool) -> bytes:
         """One JSON line: orjson when it writes what the strict stdlib encoder would (it
@@ -186,14 +194,17 @@ class record:
             self._flush_locked()
 
     def _flush_locked(self) -> None:
-        buffer = self._buffer
-        if not buffer:
+        end = self._end
+        if not end:
             return
         n = self._buffered_events
         self._buffered_events = 0
-        if self._write_now(buffer, n):
-            self.events_written += n
-        buffer.clear()      # after the write: the file object may not hold on to it
+        self._end = 0
+        with memoryview(self._buffer) as whole, whole[:end] as lines:
+            if self._write_now(lines, n):
+                self.events_written += n
+        if len(self._buffer) > _BUFFER_SIZE:    # an enormous line grew it: let that go
+            self._buffer = bytearray(_BUFFER_SIZE)
 
     def _write_now(self, data, events: int) -> bool:
         if self._failed:
@@ -240,7 +251,7 @@ class record:
         self._lock = threading.Lock()    # the parent's threads may have held it at fork time
         self._subscription.close()
         self.closed = True
-        self._buffer = bytearray()
+        self._end = 0
         try:
             os.close(self._file.fileno())   # the raw fd only: no flush of inherited buffers
         except (OSError, ValueError):
@@ -298,7 +309,7 @@ def _flush_loop() -> None:
                 return
             open_now = list(_open_recordings)
         for rec in open_now:
-            if rec._buffer:
+            if rec._end:
                 try:
                     rec.flush()
                 except Exception:   # never let the flusher die on one bad recording
