@@ -1,7 +1,7 @@
 """tapeviz's benchmarks (issue 6): the engine beside NumPy, HIPS autograd, PyTorch and
 TensorFlow, the recording writer, and the dashboard in headless chromium, in one table.
 
-    ./run.sh bench                         # everything (installs the bench extra), ~5 minutes
+    ./run.sh bench                         # everything (installs the bench extra), ~3 minutes
     ./run.sh bench --tf                    # also installs tensorflow-cpu (bench-tf extra)
     .venv/bin/python benchmarks/run.py --quick --no-dashboard   # engine + writer, ~1.5 min
     .venv/bin/python benchmarks/run.py --engine-only --profile  # plus a cProfile of W3
