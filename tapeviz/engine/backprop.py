@@ -42,7 +42,12 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     lean_before = _op.LEAN
     _op.LEAN = not _op.RECORDING   # no tape records this pass: its ops need no lineage
     try:
-        return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
+        if tape._user_vjps:   # custom gradient code is the user's: it runs with their settings
+            return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
+        # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
+        # one switch per pass, and its lean ops then call their kernels directly
+        return _op._quiet_run()(_walk, entries, grads, reach, source_ids, batch, call,
+                                observer, emitting)
     finally:
         _op.LEAN = lean_before
 

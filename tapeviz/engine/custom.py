@@ -38,6 +38,11 @@ def custom_gradient(f):
         op = _make_op(f, grad_fn, len(tensors), variables, flat_y)
         outs = _op.apply(op, tuple(tensors) + tuple(_op_read(v) for v in variables))
         outs = outs if isinstance(outs, tuple) else (outs,)
+        node = outs[0]._node
+        if node is not None and node.tapes:   # their backward runs grad_fn: the user's code
+            for tape in _op.LIVE:
+                if tape._id in node.tapes:
+                    tape._user_vjps = True
         return nest.pack_sequence_as(y, list(outs))
     return wrapper
 

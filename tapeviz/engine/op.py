@@ -177,6 +177,11 @@ def _call(f, *args, **kwargs):
     return f(*args, **kwargs)
 
 
+#: calls `f(*args)` in C (Python 3.11+): what `apply` runs kernels with inside a backward pass
+#: no tape records (LEAN) that `backprop.backward` runs in the quiet context as a whole
+_direct = getattr(__import__("operator"), "call", _call)
+
+
 def _quiet_run():
     """`run` of this thread's quiet context (`_call` when already inside it, or on NumPy 1)."""
     if _ERRSTATE is None or _ERRSTATE.get() is _IGNORE:
@@ -191,9 +196,12 @@ def _quiet_run():
 
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     """Run `op` on tensors and record it on every tape that watches one of its inputs."""
-    run = _quiet_runs.get(_thread_id())
-    if run is None or _ERRSTATE.get() is _IGNORE:   # (the latter: an op inside a kernel)
-        run = _quiet_run()
+    if LEAN and _ERRSTATE is not None and _ERRSTATE.get() is _IGNORE:   # a quiet walk
+        run = _direct
+    else:
+        run = _quiet_runs.get(_thread_id())
+        if run is None or _ERRSTATE.get() is _IGNORE:   # (the latter: an op inside a kernel)
+            run = _quiet_run()
     n = len(inputs)
     try:
         # no list, `*` or `**` when there is nothing to spread: for the common one- and

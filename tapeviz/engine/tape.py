@@ -105,6 +105,8 @@ class GradientTape:
         self._kept_entries: list | None = None   # a one-shot tape's entries after its answer
         self._last_results: dict | None = None   # source id -> last gradient, for explain()
         self._calls: list = []           # (method, args, site) of recent calls, for show()
+        self._user_vjps = False          # a custom gradient recorded: its backward runs code
+                                         # of the user's (custom.py sets it)
 
     # --- the with block -------------------------------------------------------------------
     def __enter__(self):
