@@ -8,6 +8,8 @@
   next cell) and off elsewhere: there, as in TensorFlow, `gradient` frees them, which lets the
   optimizer update variables in place (a healthy step's memory peak is about a third lower).
   A tape whose answer has a `None`, zero or NaN gradient keeps them either way, for `explain`.
+  It also makes every tape keep every op's values while it records; otherwise a tape keeps
+  only what each op's gradient reads (`defop(saves=...)`) and the rest is freed at once.
 """
 import os
 import sys
