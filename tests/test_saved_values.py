@@ -34,15 +34,23 @@ def test_an_array_no_vjp_reads_is_freed_during_the_forward_pass(keep):
     np.testing.assert_allclose(g.numpy(), mask @ wv.T + wv.T @ mask, rtol=1e-12)
 
 
-def test_the_tape_keeps_what_each_vjp_reads():
-    x = tv.Variable(np.ones((3, 3), np.float32))
+def _kept(n):
+    x = tv.Variable(np.ones((n, n), np.float32))
     with tv.GradientTape() as tape:
         tv.reduce_sum(tv.nn.relu(tv.matmul(x, x) + 1.0))
-    kept = {node.op.name: ([type(t._value) is not ValueNotKept for t in ins],
+    return {node.op.name: ([type(t._value) is not ValueNotKept for t in ins],
                            [type(t._value) is not ValueNotKept for t in outs])
             for node, ins, outs in tape._entries}
-    assert kept == {"MatMul": ([True, True], [False]), "AddV2": ([False, True], [False]),
-                    "Relu": ([False], [True]), "Sum": ([False], [False])}
+
+
+def test_the_tape_keeps_what_each_vjp_reads():
+    assert _kept(32) == {"MatMul": ([True, True], [False]), "AddV2": ([False, True], [False]),
+                         "Relu": ([False], [True]), "Sum": ([False], [True])}
+    # (the constant 1.0 and Sum's scalar output: small values are kept, a stand-in costs more)
+
+
+def test_small_values_are_kept_whole():
+    assert all(all(ins) and all(outs) for ins, outs in _kept(31).values())   # 961 < SMALL
 
 
 def _program(x, w):
@@ -67,8 +75,9 @@ def tf_labels(x):
 
 def test_lean_saves_change_no_gradient_at_any_order(monkeypatch):
     rng = np.random.default_rng(1)
-    x = tv.constant(rng.normal(size=(5, 4)).astype(np.float32))
-    w = tv.Variable(rng.normal(size=(4, 6)).astype(np.float32), name="w")
+    # (big enough that the tape keeps stand-ins: see tapeviz.engine.op.SMALL)
+    x = tv.constant(rng.normal(size=(40, 30)).astype(np.float32))
+    w = tv.Variable(rng.normal(size=(30, 36)).astype(np.float32), name="w")
     monkeypatch.setattr(config, "keep_values", True)
     full = _program(x, w)
     monkeypatch.setattr(config, "keep_values", False)
@@ -95,16 +104,16 @@ def _explained(program):
 def test_explanations_are_the_same_with_lean_saves(case):
     def program():
         if case == "overflow_in_mul":
-            x = tv.Variable(np.array([1e30], np.float32), name="x")
+            x = tv.Variable(np.full(2048, 1e30, np.float32), name="x")
             with tv.GradientTape() as tape:
                 big = x * x                                  # overflows to inf here
                 y = tv.reduce_sum(tv.exp(big + 1.0) * 0.0)   # inf·0: NaN, forward and back
         elif case == "inf_minus_inf":
-            x = tv.Variable(np.array([1000.0], np.float32), name="x")
+            x = tv.Variable(np.full(2048, 1000.0, np.float32), name="x")
             with tv.GradientTape() as tape:
                 y = tv.reduce_sum(tv.exp(x) - tv.exp(x))     # exp overflows; inf - inf
         else:
-            x = tv.Variable(np.array([1.0, 2.0], np.float32), name="x")
+            x = tv.Variable(np.linspace(1.0, 2.0, 2048, dtype=np.float32), name="x")
             with tv.GradientTape() as tape:
                 y = tv.reduce_sum(tv.nn.relu(-x * x + 0.0))
         return tape.explain(y, [x])
@@ -118,7 +127,7 @@ def test_explanations_are_the_same_with_lean_saves(case):
 
 
 def test_check_tape_says_when_a_tape_did_not_keep_inputs():
-    x = tv.Variable(np.array([1.0, 2.0]), name="x")
+    x = tv.Variable(np.linspace(0.0, 1.0, 2000), name="x")
     with tv.GradientTape(persistent=True) as tape:
         tv.reduce_sum(tv.sin(x) + x)
     report = tv.debug.check_tape(tape)

@@ -90,6 +90,10 @@ class ValueNotKept:
         return f"<value not kept: shape={self.shape} dtype={self.dtype}>"
 
 
+#: values with fewer elements than this are always kept whole (see `_saved`)
+SMALL = 1024
+
+
 def _shell(t):
     """`t` as the tape keeps it when its value is not needed (same id and lineage)."""
     return _Tensor(ValueNotKept(t._value), t._node, t._id)
@@ -103,11 +107,13 @@ def _saved(op, node, inputs, outputs) -> tuple:
         return (node, inputs, outputs)
     keep_in, keep_out = saves
     # leaves (constants, variable reads: no op made them) are kept: they cost nothing more
-    # (the user or the variable holds them) and they let an explanation recompute the rest
+    # (the user or the variable holds them) and they let an explanation recompute the rest;
+    # so are small values (a stand-in costs more to make than they weigh)
     return (node,
-            tuple([t if i in keep_in or t._node is None or type(t._node.op) is str
-                   else _shell(t) for i, t in enumerate(inputs)]),
-            outputs if keep_out else tuple([_shell(t) for t in outputs]))
+            tuple([t if i in keep_in or t._value.size < SMALL or t._node is None or
+                   type(t._node.op) is str else _shell(t) for i, t in enumerate(inputs)]),
+            outputs if keep_out else
+            tuple([t if t._value.size < SMALL else _shell(t) for t in outputs]))
 
 
 class Node:
@@ -262,8 +268,11 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         if len(RECORDING) == 1:   # `_record` for the usual single tape, without the call
             tape = RECORDING[0]
             if not tape._ids.isdisjoint(node.in_ids):
-                tape._entries.append((node, inputs, (y,)) if op.saves is None else
-                                     _saved(op, node, inputs, (y,)))
+                tape._entries.append((node, inputs, (y,))
+                                     if op.saves is None or out.size < SMALL and n < 3 and
+                                     inputs[-1]._value.size < SMALL and
+                                     inputs[0]._value.size < SMALL
+                                     else _saved(op, node, inputs, (y,)))
                 if op.vjps is not None and out.dtype.kind == "f":
                     tape._ids.add(y._id)
                 node.tapes = (tape._id,)
