@@ -136,3 +136,20 @@ def test_check_tape_says_when_a_tape_did_not_keep_inputs():
     assert "Sin" not in skipped            # Sin keeps its input: checked
     report = tv.debug.check_tape(lambda v: tv.reduce_sum(tv.sin(v) + v), x)
     assert not report.skipped and report.ok
+
+
+def test_a_view_of_a_lean_tape_shows_shapes_of_values_it_did_not_keep(monkeypatch):
+    from tapeviz.engine.replay import tape_events
+    monkeypatch.setattr(config, "keep_values", False)
+    x = tv.Variable(np.ones((40, 40), np.float32), name="x")
+    with tv.GradientTape(persistent=True) as tape:
+        y = tv.reduce_sum(tv.matmul(x, x) + 1.0)
+    tape.gradient(y, x)
+    ops = {}
+    for e in tape_events(tape):
+        d = e if isinstance(e, dict) else e.to_dict()
+        if d["kind"] == "op_recorded":
+            ops[d["op"]] = [(r["shape"], r["summary"] is not None) for r in d["outputs"]]
+    assert ops["MatMul"] == [([40, 40], False)]       # shape known, value not kept
+    assert ops["Sum"] == [([], True)]
+    assert type(tv.show(tape)).__name__ == "Dashboard"
