@@ -22,15 +22,23 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     `observer(node, g, [(input index, input, gradient)])` sees every step (explanations)."""
     entries = tape._entries
     watched = tape._ids
-    reach = {i for i in source_ids if i in watched}
-    if not reach:
-        return {}
-    for node, inputs, outputs in entries:
-        for t in inputs:
-            if t._id in reach:
-                for o in outputs:
-                    reach.add(o._id)
-                break
+    roots = getattr(tape, "_watched", None)
+    if roots is not None and roots.keys() <= source_ids and \
+            all(i in watched for i in source_ids):
+        # the sources are every tensor the tape watches: what they reach is what the tape
+        # marked as it recorded (the float outputs of differentiable ops fed by them); the
+        # walk skips the rest (integer outputs, ops without VJPs) on its own
+        reach = watched
+    else:
+        reach = {i for i in source_ids if i in watched}
+        if not reach:
+            return {}
+        for node, inputs, outputs in entries:
+            for t in inputs:
+                if t._id in reach:
+                    for o in outputs:
+                        reach.add(o._id)
+                    break
 
     grads: dict = {}
     for t, g in zip(targets, upstreams):
