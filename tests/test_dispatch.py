@@ -128,3 +128,20 @@ def test_gradients_wrt_every_watched_tensor_equal_those_taken_one_source_at_a_ti
         np.testing.assert_array_equal(g1.numpy(), g2.numpy())
     hv = (a.numpy() * b.numpy() + np.round(c.numpy()) * c.numpy())
     np.testing.assert_allclose(together[1].numpy(), (2 * hv * a.numpy()).sum(axis=0))
+
+
+def test_python_numbers_beside_a_tensor_are_converted_once_and_exactly():
+    from tapeviz.engine.ops import _base
+    x32 = tv.constant(np.float32(3.0))
+    x64 = tv.constant(np.float64(3.0))
+    a, b = x32 * 0.1, x64 * 0.1          # one key per dtype: float32(0.1) != float64(0.1)
+    assert a.dtype == tv.float32 and b.dtype == tv.float64
+    assert b.numpy() == 3.0 * 0.1 and a.numpy() == np.float32(3.0) * np.float32(0.1)
+    assert (x32 * 0.1).numpy() == a.numpy()                   # and from the cache again
+    # 0.0 and -0.0 are equal keys, but their products differ: never mixed up
+    for z in (0.0, -0.0, 0.0, -0.0):
+        got = (tv.constant(np.float32(1.0)) / (x32 * z)).numpy()
+        assert got == (np.inf if str(z) == "0.0" else -np.inf)
+    for _ in range(2000):                  # NaN keys never match: the cache stays bounded
+        assert np.isnan((x32 * float("nan")).numpy())
+    assert len(_base.SCALARS) <= 512

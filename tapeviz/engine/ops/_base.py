@@ -18,6 +18,20 @@ def tensor(x, dtype_hint=None) -> Tensor:
 
 
 _PY_NUMBERS = (float, int)
+#: (Python number, NumPy dtype) -> that number as a NumPy scalar: the `2.0` of `x * 2.0` in a
+#: loop is converted once (a conversion costs about three dict lookups). A zero is never
+#: taken from it (`or` falls through: 0.0 and -0.0 are equal keys but differ), and it is
+#: emptied when full, so NaN keys (never equal to each other) cannot make it grow.
+SCALARS: dict = {}
+
+
+def scalar(y, dtype):
+    """`dtype.type(y)`, remembered (see `SCALARS`)."""
+    value = dtype.type(y)
+    if len(SCALARS) >= 512:
+        SCALARS.clear()
+    SCALARS[(y, dtype)] = value
+    return value
 
 
 def pair(x, y, op_name: str):
@@ -28,7 +42,8 @@ def pair(x, y, op_name: str):
             if x._value.dtype is y._value.dtype:
                 return x, y
         elif ty in _PY_NUMBERS and x._value.dtype.kind == "f":
-            return x, Tensor(x._value.dtype.type(y))
+            dtype = x._value.dtype
+            return x, Tensor(SCALARS.get((y, dtype)) or scalar(y, dtype))
     # the first operand that is a tensor sets the dtype; a Python or NumPy value after it is
     # converted to that dtype (a float into an int dtype is refused, as TF refuses it)
     if isinstance(x, _Operand):

@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from ..op import apply, defop
-from ._base import FLOAT, NUMERIC, pair, require, tensor
+from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
 from ..tensor import Tensor, like
 
 
@@ -36,10 +36,15 @@ def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"
     op = defop(name, forward, vjps, formula, grads, saves=saves)
 
     def fn(x, y, name=None):
-        # two tensors of one dtype (every VJP's `g * b`) need no `pair`: one call less
+        # two tensors of one dtype (every VJP's `g * b`) need no `pair`, nor a float tensor
+        # and a Python number (the user's `x * 2.0`): one call less
         if type(x) is not Tensor or type(y) is not Tensor or \
                 x._value.dtype is not y._value.dtype:
-            x, y = pair(x, y, op.name)
+            if type(x) is Tensor and type(y) in _PY_NUMBERS and x._value.dtype.kind == "f":
+                dtype = x._value.dtype
+                y = Tensor(SCALARS.get((y, dtype)) or scalar(y, dtype))
+            else:
+                x, y = pair(x, y, op.name)
         if x._value.dtype.kind not in kinds:
             require(x, op.name, kinds, what)
         if check is not None:
