@@ -121,14 +121,19 @@ NODES = "Bokeh.documents[0].get_model_by_name('nodes')"
 WAIT = f"() => window.Bokeh && Bokeh.documents.length && {NODES} && {NODES}.data.x.length > 0"
 
 
-def bench_size(browser, n, work, scope=50):
-    out = {"ops": n, "scope": scope}
+def record(n, work, scope=50) -> pathlib.Path:
     prog = work / "prog.py"
     prog.write_text(PROGRAM)
     rec = work / f"tape{n}_{scope}.tvz"
-    t = time.perf_counter()
     subprocess.run([sys.executable, str(prog), str(n), str(scope)], check=True, cwd=work,
                    env=dict(env(), TAPEVIZ_RECORD=str(rec)))
+    return rec
+
+
+def bench_size(browser, n, work, scope=50):
+    out = {"ops": n, "scope": scope}
+    t = time.perf_counter()
+    rec = record(n, work, scope)
     out["record_s"] = round(time.perf_counter() - t, 2)
     out["events"] = sum(1 for _ in open(rec)) - 1
     sys.path.insert(0, str(ROOT))
@@ -268,6 +273,80 @@ def bench_firehose(browser, work, steps=5000):
         stop(proc)
 
 
+SWITCH_JS = """async ({name, before}) => {
+  const doc = Bokeh.documents[0], src = doc.get_model_by_name('nodes');
+  let status = null;
+  for (const m of doc.all_models)
+    if (m.css_classes && Array.from(m.css_classes).includes('tv-status')) { status = m; break; }
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  const done = () => src.data.key.length > 0 && src.data.key.length !== before
+                     && (!status || String(status.text).includes(name));
+  while (!done()) await frame();
+  await frame();                                 // the frame that paints the new data
+  await new Promise(r => setTimeout(r, 0));
+  return performance.now() - window.__tv_t0;
+}"""
+MARK_JS = ("el => el.addEventListener('change', () => { window.__tv_t0 = performance.now(); },"
+           " {once: true, capture: true})")
+
+
+def bench_switch(browser, work, recs, runs=5) -> list:
+    """``tapeviz serve DIR`` and the header's picker: from the picker's change event (a
+    ``performance.now()`` mark in the page) until the chosen recording's nodes are in BokehJS
+    and the next frame has painted them. The folder opens on a small recording, so the first
+    switch to each size is cold (parse, ingest, ``dot``); the next ``runs`` are warm (parse
+    and layout cached by the server). Bytes: what the websocket brought for the switch."""
+    folder = work / "switch"
+    folder.mkdir(exist_ok=True)
+    names = {}
+    for n, rec in recs.items():
+        names[n] = f"tape{n}.tvz"
+        shutil.copyfile(rec, folder / names[n])
+    prog = work / "prog.py"
+    subprocess.run([sys.executable, str(prog), "10", "50"], check=True, cwd=work,
+                   env=dict(env(), TAPEVIZ_RECORD=str(folder / "start.tvz")))   # newest: opened
+    proc, url = serve(folder)
+    got = {n: {"switch_ops": n, "runs_s": [], "bytes": []} for n in recs}
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(600_000)
+        received = [0]
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda p: received.__setitem__(0, received[0] + len(p))))
+        t = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_function(WAIT, timeout=300_000)
+        opened = round(time.perf_counter() - t, 2)
+        picker = page.locator(".tv-picker select")
+        for r in range(runs + 1):
+            for n in recs:
+                before = page.evaluate(f"() => {NODES}.data.key.length")
+                picker.evaluate(MARK_JS)
+                received[0] = 0
+                picker.select_option(names[n])
+                ms = page.evaluate(SWITCH_JS, {"name": names[n], "before": before})
+                page.wait_for_timeout(300)          # late messages count in the bytes
+                if r == 0:
+                    got[n]["cold_s"] = round(ms / 1000, 3)
+                    got[n]["cold_bytes"] = received[0]
+                    got[n]["nodes_drawn"] = page.evaluate(f"() => {NODES}.data.key.length")
+                else:
+                    got[n]["runs_s"].append(round(ms / 1000, 3))
+                    got[n]["bytes"].append(received[0])
+        page.close()
+    finally:
+        stop(proc)
+    import statistics
+    out = []
+    for n, g in got.items():
+        out.append({"switch_ops": n, "switch_open_page_s": opened, "switch_cold_s": g["cold_s"],
+                    "switch_s": statistics.median(g["runs_s"]), "switch_runs_s": g["runs_s"],
+                    "switch_kb": int(statistics.median(g["bytes"]) / 1024),
+                    "switch_cold_kb": int(g["cold_bytes"] / 1024),
+                    "switch_nodes_drawn": g["nodes_drawn"]})
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 5000])
@@ -275,6 +354,10 @@ def main(argv=None):
                    help="also open the largest size in name scopes of this many ops and expand "
                         "one (0: skip)")
     p.add_argument("--live-steps", type=int, default=2000)
+    p.add_argument("--switch-runs", type=int, default=5,
+                   help="warm recording switches per size in an open page (0: skip)")
+    p.add_argument("--switch-only", action="store_true",
+                   help="only the recording switch (no floor, open, expand or live)")
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
     if not CHROMIUM:
@@ -283,17 +366,27 @@ def main(argv=None):
     results = []
     with tempfile.TemporaryDirectory(prefix="tapeviz-bench-") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        floor = bench_floor(browser, pathlib.Path(tmp))
-        results.append(floor)
-        print(json.dumps(floor), flush=True)
+        work = pathlib.Path(tmp)
+        if not args.switch_only:
+            floor = bench_floor(browser, work)
+            results.append(floor)
+            print(json.dumps(floor), flush=True)
         runs = [(n, 50) for n in args.sizes]
-        if args.sizes and args.big_group:
+        if args.sizes and args.big_group and not args.switch_only:
             runs.append((max(args.sizes), args.big_group))
         for n, scope in runs:
-            r = bench_size(browser, n, pathlib.Path(tmp), scope)
+            if args.switch_only:
+                record(n, work, scope)
+                continue
+            r = bench_size(browser, n, work, scope)
             results.append(r)
             print(json.dumps(r), flush=True)
-        if args.live_steps:
+        if args.switch_runs and args.sizes:
+            for r in bench_switch(browser, work, {n: work / f"tape{n}_50.tvz" for n in args.sizes},
+                                  args.switch_runs):
+                results.append(r)
+                print(json.dumps(r), flush=True)
+        if args.live_steps and not args.switch_only:
             r = bench_live(browser, pathlib.Path(tmp), args.live_steps)
             results.append(r)
             print(json.dumps(r), flush=True)
@@ -312,6 +405,11 @@ def main(argv=None):
             print(f"live capacity: {r['hose_events']} events appended in {r['hose_written_s']} s, shown "
                   f"in {r['hose_s']} s -> {r['hose_events_per_s']} events/s; slowest page round "
                   f"trip meanwhile {r['hose_max_roundtrip_ms']} ms")
+        elif "switch_ops" in r:
+            print(f"switch to {r['switch_ops']:>5} ops in an open page: {r['switch_s']} s "
+                  f"(median of {len(r['switch_runs_s'])}, {r['switch_kb']} KB), first time "
+                  f"{r['switch_cold_s']} s ({r['switch_cold_kb']} KB); "
+                  f"{r['switch_nodes_drawn']} nodes drawn")
         elif "floor_open_s" in r:
             print(f"floor: an empty Panel page with one Bokeh figure opens in {r['floor_open_s']} s")
         else:

@@ -105,7 +105,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def load(self, source, title: str | None = None, follow: bool = False) -> None:
         """Show another run in this dashboard. The widgets and Bokeh models stay and get the
-        new run's data (a page already showing them redraws in one message, no new models),
+        new run's data (a page already showing them gets no new models),
         and nothing of the old run is kept: store, selection, expanded groups, player step,
         highlights, cards, charts."""
         new_source = as_source(source, follow_live=follow)   # may raise: the old run stays
@@ -117,23 +117,26 @@ class Dashboard(pn.viewable.Viewer):
         self._reset_state()
         if title:
             self.title = title
-        with pn.io.hold():
-            for guard in self._guards.values():
-                guard.alert.visible = False
-            self.tape = self.call = None
-            self.graph.select("")
-            self.graph.clear_highlights()
-            self.player.value = 0
-            self.search.value = ""
-            self.line_select.value = ""
-            self.variables.selection = []
-            self.training.reset()
-            self.jacobian.reset()
-            self._drain(limit=None if self._source_done() else 50_000)
-            if self._drawn_graph is None:
-                self.graph.clear()
-            if self._source_done():
-                self._mark_ended()
+        # Not inside pn.io.hold(): BokehJS applies new glyph data asynchronously, while a
+        # widget change later in the same held message (a text, a visibility) lays the page
+        # out and paints at once, over a half-updated glyph ("Out of bounds" when the new
+        # graph is smaller, and the rest of the message is lost).
+        for guard in self._guards.values():
+            guard.alert.visible = False
+        self.tape = self.call = None
+        self.graph.select("")
+        self.graph.clear_highlights()
+        self.player.value = 0
+        self.search.value = ""
+        self.line_select.value = ""
+        self.variables.selection = []
+        self.training.reset()
+        self.jacobian.reset()
+        self._drain(limit=None if self._source_done() else 50_000)
+        if self._drawn_graph is None or self.layout_busy:
+            self.graph.clear()        # not the old run's graph while the new one is laid out
+        if self._source_done():
+            self._mark_ended()
         if not self._source_done():
             self._start_polling()
 
@@ -435,9 +438,8 @@ class Dashboard(pn.viewable.Viewer):
         self.layout_busy = False
         if isinstance(result, Exception):
             self._guards["graph"](lambda: (_ for _ in ()).throw(result))
-        else:
-            with pn.io.hold():
-                self._guards["graph"](self._apply_layout, graph, shown, result)
+        else:        # (no pn.io.hold() around new glyph data: see load)
+            self._guards["graph"](self._apply_layout, graph, shown, result)
         self._update_status()
 
     def _apply_layout(self, graph, shown, lay):
