@@ -156,3 +156,17 @@ def test_a_released_jacobian_comes_back_with_its_values_for_the_heatmap(monkeypa
     finished = [e for e in _calls(seen) if e["kind"] == "gradient_finished"]
     assert finished == [e for e in _calls(live) if e["kind"] == "gradient_finished"]
     np.testing.assert_allclose(finished[0]["results"][0]["grad"]["value"], jac.numpy())
+
+
+def test_a_view_that_is_dropped_stops_listening():
+    """A notebook view that goes away must not leave events on (and paid for) ever after."""
+    import gc
+    x = tv.Variable(2.0, name="x")
+    with tv.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    view = tape.show()
+    assert tv.events.ACTIVE                  # it follows the tape's new calls while it lives
+    del view
+    gc.collect()
+    assert not tv.events.ACTIVE and not tv.events.subscribers()

@@ -6,6 +6,8 @@ the events delivered to it alone (a recorder listening meanwhile does not get th
 """
 from __future__ import annotations
 
+import weakref
+
 from .. import config as _config
 from .. import events as _events
 from . import op as _op
@@ -116,6 +118,20 @@ def replayed_calls(tape) -> list:
     return out
 
 
+class _WeakCallback:
+    """Calls `source._on_event(event)` while the source lives."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source):
+        self.source = weakref.ref(source)
+
+    def __call__(self, event):
+        source = self.source()
+        if source is not None:
+            source._on_event(event)
+
+
 class TapeEventSource:
     """`poll()` returns the tape's past events once, then its new events as they happen."""
 
@@ -124,8 +140,11 @@ class TapeEventSource:
         self._pending = tape_events(tape)
         self._calls: set = set()
         self.ended = False
-        # op definitions seen before this view opened come too: the view needs their formulas
-        self._subscription = _events.subscribe(self._on_event, replay_definitions=True)
+        # op definitions seen before this view opened come too: the view needs their formulas.
+        # The subscription holds the source weakly and closes when the source goes (a view
+        # dropped in a notebook must not leave events on, and paid for, in every later cell)
+        self._subscription = _events.subscribe(_WeakCallback(self), replay_definitions=True)
+        weakref.finalize(self, self._subscription.close)
 
     def _on_event(self, event):
         tape = getattr(event, "tape", None)
