@@ -518,3 +518,13 @@ def test_vanishing_gradient_after_a_one_shot_gradient_is_still_explained():
     assert 0 < abs(float(g.numpy()[0, 0])) < 1e-6
     (why,) = tape.explain(y, w)
     assert why.cause == "saturated"
+
+
+def test_explanation_as_dict_has_every_field_in_order():
+    import dataclasses
+    from tapeviz.engine.explain import Explanation
+    e = Explanation("x (x:0)", "none", "not_watched", "msg", "fix", "a.py", 3, ("Mul",), 7)
+    expected = dataclasses.asdict(e)
+    expected["path"] = ["Mul"]
+    assert e.as_dict() == expected and list(e.as_dict()) == [f.name for f in
+                                                              dataclasses.fields(e)]
