@@ -31,10 +31,11 @@ class TrainingCharts:
     def reset(self):
         """Forget the charts of the run shown before (its variables and scalars): the next
         update builds them afresh for the new run."""
-        self.figs = None
         self._sig = None
-        self.col.objects = self.col.objects[:1]
         self.info.object = "<i>No gradient calls yet.</i>"
+        if self.figs is not None:      # (re-laying out the column costs a model walk)
+            self.figs = None
+            self.col.objects = self.col.objects[:1]
 
     def _on_log(self, event):
         if self.figs is not None:
@@ -137,6 +138,7 @@ class JacobianView:
     def __init__(self, dashboard):
         self.dash = dashboard
         self.col = pn.Column(sizing_mode="stretch_width")
+        self._none = pn.pane.HTML("<i>No jacobian or batch_jacobian call in this run.</i>")
         self._shown = None
 
     def panel(self):
@@ -144,6 +146,8 @@ class JacobianView:
 
     def reset(self):
         self._shown = None
+        if self.col.objects != [self._none]:
+            self.col.objects = []
 
     def update(self):
         store = self.dash.store
@@ -157,7 +161,9 @@ class JacobianView:
             return
         self._shown = key
         if call is None:
-            self.col.objects = [pn.pane.HTML("<i>No jacobian or batch_jacobian call in this run.</i>")]
+            # the same pane each time: new panes are new models for the page to build
+            if self.col.objects != [self._none]:
+                self.col.objects = [self._none]
             return
         objs = [pn.pane.HTML(f"<b>{esc(call['method'])}</b> (call {esc(call['id'])}, tape {esc(call['tape'])})")]
         tshape = (call["targets"][0].get("shape") if call["targets"] else []) or []

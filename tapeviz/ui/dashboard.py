@@ -12,6 +12,7 @@ import os
 import threading
 import time
 import traceback
+import weakref
 from functools import partial
 
 import panel as pn
@@ -82,9 +83,11 @@ class Dashboard(pn.viewable.Viewer):
         self._build()
         self.graph.param.watch(self._on_select, "selected")
         self._drain(limit=None if getattr(self.source, "ended", False) else 50_000)
-        pn.state.onload(self.graph.fit)       # once the page has its real size
+        # (weakly: Panel keeps the onload callbacks of a document that may never load, and
+        # a view kept alive by them keeps its source's event subscription on for ever)
+        pn.state.onload(_weakly(self.graph.fit))       # once the page has its real size
         if not self._source_done():
-            pn.state.onload(self._start_polling)
+            pn.state.onload(_weakly(self._start_polling))
         else:
             self._mark_ended()
 
@@ -117,26 +120,23 @@ class Dashboard(pn.viewable.Viewer):
         self._reset_state()
         if title:
             self.title = title
-        # Not inside pn.io.hold(): BokehJS applies new glyph data asynchronously, while a
-        # widget change later in the same held message (a text, a visibility) lays the page
-        # out and paints at once, over a half-updated glyph ("Out of bounds" when the new
-        # graph is smaller, and the rest of the message is lost).
-        for guard in self._guards.values():
-            guard.alert.visible = False
-        self.tape = self.call = None
-        self.graph.select("")
-        self.graph.clear_highlights()
-        self.player.value = 0
-        self.search.value = ""
-        self.line_select.value = ""
-        self.variables.selection = []
-        self.training.reset()
-        self.jacobian.reset()
-        self._drain(limit=None if self._source_done() else 50_000)
-        if self._drawn_graph is None or self.layout_busy:
-            self.graph.clear()        # not the old run's graph while the new one is laid out
-        if self._source_done():
-            self._mark_ended()
+        with self.graph.held():       # one message to the page (one per event otherwise)
+            for guard in self._guards.values():
+                guard.alert.visible = False
+            self.tape = self.call = None
+            self.graph.select("")
+            self.graph.clear_highlights()
+            self.player.value = 0
+            self.search.value = ""
+            self.line_select.value = ""
+            self.variables.selection = []
+            self.training.reset()
+            self.jacobian.reset()
+            self._drain(limit=None if self._source_done() else 50_000)
+            if self._drawn_graph is None or self.layout_busy:
+                self.graph.clear()    # not the old run's graph while the new one is laid out
+            if self._source_done():
+                self._mark_ended()
         if not self._source_done():
             self._start_polling()
 
@@ -438,8 +438,9 @@ class Dashboard(pn.viewable.Viewer):
         self.layout_busy = False
         if isinstance(result, Exception):
             self._guards["graph"](lambda: (_ for _ in ()).throw(result))
-        else:        # (no pn.io.hold() around new glyph data: see load)
-            self._guards["graph"](self._apply_layout, graph, shown, result)
+        else:
+            with self.graph.held():
+                self._guards["graph"](self._apply_layout, graph, shown, result)
         self._update_status()
 
     def _apply_layout(self, graph, shown, lay):
@@ -684,6 +685,17 @@ class Dashboard(pn.viewable.Viewer):
             edges = [(e["tail"], e["head"]) for e in g["edges"] if e["cut"]]
         self.graph.highlight("cut", sorted(keys), edges)
         self._cut_source = k
+
+
+def _weakly(method):
+    """`method` as a callable that does not keep its object alive."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args, **kwargs):
+        bound = ref()
+        if bound is not None:
+            return bound(*args, **kwargs)
+    return call
 
 
 def _short(text, n=60):

@@ -11,6 +11,7 @@ Names never touch HTML here: Bokeh tooltips escape ``@field`` values and canvas 
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import param
 from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, GroupFilter,
@@ -282,6 +283,33 @@ class GraphView(param.Parameterized):
         (tail, head) edges."""
         self._highlights[role] = (list(keys), list(edges), color or HIGHLIGHT.get(role, "#ff7f0e"))
         self._redraw_highlights()
+
+    @contextmanager
+    def held(self):
+        """Hold the page's document meanwhile and send what changed as one message, with
+        this graph's data at its end. BokehJS sets new glyph data asynchronously, while a
+        widget change (a text, a visibility) lays the page out and paints at once: after the
+        graph's data in the same message, that paint meets half-updated glyphs ("Out of
+        bounds" on a smaller graph, and the rest of the message is lost). Without a
+        session (a notebook comm, tests) it just runs the body."""
+        import panel as pn
+        doc = pn.state.curdoc
+        if doc is None or getattr(doc, "session_context", None) is None:
+            yield
+            return
+        mine = {id(m) for m in self._models()}
+        with pn.io.hold(doc):
+            yield
+            held = getattr(doc.callbacks, "_held_events", None)
+            if isinstance(held, list):
+                ours = [e for e in held if id(getattr(e, "model", None)) in mine]
+                if ours:
+                    held[:] = [e for e in held if id(getattr(e, "model", None)) not in mine] + ours
+
+    def _models(self):
+        sources = [self.nodes, self.edges, self.arrows, self.elabels, self.clusters,
+                   self.hl_nodes, self.hl_edges, self.fit_trigger]
+        return sources + [s.selected for s in sources] + [self.labels]
 
     def clear(self) -> None:
         """Draw nothing (a run without tapes replaced the one shown)."""
