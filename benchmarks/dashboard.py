@@ -13,6 +13,12 @@ layered model would be; the largest size once more in scopes of ``--big-group`` 
   tabs opened one after another (the first one closed), measured as ``floor`` is;
 - ``expand``: pressing *Expand group* on a collapsed group until the new nodes are drawn;
 - ``ingest``: events per second the store ingests in Python (what a live view can keep up with).
+- ``switch`` (once, over the sizes): ``tapeviz serve DIR`` on a folder holding the recordings,
+  one page open, a recording chosen in the header's picker: from the picker's change event
+  (``performance.now()`` in the page) until the chosen recording's nodes are in BokehJS and
+  the next frame has painted them. ``switch_cold_s`` is the first switch to each (parse,
+  ingest, ``dot``), ``switch_s`` the median of ``--switch-runs`` more (parse and layout cached
+  by the server); ``switch_kb`` what the websocket brought.
 And once, ``floor``: the same ``open`` for a Panel page holding one Bokeh figure, what Panel,
 Bokeh and chromium cost on this machine before tapeviz does anything; and ``live``: a producer writing as fast as it can while the dashboard follows it: events
 per second shown in the page's status until "stream ended"; and ``hose``: a recorded run
