@@ -1,0 +1,18 @@
+"""Every test leaves tapeviz's event bus as it found it: a subscription left open would turn
+events on for the tests after it (`events.ACTIVE`), which then pass or fail by their order."""
+import gc
+
+import pytest
+
+from tapeviz import events
+
+
+@pytest.fixture(autouse=True)
+def _no_subscription_left_open():
+    before = set(map(id, events.subscribers()))
+    yield
+    gc.collect()     # (a view the test dropped closes its subscription when collected)
+    left = [s for s in events.subscribers() if id(s) not in before]
+    for s in left:
+        s.close()
+    assert not left, f"the test left {len(left)} event subscription(s) open: {left}"
