@@ -227,7 +227,18 @@ class Dashboard(pn.viewable.Viewer):
 
     def _start_polling(self):
         if self._callback is None and not self._source_done():
-            self._callback = pn.state.add_periodic_callback(self._tick, period=self.period)
+            # the callback holds the view weakly and stops once the view is gone: a live
+            # view dropped in a notebook must not be kept (and its events paid for) for ever
+            view = weakref.ref(self)
+            callback = None
+
+            def tick():
+                me = view()
+                if me is None:
+                    callback.stop()
+                else:
+                    me._tick()
+            callback = self._callback = pn.state.add_periodic_callback(tick, period=self.period)
 
     # Ingest at most this long per tick while live: the page's clicks and the server's other
     # messages wait while Python ingests, so a backlog (a fast producer, or a finished run
