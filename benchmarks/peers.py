@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from timing import update_check
+from timing import chain, update_check
 
 
 # --- torch ---------------------------------------------------------------------------------------
@@ -37,15 +37,7 @@ def torch_chain(shape, length):
     x0 = torch.full(shape, 0.5, dtype=torch.float32, requires_grad=True)   # shape () -> 0-d
 
     def run():
-        y = x0
-        for i in range(length):
-            k = i % 3
-            if k == 0:
-                y = y * 1.001
-            elif k == 1:
-                y = y + 0.25
-            else:
-                y = torch.sin(y)
+        y = chain(x0, torch.sin, length)
         if shape:
             y = y.sum()
         (g,) = torch.autograd.grad(y, x0)
@@ -117,15 +109,7 @@ def tf_chain(shape, length):
     def run():
         with tf.GradientTape() as tape:
             tape.watch(x0)
-            y = x0
-            for i in range(length):
-                k = i % 3
-                if k == 0:
-                    y = y * 1.001
-                elif k == 1:
-                    y = y + 0.25
-                else:
-                    y = tf.sin(y)
+            y = chain(x0, tf.sin, length)
             if shape:
                 y = tf.reduce_sum(y)
         return y, tape.gradient(y, x0)

@@ -36,6 +36,20 @@ def pin_threads():
     return threadpool_limits(1)
 
 
+def chain(y, sin, length):
+    """W1 and W2's chain, the same code for tapeviz, PyTorch and TensorFlow: multiply, add
+    and sin in turn (Python floats beside the tensor, as tutorial code writes them)."""
+    for i in range(length):
+        k = i % 3
+        if k == 0:
+            y = y * 1.001
+        elif k == 1:
+            y = y + 0.25
+        else:
+            y = sin(y)
+    return y
+
+
 class Unavailable(RuntimeError):
     """A peer that is not installed (its factory returned None)."""
 

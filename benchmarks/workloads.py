@@ -101,15 +101,7 @@ def tapeviz_chain(shape=()):
     def run():
         with tv.GradientTape() as tape:
             tape.watch(x0)
-            y = x0
-            for i in range(CHAIN):
-                k = i % 3
-                if k == 0:
-                    y = y * 1.001
-                elif k == 1:
-                    y = y + 0.25
-                else:
-                    y = tv.sin(y)
+            y = timing.chain(x0, tv.sin, CHAIN)
             if shape:
                 y = tv.reduce_sum(y)
         return y, tape.gradient(y, x0)
