@@ -246,12 +246,12 @@ class Dashboard(pn.viewable.Viewer):
     TICK_BUDGET = 0.25
 
     def _tick(self):
-        with pn.io.hold():
+        with self.graph.held():      # (the graph's data last in the message: see held)
             # redraw the views at most once a second while events stream
             exhausted = self._drain(budget=self.TICK_BUDGET,
                                     refresh=time.monotonic() - self._last_refresh >= 1.0)
         if exhausted and self._source_done():
-            with pn.io.hold():
+            with self.graph.held():
                 self.refresh()
                 self._mark_ended()
             if self._callback is not None:
