@@ -106,17 +106,20 @@ class Dashboard(pn.viewable.Viewer):
         self.layout_busy = False
         self._why_key = None          # ids of the old run's objects may be reused
 
-    def load(self, source, title: str | None = None, follow: bool = False) -> None:
+    def load(self, source, title: str | None = None, follow: bool = False,
+             store: Store | None = None) -> None:
         """Show another run in this dashboard. The widgets and Bokeh models stay and get the
-        new run's data (a page already showing them gets no new models),
-        and nothing of the old run is kept: store, selection, expanded groups, player step,
-        highlights, cards, charts."""
+        new run's data (a page already showing them gets no new models), and nothing of the
+        old run is kept: store, selection, expanded groups, player step, highlights, cards,
+        charts. ``store``: one that already ingested a finished run (read only here, so
+        sessions may share it); ``source`` is then None."""
         new_source = as_source(source, follow_live=follow)   # may raise: the old run stays
         if self._callback is not None:
             self._callback.stop()
             self._callback = None
         self.source = new_source
-        self.store = Store(max_tapes=self.store.max_tapes, max_calls=self.store.max_calls)
+        self.store = store if store is not None else Store(max_tapes=self.store.max_tapes,
+                                                           max_calls=self.store.max_calls)
         self._reset_state()
         if title:
             self.title = title

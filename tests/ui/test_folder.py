@@ -74,6 +74,16 @@ def test_switching_recordings_keeps_nothing_of_the_previous_one(folder):
     assert not f.open("../main.tvz") and not f.open("escape.tvz")
 
 
+def test_sessions_and_switches_share_one_ingest_per_recording(folder):
+    from tapeviz.ui.folder import FolderDashboard
+    a, b = FolderDashboard(folder), FolderDashboard(folder)
+    store = a.dashboard.store
+    assert b.dashboard.store is store
+    n, version = store.n_events, store.version
+    assert a.open("main.tvz") and a.open("other.tvz")
+    assert a.dashboard.store is store and (store.n_events, store.version) == (n, version)
+
+
 def test_empty_folder_says_so(tmp_path):
     from tapeviz.ui.folder import FolderDashboard
     f = FolderDashboard(tmp_path)
