@@ -50,8 +50,8 @@ def released_story(tape) -> list:
     from . import nest
     from .explain import explain_flat
     from .jacobians import VALUE_LIMIT as JACOBIAN_LIMIT
-    from .tape import (_as_target, _call_ids, _finished_payload, _sources, _started_payload,
-                       _unconnected)
+    from .tape_events import finished_payload, started_payload
+    from .tape import _as_target, _call_ids, _sources, _unconnected
     limit = _events.config["value_limit"]
     results = tape._last_results or {}
     for method, args, site in tape._calls:
@@ -61,11 +61,11 @@ def released_story(tape) -> list:
         answers = [results.get(s._id) for s in sources]
         call = next(_call_ids)
         triples = [(s, s._value, s._node) for s in sources]
-        out.append(make(_events.GradientStarted, **_started_payload(
+        out.append(make(_events.GradientStarted, **started_payload(
             call, tape._id, method, [(t, t._value, t._node) for t in targets], triples,
             unconnected, site, limit)))
         explanations = explain_flat(tape, targets, sources, answers, unconnected)
-        out.append(make(_events.GradientFinished, **_finished_payload(
+        out.append(make(_events.GradientFinished, **finished_payload(
             call, tape._id, triples, answers, explanations, limit,
             limit if method == "gradient" else JACOBIAN_LIMIT)))
     return out

@@ -18,7 +18,9 @@ from . import nest
 from . import op as _op
 from .backprop import backward
 from .site import as_dict, user_names, user_site
-from .tensor import Tensor, Variable, ref_dict
+from .tape_events import (finished_payload, gradient_health, started_payload,
+                          watched_payload)
+from .tensor import Tensor, Variable
 
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
@@ -186,7 +188,7 @@ class GradientTape:
 
     def _emit_watch(self, t, how, site):
         if _events.ACTIVE:   # (a builder of its own: no Lazy fields for `make` to find)
-            _events.emit_deferred(_events.Watched, _watched_payload, self._id, t, t._value,
+            _events.emit_deferred(_events.Watched, watched_payload, self._id, t, t._value,
                                   t._node, how, site, _events.config["value_limit"])
 
     def watched_variables(self):
@@ -288,7 +290,7 @@ class GradientTape:
         _BACKWARD.append(call)
         if _events.ACTIVE:
             _events.emit_deferred(
-                _events.GradientStarted, _started_payload, call, self._id, method,
+                _events.GradientStarted, started_payload, call, self._id, method,
                 [(t, t._value, t._node) for t in targets],
                 [(s, s._value, s._node) for s in sources], unconnected, user_site(3),
                 _events.config["value_limit"])
@@ -307,7 +309,7 @@ class GradientTape:
     def _finish(self, call, targets, sources, results, output_gradients, unconnected,
                 value_limit=None, raw=None):
         explanations = later = None
-        health = _health(results) if _events.ACTIVE or not self._persistent else None
+        health = gradient_health(results) if _events.ACTIVE or not self._persistent else None
         if _config.explain_none or (_events.ACTIVE and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)
@@ -330,7 +332,7 @@ class GradientTape:
         if _events.ACTIVE:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
             _events.emit(_events.deferred(
-                _events.GradientFinished, _finished_payload, call, self._id,
+                _events.GradientFinished, finished_payload, call, self._id,
                 [(s, s._value, s._node) for s in sources], results, explanations, limit,
                 limit if value_limit is None else value_limit, later))
         # before any ZERO filling: a later explain() applies its own unconnected_gradients
@@ -349,46 +351,6 @@ class GradientTape:
         """Past and future events of this tape, for `tv.show(tape)`."""
         from .replay import TapeEventSource
         return TapeEventSource(self)
-
-
-def _started_payload(call, tape, method, targets, sources, unconnected, site, limit) -> dict:
-    return {"call": call, "tape": tape, "method": method,
-            "targets": [ref_dict(t, value, node, limit) for t, value, node in targets],
-            "sources": [ref_dict(s, value, node, limit) for s, value, node in sources],
-            "unconnected_gradients": unconnected, "site": as_dict(site)}
-
-
-def _watched_payload(tape, t, value, node, how, site, limit) -> dict:
-    return {"tape": tape, "tensor": ref_dict(t, value, node, limit), "how": how,
-            "site": as_dict(site)}
-
-
-def _health(results) -> str:
-    """"healthy": every gradient a float array with a finite norm of at least 1e-6;
-    "nonfinite": some gradient is NaN/Inf; "broken": some gradient is None, zero or vanishing
-    (in both cases the tape keeps its values for `explain`); "mixed": neither (an integer
-    gradient beside healthy ones).
-
-    One BLAS dot per gradient, shared by both questions: NaN/Inf make it non-finite and
-    all-zero makes it 0 (an overflow or underflow only keeps the values once more than
-    needed)."""
-    healthy = True
-    broken = False
-    for r in results:
-        if r is None:
-            broken = True
-            continue
-        v = r._value
-        if v.dtype.kind != "f":
-            healthy = False
-            continue
-        flat = v.reshape(-1)
-        d = np.dot(flat, flat)
-        if not np.isfinite(d):   # NaN/Inf (or a norm that overflows: checked as if NaN)
-            return "nonfinite"
-        if d < 1e-12:            # zero or vanishing (norm < 1e-6)
-            broken = True
-    return "broken" if broken else "healthy" if healthy else "mixed"
 
 
 class _StopRecording:
@@ -466,35 +428,3 @@ def _as_upstream(g, t):
                                    f"target's shape {tuple(t.shape)}. Fix: pass one upstream "
                                    "gradient per target, shaped like that target", "gradient")
     return g
-
-
-def _result_payload(source, result, explanation, value_limit=None, value=None,
-                    node=None, ref_limit=None) -> dict:
-    from ..events import summarize
-    out = {"tensor": ref_dict(source, value, node, ref_limit), "grad": None, "norm": None}
-    if result is not None:
-        out["grad"] = summarize(result._value, value_limit)
-        out["norm"] = out["grad"].get("norm")
-    out.update(explanation.as_dict() if explanation is not None else {})
-    return out
-
-
-def _explain_later(sources, results, tape, targets, entries, names, unconnected) -> list:
-    """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
-    when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
-    from .explain import _Context, _explain_one, _lineage
-    ctx = _Context.__new__(_Context)
-    ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
-    ctx.nodes = [e[0] for e in entries]
-    ctx.lineage = _lineage(targets)
-    return [_explain_one(ctx, s, r, unconnected, names.get(id(s)))
-            for s, r in zip(sources, results)]
-
-
-def _finished_payload(call, tape, sources, results, explanations, ref_limit,
-                      grad_limit, later=None) -> dict:
-    if explanations is None:
-        explanations = _explain_later([s for s, _, _ in sources], results, *later)
-    return {"call": call, "tape": tape,
-            "results": [_result_payload(s, r, e, grad_limit, value, node, ref_limit)
-                        for (s, value, node), r, e in zip(sources, results, explanations)]}

@@ -1,0 +1,82 @@
+"""What a tape's events carry: the payloads of `watched`, `gradient_started` and
+`gradient_finished` (built when a subscriber reads the event, see `events.deferred`), and the
+health check of a gradient call's answers, which decides what `gradient_finished` explains at
+once and what a one-shot tape keeps for `explain`."""
+from __future__ import annotations
+
+import numpy as np
+
+from .site import as_dict
+from .tensor import ref_dict
+
+
+def started_payload(call, tape, method, targets, sources, unconnected, site, limit) -> dict:
+    return {"call": call, "tape": tape, "method": method,
+            "targets": [ref_dict(t, value, node, limit) for t, value, node in targets],
+            "sources": [ref_dict(s, value, node, limit) for s, value, node in sources],
+            "unconnected_gradients": unconnected, "site": as_dict(site)}
+
+
+def watched_payload(tape, t, value, node, how, site, limit) -> dict:
+    return {"tape": tape, "tensor": ref_dict(t, value, node, limit), "how": how,
+            "site": as_dict(site)}
+
+
+def gradient_health(results) -> str:
+    """"healthy": every gradient a float array with a finite norm of at least 1e-6;
+    "nonfinite": some gradient is NaN/Inf; "broken": some gradient is None, zero or vanishing
+    (in both cases the tape keeps its values for `explain`); "mixed": neither (an integer
+    gradient beside healthy ones).
+
+    One BLAS dot per gradient, shared by both questions: NaN/Inf make it non-finite and
+    all-zero makes it 0 (an overflow or underflow only keeps the values once more than
+    needed)."""
+    healthy = True
+    broken = False
+    for r in results:
+        if r is None:
+            broken = True
+            continue
+        v = r._value
+        if v.dtype.kind != "f":
+            healthy = False
+            continue
+        flat = v.reshape(-1)
+        d = np.dot(flat, flat)
+        if not np.isfinite(d):   # NaN/Inf (or a norm that overflows: checked as if NaN)
+            return "nonfinite"
+        if d < 1e-12:            # zero or vanishing (norm < 1e-6)
+            broken = True
+    return "broken" if broken else "healthy" if healthy else "mixed"
+
+
+def result_payload(source, result, explanation, value_limit=None, value=None,
+                    node=None, ref_limit=None) -> dict:
+    from ..events import summarize
+    out = {"tensor": ref_dict(source, value, node, ref_limit), "grad": None, "norm": None}
+    if result is not None:
+        out["grad"] = summarize(result._value, value_limit)
+        out["norm"] = out["grad"].get("norm")
+    out.update(explanation.as_dict() if explanation is not None else {})
+    return out
+
+
+def explain_later(sources, results, tape, targets, entries, names, unconnected) -> list:
+    """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
+    when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
+    from .explain import _Context, _explain_one, _lineage
+    ctx = _Context.__new__(_Context)
+    ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
+    ctx.nodes = [e[0] for e in entries]
+    ctx.lineage = _lineage(targets)
+    return [_explain_one(ctx, s, r, unconnected, names.get(id(s)))
+            for s, r in zip(sources, results)]
+
+
+def finished_payload(call, tape, sources, results, explanations, ref_limit,
+                      grad_limit, later=None) -> dict:
+    if explanations is None:
+        explanations = explain_later([s for s, _, _ in sources], results, *later)
+    return {"call": call, "tape": tape,
+            "results": [result_payload(s, r, e, grad_limit, value, node, ref_limit)
+                        for (s, value, node), r, e in zip(sources, results, explanations)]}
