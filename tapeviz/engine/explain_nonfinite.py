@@ -1,0 +1,101 @@
+"""Where a NaN or Inf gradient began: the first recorded op on the source's path whose inputs
+are finite and whose output is not (forward), else the first backward step that turned
+finite upstream gradients into non-finite ones (the pass is run again, quietly).
+Loaded by `explain.py` only when a gradient is not finite."""
+from __future__ import annotations
+
+import numpy as np
+
+from .explain import _on_path, _op_name
+from .op import ValueNotKept
+
+
+def nonfinite_origin(ctx, source, verdict):
+    on = _on_path(ctx.lineage, source._id)
+    path_ops = []
+    known = _values(ctx.entries)
+    for node, inputs, outputs in ctx.entries:
+        if node.id not in on:
+            continue
+        path_ops.append(node)
+        ins_ok = all(_finite(known.get(t._id)) for t in inputs)
+        outs_ok = all(_finite(known.get(t._id)) for t in outputs)
+        if ins_ok and not outs_ok:
+            return node, {"phase": "forward", "path": [_op_name(n) for n in path_ops],
+                          "downstream": _downstream_ops(ctx, node, on)}
+    origin = _backward_origin(ctx, source)
+    if origin is not None:
+        node, trap = origin
+        return node, {"phase": "backward", "where_trap": trap,
+                      "path": [_op_name(n) for n in path_ops]}
+    return None, {"phase": "unknown"}
+
+
+def _values(entries) -> dict:
+    """tensor id -> value of everything the entries touched. A tape keeps only what an op's
+    VJPs read (`op.saves`) and always keeps leaves, so a value no entry kept is the output of
+    an earlier pure NumPy forward: it is computed again from its inputs (rarely needed: only
+    to find where a NaN began)."""
+    known = {t._id: t._value for _, inputs, outputs in entries for t in inputs + outputs
+             if type(t._value) is not ValueNotKept}
+    with np.errstate(all="ignore"):
+        for node, inputs, outputs in entries:
+            if all(t._id in known for t in outputs) or \
+                    not all(t._id in known for t in inputs):
+                continue
+            out = node.op.forward(*[known[t._id] for t in inputs], **(node.attrs or {}))
+            for t, v in zip(outputs, out if node.op.n_out != 1 else (out,)):
+                known.setdefault(t._id, v)
+    return known
+
+
+def _downstream_ops(ctx, node, on) -> list:
+    return [_op_name(n) for n, _, _ in ctx.entries if n.id > node.id and n.id in on]
+
+
+def _finite(value) -> bool:
+    if value is None:    # not kept by the tape: unknown, so not taken for the origin
+        return True
+    v = np.asarray(value)
+    return v.dtype.kind != "f" or bool(np.isfinite(v).all())
+
+
+def _backward_origin(ctx, source):
+    """Re-run the backward pass and stop at the first step that makes a non-finite gradient."""
+    if not ctx.tape._entries and not ctx.tape._kept_entries:
+        return None
+    from .backprop import backward
+    from .tape import _ones
+    found = []
+
+    def observer(node, g, step_grads):
+        if found:
+            return
+        ups = g if isinstance(g, tuple) else (g,)
+        if not all(u is None or _finite(u._value) for u in ups):
+            return
+        for _, x, gx, _, _ in step_grads or ():
+            if not _finite(gx._value):
+                trap = any(u is not None and not np.asarray(u._value).all() for u in ups) \
+                    and _select_downstream(ctx, node)
+                found.append((node, trap))
+                return
+    saved = ctx.tape._entries
+    if not saved:
+        ctx.tape._entries = ctx.tape._kept_entries
+    try:
+        backward(ctx.tape, ctx.targets, [_ones(t) for t in ctx.targets], {source._id},
+                 observer=observer)
+    finally:
+        ctx.tape._entries = saved
+    return found[0] if found else None
+
+
+def _select_downstream(ctx, node) -> bool:
+    ids = set(node.out_ids)
+    for n, _, _ in ctx.entries:
+        if n.id > node.id and any(i in ids for i in n.in_ids):
+            if not isinstance(n.op, str) and n.op.name == "SelectV2":
+                return True
+            ids.update(n.out_ids)
+    return False
