@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from timing import chain, update_check
+from timing import chain, mlp_loss, update_check
 
 
 # --- torch ---------------------------------------------------------------------------------------
@@ -125,15 +125,10 @@ def tf_mlp(data, lr):
     x_np, labels_np, params_np = data
     x, labels = tf.constant(x_np), tf.constant(labels_np)
     params = [tf.Variable(p) for p in params_np]
-    w1, b1, w2, b2, w3, b3 = params
 
     def step():
         with tf.GradientTape() as tape:
-            h = tf.nn.relu(tf.matmul(x, w1) + b1)
-            h = tf.nn.relu(tf.matmul(h, w2) + b2)
-            logits = tf.matmul(h, w3) + b3
-            loss = tf.reduce_mean(
-                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+            loss = mlp_loss(tf, x, labels, params)
         grads = tape.gradient(loss, params)
         for p, g in zip(params, grads):
             p.assign_sub(lr * g)

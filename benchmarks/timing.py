@@ -50,6 +50,17 @@ def chain(y, sin, length):
     return y
 
 
+def mlp_loss(m, x, labels, params):
+    """W3's forward pass, the same code for tapeviz and TensorFlow (``m`` is ``tv`` or ``tf``:
+    tapeviz imitates TensorFlow's API): relu, relu, sparse softmax cross-entropy."""
+    w1, b1, w2, b2, w3, b3 = params
+    h = m.nn.relu(m.matmul(x, w1) + b1)
+    h = m.nn.relu(m.matmul(h, w2) + b2)
+    logits = m.matmul(h, w3) + b3
+    return m.reduce_mean(
+        m.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+
+
 class Unavailable(RuntimeError):
     """A peer that is not installed (its factory returned None)."""
 

@@ -45,16 +45,11 @@ def tapeviz_mlp(persistent=False):
     x, labels = tv.constant(x_np), tv.constant(labels_np)
     params = [tv.Variable(p, name=n) for p, n in zip(params_np, ["w1", "b1", "w2", "b2", "w3",
                                                                   "b3"])]
-    w1, b1, w2, b2, w3, b3 = params
     opt = tv.keras.optimizers.SGD(learning_rate=LR)
 
     def step():
         with tv.GradientTape(persistent=persistent) as tape:
-            h = tv.nn.relu(tv.matmul(x, w1) + b1)
-            h = tv.nn.relu(tv.matmul(h, w2) + b2)
-            logits = tv.matmul(h, w3) + b3
-            loss = tv.reduce_mean(
-                tv.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+            loss = timing.mlp_loss(tv, x, labels, params)
         grads = tape.gradient(loss, params)
         opt.apply_gradients(zip(grads, params))
         return loss
