@@ -195,11 +195,9 @@ def round_robin(fns, rounds, warmup=2):
     run) once per round, the order rotating and reversing every other cycle; returns the
     median times and the medians of the per-round ratios of the first to each (the first's
     is 1)."""
-    def timed(f):
-        return f()
     for _ in range(warmup):
         for f in fns:
-            timed(f)
+            f()
     n = len(fns)
     times = [[] for _ in fns]
     for k in range(rounds):
@@ -207,7 +205,7 @@ def round_robin(fns, rounds, warmup=2):
         if (k // n) % 2:
             order.reverse()
         for i in order:
-            times[i].append(timed(fns[i]))
+            times[i].append(fns[i]())
     medians = [statistics.median(t) for t in times]
     ratios = [statistics.median(a / b if b > 0 else float("nan") for a, b in zip(times[0], t))
               for t in times]
