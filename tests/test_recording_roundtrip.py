@@ -133,3 +133,23 @@ def test_a_line_larger_than_the_buffer_is_written_whole(tmp_path):
         tv.events.log_scalar("after", 3.0)
     loaded = tv.load_recording(path)
     assert loaded.complete and [e.name for e in loaded.of("scalar")] == ["before", name, "after"]
+
+
+def test_a_hand_made_ref_that_cannot_be_compared_leaves_no_site_undefined(tmp_path):
+    """A ref whose ``==`` raises (a NumPy array in it) sends its event the sanitised way;
+    the new site that event carried must still be defined for the events after it."""
+    path = tmp_path / "odd.tvz"
+
+    def op(site, ref):
+        return events.make(events.OpRecorded, op="Add", inputs=[ref], site=site)
+
+    with tv.record(path) as rec:
+        rec._subscription.close()               # fed directly: only these three events
+        rec._on_event(op({"file": "a.py", "line": 1}, {"id": 1, "summary": {"n": 1}}))
+        rec._on_event(op({"file": "b.py", "line": 2},
+                         {"id": 1, "summary": {"n": np.array([1, 2])}}))
+        rec._on_event(op({"file": "b.py", "line": 2}, {"id": 2, "summary": {"n": 3}}))
+    loaded = tv.load_recording(path)
+    assert loaded.warnings == []
+    assert [e.site for e in loaded.of("op_recorded")] == [
+        {"file": "a.py", "line": 1}, {"file": "b.py", "line": 2}, {"file": "b.py", "line": 2}]

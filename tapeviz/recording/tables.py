@@ -60,10 +60,11 @@ class WriterTables:
         except TypeError:             # an unhashable value in a hand-made site
             return site, b""
         line = b""
-        if sid is None:
-            sid = self.sites[items] = len(self.sites) + 1
+        if sid is None:     # remembered only once its definition line exists
+            sid = len(self.sites) + 1
             line = _encode(sanitize({"kind": "site", "id": sid, "site": site})).encode(
                 "ascii") + b"\n"
+            self.sites[items] = sid
         self.by_line[key] = (sid, dict(site))
         return sid, line
 
@@ -72,11 +73,8 @@ class WriterTables:
         leaves in full at once (a later ref of the same tensor in this event names it: readers
         resolve fields in the same order). Returns the line to write before the event (a new
         site's definition) or ``b""``. Should the event not be written as compacted here, the
-        writer forgets every ref (:meth:`clear`)."""
-        defined = b""
-        site = data.get("site")
-        if type(site) is dict:
-            data["site"], defined = self.site(site)
+        writer forgets every ref (:meth:`clear`). The site comes last: a ref that raises
+        (a hand-made one whose ``==`` does) leaves no site remembered without its line."""
         spec = _REF_FIELDS_BY_CLASS.get(cls)
         if spec is None:
             if cls is _GradientFinished:
@@ -84,7 +82,15 @@ class WriterTables:
                 data["results"] = [
                     {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
                     else r for r in data["results"]]
+        else:
+            self._compact_refs(spec, data)
+        site = data.get("site")
+        if type(site) is dict:
+            data["site"], defined = self.site(site)
             return defined
+        return b""
+
+    def _compact_refs(self, spec, data: dict) -> None:
         refs = self.refs
         for name, many in spec:
             value = data[name]
@@ -104,7 +110,6 @@ class WriterTables:
                         refs[tid] = ref
                 out.append(ref)
             data[name] = out if many else out[0]
-        return defined
 
     def _ref(self, ref):
         if type(ref) is dict:
