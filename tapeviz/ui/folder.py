@@ -3,11 +3,12 @@
 The page's header has a picker of the folder's ``*.tvz`` files (newest first, refreshable).
 Choosing one replaces what the dashboard shows in place (:meth:`Dashboard.load`): the same
 widgets and Bokeh models receive the new run's data, so the browser redraws without building
-a new page. Parsed recordings and layouts are cached per process (:func:`source.load_events`,
-:mod:`.layout`), so going back to a recording costs neither a parse nor a ``dot`` run.
+a new page. Ingested recordings (:func:`store_for`) and layouts (:mod:`.layout`) are cached per
+process, so going back to a recording costs neither a parse nor a ``dot`` run.
 
-Only plain ``.tvz`` files directly inside the served folder can be opened: a chosen name is
-checked against a fresh listing and must resolve (symlinks followed) inside the folder.
+Only plain ``.tvz`` files directly inside the served folder can be opened: a chosen name must
+be a bare file name and resolve (symlinks followed) to a regular file inside the folder
+(:meth:`RecordingFolder.path`).
 """
 from __future__ import annotations
 
