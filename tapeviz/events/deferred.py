@@ -138,21 +138,15 @@ def _dict_maker(cls):
 def _materialize(event) -> None:
     """Build a deferred event's fields (idempotent; a second thread may race: same values)."""
     pending = _get_pending(event)
-    if not pending:
-        return
-    build, seq, time, args = pending
-    values = build(*args)
-    for name, set_raw, default in _DEFERRED_FIELDS[type(event)]:
-        set_raw(event, values[name] if name in values else default())
-    _set_seq(event, seq)
-    _set_time(event, time)
-    _set_pending(event, False)     # False: built here (by tapeviz, not from a file or a user)
+    if pending:
+        materialized_dict(event, pending)
 
 
 def materialized_dict(event, pending) -> dict:
     """Build a deferred event's payload (``pending``, its unbuilt ``_pending``) and return
     its ``to_dict()``, filling the dict as the slots are set rather than reading them back
-    (the recording writer builds nearly every event it writes this way)."""
+    (the recording writer builds nearly every event it writes this way; a field read builds
+    through here too and drops the dict)."""
     build, seq, time, args = pending
     values = build(*args)
     cls = type(event)
@@ -163,7 +157,7 @@ def materialized_dict(event, pending) -> dict:
         out[name] = value
     _set_seq(event, seq)
     _set_time(event, time)
-    _set_pending(event, False)     # as _materialize: built here, by tapeviz
+    _set_pending(event, False)     # False: built here (by tapeviz, not from a file or a user)
     return out
 
 
