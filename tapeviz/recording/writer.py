@@ -134,12 +134,7 @@ class record:
                 if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
                     self._append(tables.clear())
             else:
-                # copied into the one buffer, not kept as a bytes object per line (a batch of
-                # kilobyte lines freed at once made the allocator return pages that the next
-                # batch faulted in again) nor appended with += (which reallocates as it grows)
-                end = self._end + len(line)
-                self._buffer[self._end:end] = line     # grows the buffer if it must
-                self._end = end
+                self._append(line)
                 if tables.full():
                     self._append(tables.clear())
             self._buffered_events += 1
@@ -147,8 +142,11 @@ class record:
                 self._flush_locked()
 
     def _append(self, line: bytes) -> None:
+        """Copy a line into the one buffer, not kept as a bytes object per line (a batch of
+        kilobyte lines freed at once made the allocator return pages that the next batch
+        faulted in again) nor appended with += (which reallocates as it grows)."""
         end = self._end + len(line)
-        self._buffer[self._end:end] = line
+        self._buffer[self._end:end] = line     # grows the buffer if it must
         self._end = end
 
     def _line(self, cls, data: dict, engine_built: bool) -> bytes:
