@@ -22,9 +22,7 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     `observer(node, g, [(input index, input, gradient)])` sees every step (explanations)."""
     entries = tape._entries
     watched = tape._ids
-    roots = getattr(tape, "_watched", None)
-    if roots is not None and roots.keys() <= source_ids and \
-            all(i in watched for i in source_ids):
+    if tape._watched.keys() <= source_ids and all(i in watched for i in source_ids):
         # the sources are every tensor the tape watches: what they reach is what the tape
         # marked as it recorded (the float outputs of differentiable ops fed by them); the
         # walk skips the rest (integer outputs, ops without VJPs) on its own
@@ -95,9 +93,7 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
         attrs = node.attrs
         n = len(inputs)
         step_grads = [] if tracing else None
-        i = -1
-        for x in inputs:
-            i += 1
+        for i, x in enumerate(inputs):
             xid = x._id
             if xid not in reach:
                 continue

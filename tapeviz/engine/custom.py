@@ -40,7 +40,7 @@ def custom_gradient(f):
         outs = outs if isinstance(outs, tuple) else (outs,)
         node = outs[0]._node
         if node is not None and node.tapes:   # their backward runs grad_fn: the user's code
-            for tape in _op.LIVE:
+            for tape in _op.RECORDING:
                 if tape._id in node.tapes:
                     tape._user_vjps = True
         return nest.pack_sequence_as(y, list(outs))

@@ -268,10 +268,12 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         if len(RECORDING) == 1:   # `_record` for the usual single tape, without the call
             tape = RECORDING[0]
             if not tape._ids.isdisjoint(node.in_ids):
+                # (`_saved` only when a stand-in could be made: every value is small, so it
+                # would keep them all; a reduction's input can be large beside a small output)
                 tape._entries.append((node, inputs, (y,))
                                      if op.saves is None or out.size < SMALL and n < 3 and
-                                     inputs[-1]._value.size < SMALL and
-                                     inputs[0]._value.size < SMALL
+                                     inputs[0]._value.size < SMALL and
+                                     inputs[-1]._value.size < SMALL
                                      else _saved(op, node, inputs, (y,)))
                 if op.vjps is not None and out.dtype.kind == "f":
                     tape._ids.add(y._id)
