@@ -64,67 +64,68 @@ def test_unread_events_are_built_once_too_many_wait():
         events.MAX_UNBUILT = old
 
 
-def _explained(eager, monkeypatch):
+_EXPLANATION_KEYS = ("source_name", "verdict", "cause", "message", "fix", "filename",
+                     "lineno", "path")
+
+
+def _eager_and_deferred(program, monkeypatch):
+    """The explanations in `program()`'s gradient_finished events, worked out at the call
+    (`explain_none`) and when read afterwards. A constant's name holds its process-wide id,
+    which differs between the two runs, so it is left out."""
+    import warnings
     from tapeviz import config
-    monkeypatch.setattr(config, "explain_none", eager)   # eager: explanations at once
+    out = []
+    for eager in (True, False):
+        monkeypatch.setattr(config, "explain_none", eager)
+        with warnings.catch_warnings(), events.capture() as seen:
+            warnings.simplefilter("ignore")
+            program()
+        out.append([[{k: re.sub(r"Const_\d+", "Const", str(r[k])) for k in _EXPLANATION_KEYS}
+                     for r in e.results] for e in seen.of("gradient_finished")])
+    return out
+
+
+def _healthy_program():
     x = tv.Variable(np.array([8.0, 9.0], np.float64), name="x")
     w = tv.Variable(np.array([1.0, 2.0], np.float64), name="w")
-    with events.capture() as seen:
-        with tv.GradientTape(persistent=True) as tape:
-            y = tv.reduce_sum(1e6 * tv.tanh(x)) + tv.reduce_sum(w * w)
-        tape.gradient(y, [x, w])
-        with tv.GradientTape() as tape:          # a target that keeps growing afterwards
-            z = tv.reduce_sum(tv.sigmoid(w))
-        tape.gradient(z, w)
-    keys = ("source_name", "verdict", "cause", "message", "fix", "filename", "lineno", "path")
-    return [[{k: r[k] for k in keys} for r in e.results] for e in seen.of("gradient_finished")]
+    with tv.GradientTape(persistent=True) as tape:
+        y = tv.reduce_sum(1e6 * tv.tanh(x)) + tv.reduce_sum(w * w)
+    tape.gradient(y, [x, w])
+    with tv.GradientTape() as tape:          # a target that keeps growing afterwards
+        z = tv.reduce_sum(tv.sigmoid(w))
+    tape.gradient(z, w)
 
 
 def test_deferred_explanations_equal_eager_ones(monkeypatch):
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        eager = _explained(True, monkeypatch)
-    later = _explained(False, monkeypatch)
+    eager, later = _eager_and_deferred(_healthy_program, monkeypatch)
     assert later == eager
     assert later[0][0]["cause"] == "saturated" and later[0][1]["cause"] == "ok"
 
 
-def _broken_explained(eager, monkeypatch):
+def _broken_program():
     """None and zero gradients, with the tape changed after the call (watched, paused,
     escaped, closed): a deferred explanation must describe the tape as it was at the call."""
-    from tapeviz import config
-    monkeypatch.setattr(config, "explain_none", eager)
     a = tv.Variable(np.array([1.0, 2.0], np.float32), name="a")     # through a dead relu
     b = tv.constant(np.array([3.0, 4.0], np.float32))               # watched only later
     c = tv.Variable(np.array([1.0, -1.0], np.float32), name="c")    # read while paused
     e = tv.constant(np.array([2.0], np.float32))                    # escapes to NumPy
-    with events.capture() as seen:
-        with tv.GradientTape(persistent=True) as tape:
-            tape.watch(e)
-            y = tv.reduce_sum(tv.nn.relu(-a * a)) + tv.reduce_sum(b * 2.0)
-            y = y + tv.reduce_sum(tv.constant(e.numpy() * 3.0))
-            with tape.stop_recording():
-                cc = tv.reduce_sum(c * c)
-            y = y + cc
-            with tape.stop_recording():        # the call is made inside an open pause
-                tape.gradient(y, [a, b, c, e])
-            tape.watch(b)                      # after the call, the tape changes
-            y = y + tv.reduce_sum(b * b) + tv.reduce_sum(tv.constant(b.numpy()))
-        later = y * 2.0                        # and closes before anything is read
+    with tv.GradientTape(persistent=True) as tape:
+        tape.watch(e)
+        y = tv.reduce_sum(tv.nn.relu(-a * a)) + tv.reduce_sum(b * 2.0)
+        y = y + tv.reduce_sum(tv.constant(e.numpy() * 3.0))
+        with tape.stop_recording():
+            cc = tv.reduce_sum(c * c)
+        y = y + cc
+        with tape.stop_recording():        # the call is made inside an open pause
+            tape.gradient(y, [a, b, c, e])
+        tape.watch(b)                      # after the call, the tape changes
+        y = y + tv.reduce_sum(b * b) + tv.reduce_sum(tv.constant(b.numpy()))
+    later = y * 2.0                        # and closes before anything is read
     assert float(later) != 0
-    keys = ("source_name", "verdict", "cause", "message", "fix", "filename", "lineno", "path")
-    # (a constant's name holds its process-wide id, which differs between the two runs)
-    return [[{k: re.sub(r"Const_\d+", "Const", str(r[k])) for k in keys} for r in e.results]
-            for e in seen.of("gradient_finished")]
 
 
 def test_deferred_none_and_zero_explanations_describe_the_tape_at_the_call(monkeypatch):
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        eager = _broken_explained(True, monkeypatch)
-    later = _broken_explained(False, monkeypatch)
+    eager, later = _eager_and_deferred(_broken_program, monkeypatch)
     assert later == eager
     assert [r["cause"] for r in later[0]] == ["dead_relu", "not_watched", "stop_recording",
                                               "numpy_escape"]
