@@ -739,7 +739,11 @@ def test_fuzzed_recordings_load_or_raise_recording_error(tmp_path_factory, tmp_p
     except RecordingError:
         got = None
     else:
-        assert follower.ended and follower.reason in ("closed", "idle")
+        assert follower.ended
+        # a mutation may change the header's pid into a process that is not running: the
+        # follower then rightly stops waiting for it
+        assert follower.reason in ("closed", "idle") or (
+            follower.reason == "producer_gone" and follower.header.get("pid") != os.getpid())
     assert time.monotonic() - start < 10
     if got is not None and "loaded" in locals():
         assert [e.seq for e in got] == [e.seq for e in loaded][:len(got)]
