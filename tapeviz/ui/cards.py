@@ -5,7 +5,8 @@ written once, here. Every value that came from user code goes through ``esc``.
 from __future__ import annotations
 
 from .html import code_block, esc, heatmap, ref_row, table
-from .store import KINDS, summary_text
+from .summaries import summary_text
+from .tape_graph import KINDS
 
 VERDICT_TEXT = {"value": "has a gradient", "none": "gradient is None", "zero": "gradient is zero",
                 "nan": "gradient has NaN", "inf": "gradient has Inf"}

@@ -1,7 +1,7 @@
 """The op graph of one tape, drawn with Bokeh from a Graphviz layout.
 
 Nodes are boxes (ops, ghosts) and ellipses (tensors that enter the tape), filled by kind (see
-:data:`tapeviz.ui.store.KINDS` and the legend). Edges are Graphviz splines with arrowheads,
+:data:`tapeviz.ui.tape_graph.KINDS` and the legend). Edges are Graphviz splines with arrowheads,
 labelled with the shape of the tensor they carry; edges where a gradient path is cut are red
 and dashed. Highlights (the selected node, the current backward step, the cut an explanation
 points at) are drawn by small overlay sources, so an update sends a few rows, never the graph.
@@ -20,7 +20,7 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
 from bokeh.plotting import figure
 
 from . import layout as _layout
-from .store import KINDS
+from .tape_graph import KINDS
 
 FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontrainable": "#d9d9d9",
         "watched": "#b7a6e0", "constant": "#ffffff", "stop_gradient": "#f4b6b6",

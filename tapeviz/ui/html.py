@@ -9,7 +9,7 @@ import html
 import math
 import os
 
-from .store import fmt_num, shape_str, summary_text
+from .summaries import fmt_num, shape_str, summary_text
 
 CSS = """
 .tv-h { font-weight: 600; margin: 4px 0 2px 0; }

@@ -7,7 +7,8 @@ same text. Nothing here touches Panel or Bokeh.
 from __future__ import annotations
 
 from .html import esc, table
-from .store import Store, is_bad, is_zero, summary_text
+from .store import Store
+from .summaries import is_bad, is_zero, summary_text
 
 BREAKPOINTS = ("nan", "zero")     # plus "node": the step of a chosen node
 

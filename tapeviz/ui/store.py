@@ -1,8 +1,10 @@
 """The dashboard's store: events in, tables out.
 
 A :class:`Store` ingests tape events incrementally (as :class:`tapeviz.events.Event` objects or
-their JSON dicts) and derives what the views draw: tapes, op nodes and edges, variables,
-gradient calls with their backward steps and explanations, training scalars. It reads only
+their JSON dicts) and keeps what the views draw: tapes, ops, tensors, variables, gradient
+calls with their backward steps and explanations, training scalars. A tape's graph (nodes and
+edges) is derived from these tables in :mod:`tapeviz.ui.tape_graph`, and the value summaries
+read as text in :mod:`tapeviz.ui.summaries`. It reads only
 events (never the engine) and keeps memory bounded: the last ``max_tapes`` tapes and
 ``max_calls`` gradient calls are kept in full, older ones are dropped (their norms stay in the
 training history, itself capped at ``max_history`` rows).
@@ -18,79 +20,12 @@ from collections import OrderedDict, deque
 
 import param
 
-# node kinds: the legend of the graph (order = legend order)
-KINDS = {
-    "op": "op",
-    "output": "output (gradient target)",
-    "trainable": "trainable Variable",
-    "nontrainable": "non-trainable Variable",
-    "watched": "watched tensor",
-    "constant": "constant / unwatched tensor",
-    "stop_gradient": "stop_gradient",
-    "backward": "op of a backward pass",
-    "skipped": "not recorded (stop_recording / outside tape)",
-    "escaped": "escaped to NumPy / Python",
-    "assign": "Variable assignment (cuts history)",
-}
+from .summaries import shape_str, summary_text
+from .tape_graph import build_graph
 
 
 def _d(event) -> dict:
     return event if isinstance(event, dict) else event.to_dict()
-
-
-def shape_str(shape) -> str:
-    if shape is None:
-        return "?"
-    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def fmt_num(v) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, str):
-        return v
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return str(v)
-    if f == int(f) and abs(f) < 1e6:
-        return str(int(f)) if isinstance(v, int) else f"{f:g}"
-    return f"{f:.4g}"
-
-
-def summary_text(summary) -> str:
-    """One line for a value summary: the value when small, else stats."""
-    if summary is None:
-        return "None"
-    if not isinstance(summary, dict):
-        return str(summary)
-    if "value" in summary and summary.get("size", 2) <= 8:
-        return _value_text(summary["value"])
-    parts = []
-    for k in ("min", "max", "mean", "norm"):
-        if k in summary:
-            parts.append(f"{k}={fmt_num(summary[k])}")
-    for k in ("nan", "inf"):
-        if summary.get(k):
-            parts.append(f"{k}={summary[k]}")
-    if summary.get("zeros") and summary.get("zeros") == summary.get("size"):
-        parts.append("all zero")
-    return " ".join(parts) or f"{summary.get('dtype', '?')}{shape_str(summary.get('shape'))}"
-
-
-def _value_text(value) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]"
-    return fmt_num(value)
-
-
-def is_bad(summary) -> bool:
-    return bool(summary) and isinstance(summary, dict) and bool(summary.get("nan") or summary.get("inf"))
-
-
-def is_zero(summary) -> bool:
-    return (bool(summary) and isinstance(summary, dict) and summary.get("size", 0) > 0
-            and summary.get("zeros") == summary.get("size"))
 
 
 class Store(param.Parameterized):
@@ -454,150 +389,6 @@ class Store(param.Parameterized):
         return rows
 
 
-# ---- the graph of one tape -------------------------------------------------------------------
-
-def build_graph(store: Store, tape_id) -> dict:
-    """``{"nodes": [...], "edges": [...], "clusters": {key: (label, parent)}}`` for a tape.
-
-    Nodes are ops (``op<id>``), leaf tensors (``t<id>``: variables, watched tensors, constants),
-    and ghosts for what the tape did not see (``g<seq>``). Each edge carries the tensor that
-    flows along it, its shape, and ``cut`` when a gradient cannot pass there.
-    """
-    tape = store.tapes.get(tape_id)
-    if tape is None:
-        return {"nodes": [], "edges": [], "clusters": {}}
-    nodes: "OrderedDict[str, dict]" = OrderedDict()
-    edges: list = []
-    clusters: dict = {}
-    producer: dict = {}          # tensor id -> node key on this graph
-    targets: set = set()
-    sources: set = set()
-    for cid in tape["calls"]:
-        call = store.calls.get(cid)
-        if call:
-            targets.update(r.get("id") for r in call["targets"])
-            sources.update(r.get("id") for r in call["sources"])
-    inner = {t: store.tapes[t] for t in tape["inner"] if t in store.tapes}
-    inner_of = {}
-    for t, itape in inner.items():
-        for n in itape["nodes"]:
-            inner_of.setdefault(n, t)
-
-    def leaf(tid):
-        key = f"t{tid}"
-        if key in nodes:
-            return key
-        info = store.tensors.get(tid) or {"id": tid, "name": f"tensor {tid}"}
-        var = store.variables.get(tid)
-        watched = tid in tape["watched"]
-        if var is not None or info.get("kind") == "variable":
-            trainable = (var or info).get("trainable")
-            kind = "trainable" if trainable or (trainable is None and watched) else "nontrainable"
-            name = (var or info).get("name") or f"Variable {tid}"
-        elif watched:
-            kind, name = "watched", info.get("name") or f"tensor {tid}"
-        else:
-            kind, name = "constant", info.get("name") or f"tensor {tid}"
-        summary = (var or {}).get("summary") or info.get("summary")
-        nodes[key] = {"key": key, "kind": kind, "shape": "ellipse", "label": _short(name),
-                      "name": name, "op": "Variable" if kind in ("trainable", "nontrainable") else
-                      ("watched tensor" if kind == "watched" else "constant"),
-                      "node": None, "tensor": tid,
-                      "shapes": shape_str(info.get("shape")), "dtypes": info.get("dtype") or "",
-                      "summary": summary_text(summary), "site": (tape["watched"].get(tid) or {}).get("site"),
-                      "scope": "", "cluster": None, "how": (tape["watched"].get(tid) or {}).get("how")}
-        return key
-
-    def add_op(op, kind):
-        key = f"op{op['node']}"
-        outs = op["outputs"]
-        cluster = None
-        if op["backward_of"] is not None:
-            cluster = f"bw{op['backward_of']}"
-            if cluster not in clusters:
-                call = store.calls.get(op["backward_of"])
-                label = f"backward pass of gradient call {op['backward_of']}"
-                if call:
-                    label += f" (tape {call['tape']})"
-                clusters[cluster] = (label, None)
-            if kind == "op":
-                kind = "backward"
-        elif op["node"] in inner_of:
-            cluster = f"tape{inner_of[op['node']]}"
-            clusters.setdefault(cluster, (f"inner tape {inner_of[op['node']]}", None))
-        if op["scope"]:
-            parent = cluster
-            path = ""
-            for part in op["scope"].split("/"):
-                path = f"{path}/{part}" if path else part
-                ckey = f"{parent or ''}|scope:{path}"
-                clusters.setdefault(ckey, (path, parent))
-                parent = ckey
-            cluster = parent
-        if kind == "op" and any(o.get("id") in targets for o in outs):
-            kind = "output"
-        if op["op"] == "StopGradient":
-            kind = "stop_gradient"
-        nodes[key] = {"key": key, "kind": kind, "shape": "box", "label": _short(op["op"]),
-                      "name": ", ".join(store.tensor_name(o.get("id"), o.get("name", "")) for o in outs),
-                      "op": op["op"], "node": op["node"],
-                      "tensor": outs[0].get("id") if outs else None,
-                      "shapes": " ".join(shape_str(o.get("shape")) for o in outs),
-                      "dtypes": " ".join(str(o.get("dtype") or "?") for o in outs),
-                      # (no summary: a lineage-only ref, its value was not kept)
-                      "summary": summary_text(outs[0]["summary"])
-                      if outs and outs[0].get("summary") is not None else "",
-                      "site": op["site"], "scope": op["scope"], "cluster": cluster, "how": None}
-        return key
-
-    ghost_ops = {g["node"]: g for g in tape["ghosts"] if g["type"] == "skipped"}
-    ordered = sorted(set(tape["nodes"]) | set(ghost_ops), key=lambda n: (store.ops.get(n) or {}).get("seq", 0))
-    for n in ordered:
-        op = store.ops.get(n)
-        if op is None:
-            continue
-        ghost = n in ghost_ops and tape_id not in op["tapes"]
-        key = add_op(op, "skipped" if ghost else "op")
-        if ghost:
-            nodes[key]["skip_reason"] = op["skipped"]
-        defn = store.op_defs.get(op["op"], {})
-        nondiff = defn.get("differentiable") is False or op["op"] == "StopGradient"
-        for i, r in enumerate(op["inputs"]):
-            tid = r.get("id")
-            src = producer.get(tid) or leaf(tid)
-            src_kind = nodes[src]["kind"]
-            cut = nondiff or ghost or src_kind == "skipped"
-            edges.append({"tail": src, "head": key, "tensor": tid, "label": shape_str(r.get("shape")),
-                          "cut": bool(cut), "ghost": ghost or src_kind == "skipped", "index": i})
-        for r in op["outputs"]:
-            producer[r.get("id")] = key
-    for tid in list(tape["watched"]) + [s for s in sources if s is not None]:
-        if tid not in producer:
-            leaf(tid)
-    for g in tape["ghosts"]:
-        if g["type"] == "skipped":
-            continue
-        key = f"g{g['seq']}"
-        tid = g.get("tensor")
-        label = g.get("label", "")
-        is_assign = g["type"] == "assign"
-        nodes[key] = {"key": key, "kind": "assign" if is_assign else "escaped", "shape": "box",
-                      "label": _short(label), "name": store.tensor_name(tid, f"tensor {tid}"),
-                      "op": (f"{label} (not recorded: cuts history)" if is_assign
-                             else f"{label} (value left the tape)"),
-                      "node": None, "tensor": tid, "shapes": "", "dtypes": "",
-                      "summary": summary_text(g.get("value")) if is_assign else "",
-                      "site": g.get("site"), "scope": "", "cluster": None, "how": None}
-        target = producer.get(tid) or leaf(tid)
-        if is_assign:
-            edges.append({"tail": key, "head": target, "tensor": tid, "label": "", "cut": True,
-                          "ghost": True, "index": 0})
-        else:
-            edges.append({"tail": target, "head": key, "tensor": tid, "label": "", "cut": True,
-                          "ghost": True, "index": 0})
-    return {"nodes": list(nodes.values()), "edges": edges, "clusters": clusters}
-
-
 def _ints(value) -> list:
     """A list of ints from an event field (anything else is dropped)."""
     if not isinstance(value, (list, tuple)):
@@ -607,8 +398,3 @@ def _ints(value) -> list:
 
 def _site(value):
     return value if isinstance(value, dict) else None
-
-
-def _short(text: str, n: int = 22) -> str:
-    text = str(text)
-    return text if len(text) <= n else text[: n - 1] + "…"

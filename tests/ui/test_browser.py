@@ -92,7 +92,7 @@ def _wait_title(page, predicate, timeout=20):
 
 
 def test_backward_player_steps_and_highlights(main_server, recordings, watched_page):
-    from tapeviz.ui.store import summary_text
+    from tapeviz.ui.summaries import summary_text
     page, watch = watched_page
     steps = _steps(recordings["main"])
     open_dashboard(page, main_server.url)

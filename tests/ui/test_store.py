@@ -9,7 +9,8 @@ import pytest
 from tapeviz import events as ev
 from tapeviz.ui import layout as L
 from tapeviz.ui.group import collapse
-from tapeviz.ui.store import Store, summary_text
+from tapeviz.ui.store import Store
+from tapeviz.ui.summaries import summary_text
 
 UI = pathlib.Path(__file__).resolve().parents[2] / "tapeviz" / "ui"
 
