@@ -144,6 +144,34 @@ def test_a_line_larger_than_the_buffer_is_written_whole(tmp_path):
         tv.events.log_scalar("after", 3.0)
     loaded = tv.load_recording(path)
     assert loaded.complete and [e.name for e in loaded.of("scalar")] == ["before", name, "after"]
+    assert loaded.footer.events == len(loaded) and loaded.footer.dropped == 0
+
+
+@pytest.mark.parametrize("last", [True, False])
+def test_lines_larger_than_the_buffer_are_counted_and_keep_their_order(tmp_path, last):
+    """Such a line is written by itself, after the lines buffered before it (the site it
+    names is defined before it); the footer counts its event whether or not more follow."""
+    from tapeviz.recording import writer
+    path = tmp_path / "big.tvz"
+    names = ["a", "n" * (writer._BUFFER_SIZE + 10), "m" * (writer._BUFFER_SIZE // 2), "b",
+             "o" * (writer._BUFFER_SIZE - 20)] + ([] if last else ["c"])
+    with tv.record(path) as rec:
+        rec._subscription.close()                 # fed directly: only these events
+        for i, name in enumerate(names):
+            rec._on_event(events.make(events.OpRecorded, node=i, op=name,
+                                      site={"file": name[:1] + ".py", "line": i}))
+    rows = _rows(path)
+    assert [r["op"] for r in rows if r.get("kind") == "op_recorded"] == names
+    defined = set()
+    for r in rows:
+        if r.get("kind") == "site":
+            defined.add(r["id"])
+        elif r.get("kind") == "op_recorded":
+            assert r["site"] in defined
+    loaded = tv.load_recording(path)
+    assert loaded.complete and loaded.warnings == []
+    assert [e.op for e in loaded.of("op_recorded")] == names
+    assert loaded.footer.events == len(loaded) and loaded.footer.dropped == 0
 
 
 def test_a_hand_made_ref_that_cannot_be_compared_leaves_no_site_undefined(tmp_path):

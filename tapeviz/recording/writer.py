@@ -62,6 +62,7 @@ class record:
         self.dropped = 0
         self.closed = False
         self._buffer = bytearray(_BUFFER_SIZE)   # whole lines up to _end, one write() each
+        self._view = memoryview(self._buffer)    # lines are copied in through it
         self._end = 0
         self._buffered_events = 0     # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
@@ -144,9 +145,19 @@ class record:
     def _append(self, line: bytes) -> None:
         """Copy a line into the one buffer, not kept as a bytes object per line (a batch of
         kilobyte lines freed at once made the allocator return pages that the next batch
-        faulted in again) nor appended with += (which reallocates as it grows)."""
-        end = self._end + len(line)
-        self._buffer[self._end:end] = line     # grows the buffer if it must
+        faulted in again) nor appended with += (which reallocates as it grows). Through a
+        memoryview: a bytearray's own slice assignment first copies a bytes line into a
+        new bytearray. A line that does not fit flushes the lines before it; one larger
+        than the whole buffer is then written by itself (whole lines, in order, either way)."""
+        start = self._end
+        end = start + len(line)
+        if end > _BUFFER_SIZE:
+            self._flush_locked()
+            if len(line) > _BUFFER_SIZE:
+                self._write_now(line, 0)    # its event is counted with the next batch
+                return
+            start, end = 0, len(line)
+        self._view[start:end] = line
         self._end = end
 
     def _line(self, cls, data: dict, engine_built: bool) -> bytes:
@@ -193,16 +204,20 @@ class record:
 
     def _flush_locked(self) -> None:
         end = self._end
-        if not end:
-            return
         n = self._buffered_events
+        if not end and not n:
+            return
         self._buffered_events = 0
         self._end = 0
-        with memoryview(self._buffer) as whole, whole[:end] as lines:
+        if not end:     # their lines went out by themselves (larger than the buffer)
+            if self._failed:
+                self.dropped += n
+            else:
+                self.events_written += n
+            return
+        with self._view[:end] as lines:
             if self._write_now(lines, n):
                 self.events_written += n
-        if len(self._buffer) > _BUFFER_SIZE:    # an enormous line grew it: let that go
-            self._buffer = bytearray(_BUFFER_SIZE)
 
     def _write_now(self, data, events: int) -> bool:
         if self._failed:
