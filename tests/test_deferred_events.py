@@ -2,6 +2,7 @@
 building them eagerly gave, whenever it reads."""
 import json
 import re
+import sys
 
 import numpy as np
 
@@ -129,3 +130,26 @@ def test_deferred_none_and_zero_explanations_describe_the_tape_at_the_call(monke
     assert later == eager
     assert [r["cause"] for r in later[0]] == ["dead_relu", "not_watched", "stop_recording",
                                               "numpy_escape"]
+
+
+def test_to_dict_holds_each_field_of_every_kind_read_by_name():
+    """``to_dict`` reads the slots directly (under a second name where the field's own name
+    is a deferring descriptor): each key must hold that field's value, for every kind, built
+    by hand and deferred, and the aliases must not become fields."""
+    import dataclasses
+    _DEFERRED_FIELDS = sys.modules["tapeviz.events.deferred"]._DEFERRED_FIELDS
+    assert len(_DEFERRED_FIELDS) >= 7
+    for cls in events.EVENT_TYPES.values():
+        names = [f.name for f in dataclasses.fields(cls)]
+        values = {name: [i, name] for i, name in enumerate(names)}   # distinct, per field
+        built = [cls(**values)]
+        if cls in _DEFERRED_FIELDS:       # the kinds the engine defers
+            built.append(events.materialize(events.deferred(cls, lambda v=values: {
+                k: x for k, x in v.items() if k not in ("seq", "time")})))
+        for e in built:
+            d = e.to_dict()
+            assert list(d) == ["kind"] + names, cls
+            assert d == {"kind": cls.KIND, **{n: getattr(e, n) for n in names}}, cls
+            if e.seq == values["seq"]:       # by hand: every value as given
+                assert d == {"kind": cls.KIND, **values}, cls
+        assert [f.name for f in dataclasses.fields(cls)] == names

@@ -129,10 +129,33 @@ def _dict_maker(cls):
     if make is None:
         getters = _getters(cls)
         namespace = {f"get{i}": get for i, (_, get) in enumerate(getters)}
-        items = "".join(f", {name!r}: get{i}(event)" for i, (name, _) in enumerate(getters))
+        items = "".join(f", {name!r}: " + (f"event.{raw}" if raw else f"get{i}(event)")
+                        for i, (name, get) in enumerate(getters)
+                        for raw in [_raw_attribute(cls, name, get)])
         exec(f"def to_dict(event):\n    return {{'kind': {cls.KIND!r}{items}}}\n", namespace)
         make = _DICT_MAKERS[cls] = namespace["to_dict"]
     return make
+
+
+def _raw_attribute(cls, name: str, get) -> str | None:
+    """An attribute name that reads the field's slot itself, as Python reads any slot (no
+    call: a call of the slot's ``__get__`` per field made building the dict cost more than
+    encoding it): the field's own name when that is still its slot, else ``_raw_<name>``,
+    the slot under a second name on the class that holds it. None: read it with ``get``."""
+    slot = getattr(get, "__self__", None)
+    if type(slot) is not _MEMBER:
+        return None
+    if getattr(cls, name, None) is slot:
+        return name
+    alias = "_raw_" + name
+    owner = slot.__objclass__
+    if owner.__dict__.get(alias, slot) is not slot:
+        return None
+    setattr(owner, alias, slot)
+    return alias
+
+
+_MEMBER = type(_Deferrable._pending)
 
 
 def _materialize(event) -> None:
