@@ -76,40 +76,51 @@ class WriterTables:
         writer forgets every ref (:meth:`clear`). The site comes last: a ref that raises
         (a hand-made one whose ``==`` does) leaves no site remembered without its line."""
         spec = _REF_FIELDS_BY_CLASS.get(cls)
-        if spec is None:
-            if cls is _GradientFinished:
-                ref = self._ref
-                data["results"] = [
-                    {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
-                    else r for r in data["results"]]
-        else:
-            self._compact_refs(spec, data)
+        if spec is not None:      # inline, not a call per ref: most events hold two or three
+            refs = self.refs
+            for name, many in spec:
+                value = data[name]
+                if not many:
+                    if type(value) is dict:
+                        tid = value.get("id")
+                        if type(tid) is int:
+                            known = refs.get(tid)
+                            if known is not None and (known is value or known == value):
+                                data[name] = tid
+                            else:
+                                refs[tid] = value
+                    continue
+                if type(value) is not list:
+                    continue
+                out = []
+                for ref in value:
+                    if type(ref) is dict:
+                        tid = ref.get("id")
+                        if type(tid) is int:
+                            known = refs.get(tid)
+                            if known is not None and (known is ref or known == ref):
+                                out.append(tid)
+                                continue
+                            refs[tid] = ref
+                    out.append(ref)
+                data[name] = out
+        elif cls is _GradientFinished:
+            ref = self._ref
+            data["results"] = [
+                {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
+                else r for r in data["results"]]
         site = data.get("site")
         if type(site) is dict:
+            try:    # the usual case, without a call: the site the last event at its line had
+                hit = self.by_line.get((site.get("file"), site.get("line")))
+                if hit is not None and hit[1] == site:
+                    data["site"] = hit[0]
+                    return b""
+            except TypeError:         # an unhashable value in a hand-made site: site() decides
+                pass
             data["site"], defined = self.site(site)
             return defined
         return b""
-
-    def _compact_refs(self, spec, data: dict) -> None:
-        refs = self.refs
-        for name, many in spec:
-            value = data[name]
-            if not many:
-                value = [value]
-            elif type(value) is not list:
-                continue
-            out = []
-            for ref in value:     # inline, not a call per ref: most events hold two or three
-                if type(ref) is dict:
-                    tid = ref.get("id")
-                    if type(tid) is int:
-                        known = refs.get(tid)
-                        if known is not None and (known is ref or known == ref):
-                            out.append(tid)
-                            continue
-                        refs[tid] = ref
-                out.append(ref)
-            data[name] = out if many else out[0]
 
     def _ref(self, ref):
         if type(ref) is dict:
