@@ -17,7 +17,6 @@ import panel as pn
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
     """The page for one session: a BootstrapTemplate holding a :class:`Dashboard`."""
-    from tapeviz.ui.dashboard import Dashboard
     path = path or os.environ.get("TAPEVIZ_RECORDING") or None
     if follow is None:
         follow = os.environ.get("TAPEVIZ_FOLLOW", "") not in ("", "0")
@@ -31,7 +30,7 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
         name = os.path.basename(path) if path else "no recording"
         title = title or f"tapeviz · {name}"
         try:
-            main = Dashboard(path, title=title, follow=follow)
+            main = open_dashboard(path, follow, title)
         except Exception as exc:      # a broken file: say so on the page, never a blank page
             main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
                                  alert_type="danger")
@@ -39,6 +38,17 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
                                          header_background="#2b4a6f")
     page.server_doc = partial(_server_doc_frozen, page)
     return page
+
+
+def open_dashboard(path, follow: bool, title: str):
+    """A session's :class:`Dashboard` of one recording file (or of nothing). A finished file
+    is ingested once per process and its store shared by every tab (:func:`.source.store_for`);
+    a followed one is read by each tab as it grows."""
+    from tapeviz.ui.dashboard import Dashboard
+    from tapeviz.ui.source import store_for
+    if path and not follow:
+        return Dashboard(None, title=title, store=store_for(path))
+    return Dashboard(path, title=title, follow=follow)
 
 
 def _server_doc_frozen(page, doc=None, title=None, location=True):

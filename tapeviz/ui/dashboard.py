@@ -64,10 +64,13 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
     period = param.Integer(default=300, doc="ms between polls of a live source")
 
     def __init__(self, source=None, title: str = "tapeviz", follow: bool = False,
-                 max_tapes: int = 50, max_calls: int = 200, height: int = 520, **params):
+                 max_tapes: int = 50, max_calls: int = 200, height: int = 520,
+                 store: Store | None = None, **params):
         super().__init__(title=title, **params)
         self.source = as_source(source, follow_live=follow)
-        self.store = Store(max_tapes=max_tapes, max_calls=max_calls)
+        # (a store that already ingested a finished run is read only here: tabs may share it)
+        self.store = store if store is not None else Store(max_tapes=max_tapes,
+                                                           max_calls=max_calls)
         self.graph = GraphView(height=height)
         self._callback = None
         self._reset_state()

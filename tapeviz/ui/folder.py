@@ -3,8 +3,8 @@
 The page's header has a picker of the folder's ``*.tvz`` files (newest first, refreshable).
 Choosing one replaces what the dashboard shows in place (:meth:`Dashboard.load`): the same
 widgets and Bokeh models receive the new run's data, so the browser redraws without building
-a new page. Ingested recordings (:func:`store_for`) and layouts (:mod:`.layout`) are cached per
-process, so going back to a recording costs neither a parse nor a ``dot`` run.
+a new page. Ingested recordings (:func:`.source.store_for`) and layouts (:mod:`.layout`) are
+cached per process, so going back to a recording costs neither a parse nor a ``dot`` run.
 
 Only plain ``.tvz`` files directly inside the served folder can be opened: a chosen name must
 be a bare file name and resolve (symlinks followed) to a regular file inside the folder
@@ -13,15 +13,12 @@ be a bare file name and resolve (symlinks followed) to a regular file inside the
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 
 import panel as pn
 
 from .dashboard import Dashboard
 from .html import esc
-from .source import load_events
-from .store import Store
+from .source import store_for
 
 SUFFIX = ".tvz"
 PICKER_CSS = "select.bk-input { color: #212529; background-color: #fff; }"  # the header's text is white
@@ -62,31 +59,6 @@ class RecordingFolder:
         return real
 
 
-_STORES: "OrderedDict[tuple, Store]" = OrderedDict()    # (path, mtime, size) -> Store
-_STORES_KEPT = 4
-_STORES_LOCK = threading.Lock()
-
-
-def store_for(path) -> Store:
-    """The events of a finished recording, ingested once per process: tabs and switches share
-    the store (nothing writes to it after ingest), so going back to a 5,000-op recording skips
-    10,000 events of ingest and the graph's build."""
-    st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size)
-    with _STORES_LOCK:
-        hit = _STORES.get(key)
-        if hit is not None:
-            _STORES.move_to_end(key)
-            return hit
-    store = Store()
-    store.ingest(load_events(path))
-    with _STORES_LOCK:
-        _STORES[key] = store
-        while len(_STORES) > _STORES_KEPT:
-            _STORES.popitem(last=False)
-    return store
-
-
 class FolderDashboard:
     """A :class:`Dashboard` with a recording picker over a folder (one per session)."""
 
@@ -102,9 +74,8 @@ class FolderDashboard:
         self.shown: str | None = None
         first = initial if initial in names else (names[0] if names else None)
         store, error = self._read(first) if first else (None, None)
-        self.dashboard = Dashboard(None, title=first or "no recording", **dashboard_kw)
-        if store is not None:
-            self.dashboard.load(None, title=first, store=store)
+        self.dashboard = Dashboard(None, title=first or "no recording", store=store,
+                                   **dashboard_kw)
         if first:
             self.picker.value = first
             if error is None:

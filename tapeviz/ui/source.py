@@ -3,11 +3,13 @@
 :func:`as_source` turns what a user hands to the dashboard into one: a recording path
 (loaded whole, or followed live with ``follow=True``), a list of events, an existing source,
 or any object with a ``_tapeviz_event_source()`` method (a tape). The engine is never
-imported here: tapes are duck-typed.
+imported here: tapes are duck-typed. :func:`store_for` is the server's cache of finished
+recordings, already ingested, shared by its browser tabs.
 """
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 
 
@@ -30,34 +32,39 @@ class ListSource:
         return out
 
 
-_LOADED: "OrderedDict[tuple, tuple]" = OrderedDict()    # (path, mtime, size) -> events
-_LOADED_FILES = 4
+_STORES: "OrderedDict[tuple, object]" = OrderedDict()   # (path, mtime, size, limits) -> Store
+_STORES_KEPT = 4
+_STORES_LOCK = threading.Lock()
 
 
 def load_events(path) -> list:
-    """All events of a recording file. A finished file is parsed once per process: every
-    browser tab of ``tapeviz serve`` shares the (read-only) events instead of re-reading
-    megabytes of JSON while the user waits."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        st = None
-    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size) if st else None
-    hit = _LOADED.get(key) if key else None
-    if hit is not None:
-        _LOADED.move_to_end(key)
-        return list(hit)
-    events = _load_events(path)
-    if key:
-        _LOADED[key] = tuple(events)
-        while len(_LOADED) > _LOADED_FILES:
-            _LOADED.popitem(last=False)
-    return events
-
-
-def _load_events(path) -> list:
+    """All events of a recording file."""
     from ..recording import load_recording
     return list(load_recording(path))
+
+
+def store_for(path, max_tapes: int = 50, max_calls: int = 200):
+    """A :class:`~tapeviz.ui.store.Store` that ingested a finished recording, made once per
+    process for the last few files: every browser tab of ``tapeviz serve`` (one file or a
+    folder) shares it, so a second tab or a switch back to a 5,000-op recording parses and
+    ingests nothing. Sharing is safe because nothing writes to a store after its ingest. A
+    file that changed (its time or size) is read again."""
+    from .store import Store
+    path = os.path.abspath(path)
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, max_tapes, max_calls)
+    with _STORES_LOCK:
+        hit = _STORES.get(key)
+        if hit is not None:
+            _STORES.move_to_end(key)
+            return hit
+    store = Store(max_tapes=max_tapes, max_calls=max_calls)
+    store.ingest(load_events(path))
+    with _STORES_LOCK:
+        _STORES[key] = store
+        while len(_STORES) > _STORES_KEPT:
+            _STORES.popitem(last=False)
+    return store
 
 
 def follow(path):

@@ -142,30 +142,28 @@ def test_big_graph_collapses_by_scope():
     assert sorted(g2["units"]) == ["scope:layer0"] and len(g2["units"]["scope:layer0"]) == 100
 
 
-def test_a_recording_is_parsed_once_and_never_changed_by_a_store(tmp_path):
-    """Browser tabs of one server share the parsed events, so ingesting must leave them as
-    they were: two stores fed the same list see the same graph, and the events compare equal
-    to a fresh parse of the file."""
-    import json
+def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
+    """`tapeviz serve run.tvz` (and a folder's picker) give every browser tab the same store:
+    the second tab parses and ingests nothing. The shared store shows what a store of its own
+    would, and a file that changed is read again."""
     from tapeviz.recording import record
-    from tapeviz.ui.source import load_events
+    from tapeviz.ui.app import open_dashboard
+    from tapeviz.ui.source import load_events, store_for
     path = tmp_path / "run.tvz"
     with record(str(path)):
         _program()
-    first = load_events(path)
-    assert load_events(path)[0] is first[0]          # the second tab reuses the parse
-    before = json.dumps([e if isinstance(e, dict) else e.to_dict() for e in first],
-                        sort_keys=True, default=str)
-    stores = [Store(), Store()]
-    for s in stores:
-        s.ingest(first)
-    after = json.dumps([e if isinstance(e, dict) else e.to_dict() for e in first],
-                       sort_keys=True, default=str)
-    assert before == after
-    graphs = [s.graph(s.latest_tape()) for s in stores]
-    assert [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
+    shared = store_for(path)
+    assert store_for(str(path)) is shared
+    tabs = [open_dashboard(str(path), False, "run") for _ in range(2)]
+    assert tabs[0].store is shared and tabs[1].store is shared
+    own = Store()
+    own.ingest(load_events(path))
+    graphs = [s.graph(s.latest_tape()) for s in (shared, own)]
+    assert graphs[0]["nodes"] and \
+        [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
+    assert tabs[0].graph.nodes.data["key"] == tabs[1].graph.nodes.data["key"] != []
     path.write_text(path.read_text() + "\n")        # a changed file is read again
-    assert load_events(path)[0] is not first[0]
+    assert store_for(path) is not shared
 
 
 def test_unscoped_loop_collapses_on_whole_iterations():
