@@ -441,3 +441,92 @@ def test_summaries_are_cached_per_array_but_never_stale_or_shared():
         b = np.full(3, float(i))
         assert events.summarize(b)["max"] == float(i)
     assert len(events._summaries) <= events._SUMMARY_CACHE
+
+
+# --- subscribe(kinds=...) -----------------------------------------------------------------------
+
+def _program_with_every_common_kind():
+    w = tv.Variable([1.0, 2.0], name="w")
+    unused = tv.Variable(3.0, name="unused")
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.sin(w) * 2.0)
+    grads = tape.gradient(y, [w, unused])        # unused: None, explained
+    w.assign_sub(0.1 * grads[0])
+    events.log_scalar("loss", float(y))
+
+
+def test_a_subscriber_of_some_kinds_receives_exactly_those():
+    everything, some = [], []
+    wanted = {"gradient_finished", "variable_assigned", "scalar"}
+    with events.subscribe(everything.append), events.subscribe(some.append, kinds=wanted):
+        _program_with_every_common_kind()
+    assert {e.kind for e in everything} > wanted | {"op_recorded", "backward_step"}
+    assert some == [e for e in everything if e.kind in wanted]
+    finished = [e for e in some if e.kind == "gradient_finished"]
+    assert finished[0].results[1]["grad"] is None and finished[0].results[1]["verdict"]
+
+
+def test_per_op_events_are_not_built_when_no_subscriber_wants_them(monkeypatch):
+    from tapeviz.engine import backprop, op
+    built = []
+    real_op, real_step = op._emit_op, backprop._emit_deferred
+    monkeypatch.setattr(op, "_emit_op", lambda *a: (built.append("op"), real_op(*a)))
+    monkeypatch.setattr(backprop, "_emit_deferred",
+                        lambda *a: (built.append(a[0].KIND), real_step(*a)))
+    alone = []
+    with events.subscribe(alone.append, kinds=["gradient_finished"]):
+        assert not events.OP_EVENTS and not events.STEP_EVENTS and events.ACTIVE
+        _program_with_every_common_kind()
+    assert built == [] and [e.kind for e in alone] == ["gradient_finished"]
+    everything = []
+    with events.subscribe(everything.append):
+        _program_with_every_common_kind()
+    assert "op" in built and "backward_step" in built
+    # the gradient result is explained as when every kind is on
+    full = [e for e in everything if e.kind == "gradient_finished"][0].results[1]
+    mine = alone[0].results[1]
+    assert mine["cause"] == full["cause"] == "unconnected" and mine["message"] == full["message"]
+
+
+def test_kinds_are_checked_and_a_single_name_is_accepted():
+    with pytest.raises(ValueError, match="gradient_finsihed is not an event kind.*"
+                                         "gradient_finished"):
+        events.subscribe(print, kinds=["gradient_finsihed"])
+    with pytest.raises(ValueError, match="an empty list"):
+        events.subscribe(print, kinds=[])
+    with pytest.raises(TypeError, match="kind names"):
+        events.subscribe(print, kinds=5)
+    seen = []
+    with events.subscribe(seen.append, kinds="scalar"):
+        events.log_scalar("a", 1.0)
+        with tv.GradientTape() as tape:
+            x = tv.constant(1.0)
+            tape.watch(x)
+            tape.gradient(x * x, x)
+    assert [e.kind for e in seen] == ["scalar"]
+
+
+def test_definitions_are_replayed_only_to_subscribers_that_want_them():
+    tv.sin(tv.constant(0.5))                         # Sin is defined in this process by now
+    defined, other = [], []
+    with events.subscribe(defined.append, replay_definitions=True, kinds=["op_defined"]), \
+            events.subscribe(other.append, replay_definitions=True, kinds=["scalar"]):
+        pass
+    assert "Sin" in {e.op for e in defined} and other == []
+
+
+def test_delivered_only_to_still_gets_every_kind_beside_a_filtered_subscriber():
+    filtered, only = [], []
+    with events.subscribe(filtered.append, kinds=["scalar"]):
+        with events.delivered_only_to(only.append):
+            assert events.OP_EVENTS and events.STEP_EVENTS
+            events.log_scalar("inside", 1.0)
+            x = tv.constant(2.0)
+            with tv.GradientTape() as tape:
+                tape.watch(x)
+                y = x * x
+            tape.gradient(y, x)
+        assert not events.OP_EVENTS
+        events.log_scalar("after", 2.0)
+    assert {"scalar", "op_recorded", "backward_step"} <= {e.kind for e in only}
+    assert [e.name for e in filtered] == ["after"]

@@ -44,7 +44,7 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
             _accumulate(grads, t._id, g)
     if not grads:
         return {}
-    emitting = _events.ACTIVE and call is not None
+    emitting = _events.STEP_EVENTS and call is not None
     lean_before = _op.LEAN
     _op.LEAN = not _op.RECORDING   # no tape records this pass: its ops need no lineage
     try:

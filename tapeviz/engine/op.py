@@ -280,7 +280,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
                 node.tapes = (tape._id,)
         else:
             _record(op, node, inputs, (y,))
-    if _events.ACTIVE:
+    if _events.OP_EVENTS:
         _emit_op(op, node, inputs, (y,))
     return y
 
@@ -296,7 +296,7 @@ def _apply_many(op, inputs, attrs, out):
     node.out_ids = tuple([t._id for t in outputs])
     if RECORDING:
         _record(op, node, inputs, outputs)
-    if _events.ACTIVE:
+    if _events.OP_EVENTS:
         _emit_op(op, node, inputs, outputs)
     return outputs
 

@@ -309,15 +309,16 @@ class GradientTape:
     def _finish(self, call, targets, sources, results, output_gradients, unconnected,
                 value_limit=None, raw=None):
         explanations = later = None
-        health = gradient_health(results) if _events.ACTIVE or not self._persistent else None
-        if _config.explain_none or (_events.ACTIVE and health == "nonfinite"):
+        listening = _events.wanted(_events.GradientFinished)
+        health = gradient_health(results) if listening or not self._persistent else None
+        if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)
             from .explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
                 warn_if_broken(explanations)
-        elif _events.ACTIVE:
+        elif listening:
             # The explanation reads the lineage, this tape's entries (immutable tensors) and,
             # for a None or zero gradient, the tape's side notes: it is worked out when a
             # subscriber reads the event, from a copy of what it reads, so a subscriber that
@@ -329,7 +330,7 @@ class GradientTape:
                 from .explain import TapeState
                 state = TapeState(self, entries)
             later = (state, targets, entries, user_names(sources), unconnected)
-        if _events.ACTIVE:   # summaries built when a subscriber reads the event
+        if listening:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
             _events.emit(_events.deferred(
                 _events.GradientFinished, finished_payload, call, self._id,

@@ -39,8 +39,14 @@ from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
 
 #: True while anyone listens. The engine checks this flag and builds no event otherwise.
 ACTIVE = False
+#: True while anyone wants ``op_recorded`` (or ``op_defined``) / ``backward_step`` events: the
+#: engine builds its per-op events only then (see ``subscribe(kinds=...)``).
+OP_EVENTS = False
+STEP_EVENTS = False
 _subscriptions: list["Subscription"] = []
 _callbacks: tuple = ()            # (callback, subscription) pairs: what emit() walks
+_filtered = False                 # some subscriber takes only some kinds: emit() uses _routes
+_routes: dict = {}                # event class -> the (callback, subscription) pairs it goes to
 _lock = threading.RLock()
 _busy: set = set()               # ids of the threads inside a subscriber (their events drop)
 _ident = threading.get_ident
@@ -61,8 +67,37 @@ if hasattr(os, "register_at_fork"):
 
 
 def _update_active() -> None:
-    global ACTIVE
+    """Recompute the flags and forget the routes (after any change of the subscribers)."""
+    global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered
+    _routes.clear()
+    _filtered = _exclusive == 0 and any(s.kinds is not None for s in _subscriptions)
     ACTIVE = (bool(_subscriptions) or _exclusive > 0) and _paused == 0
+    OP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("op_recorded", "op_defined"))
+    STEP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("backward_step"))
+
+
+def _wanted_by_any(*kinds) -> bool:
+    return any(s.kinds is None or not s.kinds.isdisjoint(kinds) for s in _subscriptions)
+
+
+def _route(cls) -> tuple:
+    """The (callback, subscription) pairs an event of class ``cls`` goes to, remembered until
+    the subscribers change."""
+    with _lock:    # (a route made while the subscribers change would outlive the change)
+        pairs = _callbacks if not _filtered else tuple(
+            (callback, s) for callback, s in _callbacks
+            if s.kinds is None or getattr(cls, "KIND", None) in s.kinds)
+        _routes[cls] = pairs
+    return pairs
+
+
+def wanted(cls) -> bool:
+    """True when a subscriber would receive an event of class ``cls`` now: code that does
+    extra work for one kind of event (an explanation for ``gradient_finished``) asks first."""
+    if not ACTIVE:
+        return False
+    pairs = _routes.get(cls)
+    return bool(pairs if pairs is not None else _route(cls))
 
 
 class paused:
@@ -71,10 +106,10 @@ class paused:
     flag is recomputed from the subscribers on exit, never restored from a stale copy."""
 
     def __enter__(self):
-        global _paused, ACTIVE
+        global _paused
         with _lock:
             _paused += 1
-            ACTIVE = False
+            _update_active()
         return self
 
     def __exit__(self, *exc):
@@ -115,10 +150,11 @@ class delivered_only_to:
 class Subscription:
     """Returned by :func:`subscribe`; ``close()`` it, or use it as a context manager."""
 
-    __slots__ = ("callback", "failed", "closed")
+    __slots__ = ("callback", "kinds", "failed", "closed")
 
-    def __init__(self, callback):
+    def __init__(self, callback, kinds: frozenset | None = None):
         self.callback = callback
+        self.kinds = kinds       # the event kinds it receives (None: all)
         self.failed = False      # it raised once: reported, further errors ignored
         self.closed = False
 
@@ -144,8 +180,14 @@ class Subscription:
         return f"<Subscription {self.callback!r}{' closed' if self.closed else ''}>"
 
 
-def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False) -> Subscription:
+def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False,
+              kinds=None) -> Subscription:
     """Call ``callback(event)`` for every event from now on.
+
+    ``kinds`` (an iterable of kind names such as ``"gradient_finished"``) limits it to those
+    events. The engine builds its per-op events (``op_recorded``, ``backward_step``) only while
+    a subscriber wants them, so a subscriber of gradient results alone costs a training loop
+    nothing per op.
 
     With ``replay_definitions=True`` the callback first receives the ``op_defined`` event of
     every op already used in this process (each op announces itself once per process), so
@@ -161,18 +203,37 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     >>> [e.kind for e in seen]
     ['scalar']
     """
-    global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    sub = Subscription(callback)
+    global _callbacks
+    sub = Subscription(callback, _kinds(kinds))
     with _lock:
-        if replay_definitions:
+        if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
             for event in list(_definitions.values()):
                 _deliver(callback, sub, event)
         _subscriptions.append(sub)
         _callbacks = tuple((s.callback, s) for s in _subscriptions)
         _update_active()
     return sub
+
+
+def _kinds(kinds) -> frozenset | None:
+    """``subscribe``'s ``kinds`` checked: a frozenset of known kind names, or None (all)."""
+    if kinds is None:
+        return None
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    try:
+        chosen = frozenset(kinds)
+    except TypeError:
+        raise TypeError(f"subscribe(kinds=...) takes kind names such as "
+                        f"['gradient_finished'], got {kinds!r}") from None
+    unknown = sorted(str(k) for k in chosen - set(EVENT_TYPES))
+    if unknown or not chosen:
+        raise ValueError(f"subscribe(kinds=...): {', '.join(unknown) or 'an empty list'} "
+                         f"{'is not an event kind' if len(unknown) == 1 else 'are not event kinds'}"
+                         f"; the kinds are: {', '.join(sorted(EVENT_TYPES))}")
+    return chosen
 
 
 def unsubscribe(callback) -> None:
@@ -231,10 +292,15 @@ def emit(event: Event) -> None:
         _definitions[event.op] = event
     if _busy and _ident() in _busy:
         return
+    pairs = _callbacks
+    if _filtered:
+        pairs = _routes.get(type(event))
+        if pairs is None:
+            pairs = _route(type(event))
     me = _ident()
     _busy.add(me)
     try:
-        for callback, sub in _callbacks:
+        for callback, sub in pairs:
             try:
                 callback(event)
             except Exception as exc:  # a broken listener must never break the user's program
@@ -273,12 +339,19 @@ def emit_deferred(cls, build, *args) -> None:
     Nothing is built while a subscriber runs (such events are dropped anyway)."""
     if _busy and _ident() in _busy:
         return
+    pairs = _callbacks
+    if _filtered:
+        pairs = _routes.get(cls)
+        if pairs is None:
+            pairs = _route(cls)
+        if not pairs:     # nobody wants this kind: nothing to build
+            return
     event = _new_event(cls)
     _set_pending(event, (build, next(_seq), _now(), args))
     me = _ident()
     _busy.add(me)
     try:
-        for callback, sub in _callbacks:
+        for callback, sub in pairs:
             try:
                 callback(event)
             except Exception as exc:  # a broken listener must never break the user's program
