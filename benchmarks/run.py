@@ -18,7 +18,8 @@ Engine workloads (workloads.py, peers.py):
   W5  tracemalloc peak of one warm W3 step (non-persistent and persistent tape) vs NumPy
   W6  Hessian of a 50-parameter function (jacobian of a gradient under nested tapes) vs
       autograd.hessian and torch.autograd.functional.hessian
-  events on/off: W1 and W3 with a no-op subscriber vs none
+  events on/off: W1 and W3 with a no-op subscriber vs none; W1 with a subscriber of
+  gradient_finished only (subscribe(kinds=...)) vs none
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
 Then recording_throughput.py and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,
@@ -148,15 +149,19 @@ def engine_rows(args):
                     peer_value=m_np, ratio=m_ps / m_np, target=("<=", 1.60, "ratio")))
 
     # events on vs off
-    for wl, name, unit, conv, limit in (("W3", "W3 MLP step, events on vs off", "ms", ms, 1.03),
-                                        ("W1", "W1 chain per op, events on vs off", "us", us,
-                                         1.20)):
+    for wl, kinds, name, unit, conv, limit in (
+            ("W3", None, "W3 MLP step, events on vs off", "ms", ms, 1.03),
+            ("W1", None, "W1 chain per op, events on vs off", "us", us, 1.20),
+            ("W1", w.GRADIENT_KINDS, "W1 with a subscriber of gradient_finished only vs off",
+             "us", us, None)):
+        events_name = f"tapeviz {wl} {'gradient ' if kinds else ''}events"
         if args.in_process:
-            on, off = w.Events(w.FACTORIES[f"tapeviz {wl}"]()), w.FACTORIES[f"tapeviz {wl}"]()
+            on = w.Events(w.FACTORIES[f"tapeviz {wl}"](), kinds)
+            off = w.FACTORIES[f"tapeviz {wl}"]()
             (t_on, t_off), (_, ratio) = timing.round_robin(
                 [timing.timed_here(on), timing.timed_here(off)], rounds)
         else:
-            a = timing.Worker(w.FACTORIES, f"tapeviz {wl} events")
+            a = timing.Worker(w.FACTORIES, events_name)
             b = timing.Worker(w.FACTORIES, f"tapeviz {wl}")
             try:
                 (t_on, t_off), (_, ratio) = timing.round_robin([a, b], rounds)
@@ -164,7 +169,8 @@ def engine_rows(args):
                 a.close()
                 b.close()
         rows.append(row("engine", name, conv(t_on), unit, label="on", peer="off",
-                        peer_value=conv(t_off), ratio=ratio, target=("<=", limit, "ratio")))
+                        peer_value=conv(t_off), ratio=ratio,
+                        target=("<=", limit, "ratio") if limit else None))
 
     if not args.no_w4:
         r = e.compare("W4", ["tapeviz", "numpy"], 3 if args.quick else 7, warmup=1)

@@ -202,21 +202,26 @@ def autograd_hessian():
 
 
 # --- events on / off -----------------------------------------------------------------------------
-class Events:
-    """Turn a no-op subscriber on around each call (for --in-process)."""
+#: the kinds of the "some kinds" subscriber: what a NaN alarm or a gradient-norm logger reads
+GRADIENT_KINDS = ("gradient_finished",)
 
-    def __init__(self, fn):
+
+class Events:
+    """Turn a no-op subscriber (of ``kinds``, default all) on around each call (--in-process)."""
+
+    def __init__(self, fn, kinds=None):
         self.fn = fn
+        self.kinds = kinds
 
     def __call__(self):
-        with tv.events.subscribe(lambda event: None):
+        with tv.events.subscribe(lambda event: None, kinds=self.kinds):
             return self.fn()
 
 
-def with_events(factory):
+def with_events(factory, kinds=None):
     def make():
         fn = factory()
-        tv.events.subscribe(lambda event: None)     # on for the worker's whole life
+        tv.events.subscribe(lambda event: None, kinds=kinds)   # on for the worker's whole life
         return fn
     return make
 
@@ -239,6 +244,7 @@ FACTORIES = {
     "torch W6": lambda: peers.torch_hessian(w6_data()),
     "tapeviz W3 events": with_events(tapeviz_mlp),
     "tapeviz W1 events": with_events(tapeviz_chain),
+    "tapeviz W1 gradient events": with_events(tapeviz_chain, GRADIENT_KINDS),
     "tapeviz W4": tapeviz_w4,
     "numpy W4": numpy_w4,
 }
