@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tapeviz.ui import gallery
+from tapeviz.ui import gallery, lesson
 
 from conftest import PageWatch, Server, env_with_repo
 
@@ -170,7 +170,7 @@ def _load(stem):
 def test_run_lesson_captures_events_output_and_explanations():
     import tapeviz as tf
     demo = _load(next(s for s in STEMS if "what_is_watched" in s))
-    events, output = gallery.run_lesson(demo.lesson, tf)
+    events, output = lesson.run_lesson(demo.lesson, tf)
     assert output.splitlines()[:4] == ["tv.Tensor(6.0, shape=(), dtype=float32)", "None", "None", "None"]
     kinds = {e.kind for e in events}
     assert {"op_defined", "tape_opened", "op_recorded", "gradient_started", "gradient_finished"} <= kinds
@@ -182,7 +182,7 @@ def test_demo_page_builds_and_opens_on_the_first_gradient_call():
     import panel as pn
     import tapeviz as tf
     demo = _load(next(s for s in STEMS if "none_causes" in s))
-    events, output = gallery.run_lesson(demo.lesson, tf)
+    events, output = lesson.run_lesson(demo.lesson, tf)
     page = gallery.demo_page(demo.__doc__, events, output=output)
     assert isinstance(page, pn.template.BootstrapTemplate)
     assert "Gradients that become None" in page.title
@@ -195,7 +195,7 @@ def test_demo_page_builds_and_opens_on_the_first_gradient_call():
 def test_live_lesson_streams_events_and_output():
     import tapeviz as tf
     demo = _load(next(s for s in STEMS if "square" in s))
-    live = gallery.LiveLesson(demo.lesson, tf)
+    live = lesson.LiveLesson(demo.lesson, tf)
     assert live.poll() == [] and not live.ended
     live.start()
     seen, end = [], time.time() + 60
