@@ -227,7 +227,11 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)
     if LEAN:
-        return _Tensor(out)
+        y = _new_tensor(_Tensor)   # (Tensor(out) without the __init__ call: see below)
+        y._value = out
+        y._id = _next_id()
+        y._node = None
+        return y
     # the Node, built here rather than by Node(...): this runs for every op, and the call
     # would cost about a third of building it (see Node.__init__ for the rules)
     global _last_node_id
@@ -262,7 +266,11 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     node.site = user_site(2)
     node.attrs = attrs
     node.tapes = ()
-    y = _Tensor(out, node)
+    # the Tensor, also built here: Tensor(out, node) would cost a Python call more per op
+    y = _new_tensor(_Tensor)
+    y._value = out
+    y._id = _next_id()
+    y._node = node
     node.out_ids = (y._id,)
     if RECORDING:
         if len(RECORDING) == 1:   # `_record` for the usual single tape, without the call
@@ -302,6 +310,8 @@ def _apply_many(op, inputs, attrs, out):
 
 
 _Tensor = None  # set by tensor.py: the Tensor class (avoids an import cycle in the hot path)
+_next_id = None  # set by tensor.py: the next tensor id (Tensor.__init__'s counter)
+_new_tensor = object.__new__
 
 
 def _record(op, node, inputs, outputs):

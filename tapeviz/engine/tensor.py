@@ -459,6 +459,7 @@ def bind_operators(ops_module) -> None:
 
 
 _op._Tensor = Tensor
+_op._next_id = _ids.__next__
 
 # conversion lives in convert.py; these names are re-exported for the rest of the engine
 from .convert import (_to_array, constant, convert_to_tensor, is_tensor,  # noqa: E402,F401
