@@ -110,3 +110,14 @@ def test_round_robin_rotates_and_takes_medians():
     assert times == [1.0, 2.0, 4.0] and ratios == [1.0, 0.5, 0.25]
     firsts = {calls[3 * k] for k in range(6)}
     assert firsts == {"a", "b", "c"}                   # each system goes first in some rounds
+
+
+def test_instructions_py_help_and_refuses_a_bad_range():
+    script = os.path.join(BENCH, "instructions.py")
+    out = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "callgrind" in out and "--tree" in out
+    bad = subprocess.run([sys.executable, script, "tapeviz W1", "--few", "5", "--many", "5"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and ("--many must be larger" in bad.stderr or
+                                    "valgrind is not installed" in bad.stderr)
