@@ -145,3 +145,28 @@ def test_python_numbers_beside_a_tensor_are_converted_once_and_exactly():
     for _ in range(2000):                  # NaN keys never match: the cache stays bounded
         assert np.isnan((x32 * float("nan")).numpy())
     assert len(_base.SCALARS) <= 512
+
+
+def test_ops_of_a_quiet_lean_backward_pass_skip_apply_but_not_its_errors(monkeypatch):
+    # inside a backward pass no tape records, elementwise VJP ops run their kernel without
+    # `apply`: same values, no lineage, and a kernel that fails still gets apply's error
+    x = tv.constant([0.5, 1.5], dtype=tv.float32)
+    calls = []
+    real_apply = _op.apply
+    monkeypatch.setattr(_op, "apply", lambda *a, **k: (calls.append(a[0].name),
+                                                       real_apply(*a, **k))[1])
+    from tapeviz.engine.ops import elementwise
+    monkeypatch.setattr(elementwise, "apply", _op.apply)
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        y = tv.sin(x) * x
+    calls.clear()
+    g = tape.gradient(y, x)
+    assert calls == []                     # every VJP op here is elementwise: no apply
+    expected = np.cos([0.5, 1.5]) * np.array([0.5, 1.5]) + np.sin([0.5, 1.5])
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-6)
+    assert g.dtype == tv.float32 and g._node is None
+    monkeypatch.setattr(_op, "QUIET_LEAN", True)     # as inside such a pass
+    with pytest.raises(tv.errors.InvalidArgumentError, match=r"AddV2.*\(2,\).*\(3,\)"):
+        tv.add(x, tv.constant([1.0, 2.0, 3.0]))
+    assert calls == ["AddV2"]

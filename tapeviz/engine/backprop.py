@@ -52,8 +52,13 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
             return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
         # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
         # one switch per pass, and its lean ops then call their kernels directly
-        return _op._quiet_run()(_walk, entries, grads, reach, source_ids, batch, call,
-                                observer, emitting)
+        quiet_before = _op.QUIET_LEAN
+        _op.QUIET_LEAN = _op.LEAN
+        try:
+            return _op._quiet_run()(_walk, entries, grads, reach, source_ids, batch, call,
+                                    observer, emitting)
+        finally:
+            _op.QUIET_LEAN = quiet_before
     finally:
         _op.LEAN = lean_before
 

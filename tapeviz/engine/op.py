@@ -31,6 +31,9 @@ LIVE = weakref.WeakSet()
 #: True while a backward pass runs that no tape records and no one listens to: its ops then
 #: skip lineage and source lines (their results are gradients, leaves for the user).
 LEAN = False
+#: True while such a pass runs in the quiet NumPy context (`backprop.backward`): op functions
+#: then run their kernel through `lean_kernel`, without `apply`
+QUIET_LEAN = False
 #: Lineage deeper than this is cut, so a long loop of `x = x + 1` cannot grow memory forever.
 MAX_LINEAGE_DEPTH = 512
 
@@ -290,6 +293,23 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
             _record(op, node, inputs, (y,))
     if _events.OP_EVENTS:
         _emit_op(op, node, inputs, (y,))
+    return y
+
+
+def lean_kernel(forward, *values):
+    """What `apply` returns inside a quiet lean pass, for a one-output kernel: its result as a
+    Tensor without lineage, or None when the kernel raised (the caller then goes through
+    `apply`, which raises the error that names the op and the shapes)."""
+    try:
+        out = forward(*values)
+    except Exception:
+        return None
+    if type(out) is not np.ndarray and not isinstance(out, np.generic):
+        out = np.asarray(out)
+    y = _new_tensor(_Tensor)
+    y._value = out
+    y._id = _next_id()
+    y._node = None
     return y
 
 
