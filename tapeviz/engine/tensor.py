@@ -313,7 +313,8 @@ def _assign(var: Variable, value, method: str):
             kind = "string" if isinstance(value, (str, bytes)) else type(value).__name__
             raise type(exc)(f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
                             f"{tuple(var.shape)}) got {value!r} of type {kind}: {exc}") from None
-    new = convert_to_tensor(new)
+    if type(new) is not Tensor:
+        new = convert_to_tensor(new)
     # (equal NumPy dtypes first: the usual case then makes no DType objects)
     if new._value.dtype != var._value.dtype and new.dtype != var.dtype:
         raise ValueError(f"{method} on variable {var.name!r} of dtype {var.dtype.name} got a value "
@@ -336,7 +337,7 @@ def _assign(var: Variable, value, method: str):
             # change: update it in place, as a NumPy training loop would (no fresh array,
             # no page faults). A weak reference is not counted: a cache keyed by arrays
             # must hold them (events' summary cache does).
-            result = combine(old, delta, out=old)
+            result = combine(old, delta, old)     # (out= positionally: no keyword parsing)
         else:
             # a fresh array: tapes and tensors may hold the old value (VJPs need it)
             try:
@@ -349,7 +350,8 @@ def _assign(var: Variable, value, method: str):
                 f"{method} on variable {var.name!r}: shapes {tuple(var._value.shape)} and "
                 f"{tuple(new._value.shape)} are incompatible. Fix: the delta must have the "
                 "variable's shape (or broadcast to it)", method)
-        result = result.astype(var._value.dtype, copy=False)
+        if result.dtype is not var._value.dtype:
+            result = result.astype(var._value.dtype, copy=False)
     # the line matters to explanations only when a tape may be cut by this assign
     site = user_site(2) if (_op.OPEN or _events.ACTIVE) else None
     var._node = Node(method, (var._node, new._node), (var._id, new._id), site,

@@ -16,17 +16,27 @@ import warnings
 import numpy as np
 
 from ..engine import dtypes as _dt
+from .. import events as _events
+from ..engine import op as _op
 from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 
 
 def Tensor(value):
-    """A constant holding an update computed in NumPy."""
-    return _Tensor(value, leaf_node("Const"))
+    """A constant holding an update computed in NumPy. Its source line (a frame walk) is taken
+    only when a tape is open or someone listens, as `assign` takes its own."""
+    if _op.OPEN or _events.ACTIVE or _op.LEAN:
+        return _Tensor(value, leaf_node("Const"))
+    return _Tensor(value, _op.Node("Const", (), (), None, None))
+
+
+_ONE = np.int64(1)
 
 
 class Optimizer:
     """Base: `apply_gradients(zip(grads, vars))`, `minimize(loss, var_list, tape)`."""
+
+    _lrs = None
 
     def __init__(self, learning_rate=0.001, name=None, **kwargs):
         self.name = name or type(self).__name__
@@ -48,6 +58,16 @@ class Optimizer:
     lr = learning_rate
 
     def _lr(self, dtype):
+        """The learning rate as a NumPy scalar of ``dtype`` (made once per apply_gradients)."""
+        lrs = self._lrs
+        if lrs is not None:
+            lr = lrs.get(dtype)
+            if lr is None:
+                lr = lrs[dtype] = self._lr_now(dtype)
+            return lr
+        return self._lr_now(dtype)
+
+    def _lr_now(self, dtype):
         lr = self.learning_rate
         lr = lr._value if isinstance(lr, _Operand) else lr
         return np.asarray(lr, dtype=dtype)
@@ -79,13 +99,18 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the "
                           "loss. They are not updated. (tape.explain(loss, variables) says "
                           "why.)", UserWarning, stacklevel=2)
-        for g, v in kept:
-            g = g._value if isinstance(g, _Operand) else np.asarray(g)
-            if g.shape != v._value.shape:
-                raise ValueError(f"Gradient of shape {g.shape} does not match variable "
-                                 f"{v.name!r} of shape {v._value.shape}")
-            self._update(v, g.astype(v._value.dtype, copy=False))
-        self.iterations.assign_add(np.int64(1))
+        self._lrs = {}      # the learning rate is read once per call, per dtype
+        try:
+            for g, v in kept:
+                g = g._value if isinstance(g, _Operand) else np.asarray(g)
+                if g.shape != v._value.shape:
+                    raise ValueError(f"Gradient of shape {g.shape} does not match variable "
+                                     f"{v.name!r} of shape {v._value.shape}")
+                self._update(v, g if g.dtype is v._value.dtype else
+                             g.astype(v._value.dtype, copy=False))
+        finally:
+            self._lrs = None
+        self.iterations.assign_add(_ONE)
         return self.iterations
 
     def minimize(self, loss, var_list, tape=None):
