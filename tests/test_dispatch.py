@@ -170,3 +170,24 @@ def test_ops_of_a_quiet_lean_backward_pass_skip_apply_but_not_its_errors(monkeyp
     with pytest.raises(tv.errors.InvalidArgumentError, match=r"AddV2.*\(2,\).*\(3,\)"):
         tv.add(x, tv.constant([1.0, 2.0, 3.0]))
     assert calls == ["AddV2"]
+
+
+def test_a_dense_layers_backward_pass_runs_its_matmuls_and_sums_without_apply(monkeypatch):
+    rng = np.random.default_rng(3)
+    x_np = rng.normal(size=(5, 4)).astype(np.float32)
+    w_np = rng.normal(size=(4, 3)).astype(np.float32)
+    x, w, b = tv.constant(x_np), tv.Variable(w_np), tv.Variable(np.zeros(3, np.float32))
+    calls = []
+    real_apply = _op.apply
+    import sys
+    for module in (sys.modules["tapeviz.engine.ops.linalg"], sys.modules["tapeviz.engine.ops.shape"]):
+        monkeypatch.setattr(module, "apply", lambda *a, **k: (calls.append(a[0].name),
+                                                               real_apply(*a, **k))[1])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.matmul(x, w) + b)
+    calls.clear()
+    gw, gb = tape.gradient(y, [w, b])
+    assert "MatMul" not in calls and "SumToShape" not in calls
+    np.testing.assert_allclose(gw.numpy(), x_np.T @ np.ones((5, 3), np.float32), rtol=1e-6)
+    np.testing.assert_allclose(gb.numpy(), np.full(3, 5.0), rtol=1e-6)
+    assert gw.dtype == gb.dtype == tv.float32

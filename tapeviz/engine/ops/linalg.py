@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from .. import op as _op
 from ..op import apply, defop
 from ._base import pair, require, tensor
 
@@ -18,14 +19,24 @@ def _matmul_forward(a, b, ta, tb):
 
 def _matmul_da(g, y, a, b, ta, tb):
     if ta:
-        return matmul(b, g, transpose_a=tb, transpose_b=True)
-    return matmul(g, b, transpose_b=not tb)
+        return _vjp_product(b, g, tb, True)
+    return _vjp_product(g, b, False, not tb)
 
 
 def _matmul_db(g, y, a, b, ta, tb):
     if tb:
-        return matmul(g, a, transpose_a=True, transpose_b=ta)
-    return matmul(a, g, transpose_a=not ta)
+        return _vjp_product(g, a, True, ta)
+    return _vjp_product(a, g, not ta, False)
+
+
+def _vjp_product(x, y, ta, tb):
+    """`matmul` for a VJP. Inside a quiet lean backward pass its operands are a recorded
+    product's, already checked: the kernel runs without `matmul`'s checks and `apply`."""
+    if _op.QUIET_LEAN:
+        out = _op.lean_kernel(_matmul_forward, x._value, y._value, ta, tb)
+        if out is not None:
+            return out
+    return matmul(x, y, transpose_a=ta, transpose_b=tb)
 
 
 _matmul = defop("MatMul", _matmul_forward, [_matmul_da, _matmul_db], "y = a @ b",

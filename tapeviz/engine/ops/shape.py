@@ -10,6 +10,7 @@ from math import prod as _prod
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from .. import op as _op
 from ..op import apply, defop
 from ._base import lead, norm_axis, same_dtype, tensor
 
@@ -123,6 +124,10 @@ def sum_to(x, shape):
     shape = tuple(shape)
     if tuple(x._value.shape) == shape:
         return x
+    if _op.QUIET_LEAN:   # in a quiet lean backward pass: the kernel alone (see lean_kernel)
+        out = _op.lean_kernel(_sum_to_forward, x._value, shape)
+        if out is not None:
+            return out
     return apply(_sum_to, (x,), {"shape": shape})
 
 
