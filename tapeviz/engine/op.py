@@ -203,6 +203,10 @@ def _quiet_run():
     return run
 
 
+#: what a kernel raises when it refuses its inputs (`apply` names the op, shapes and dtypes)
+_REFUSED = (ValueError, TypeError, IndexError, np.linalg.LinAlgError)
+
+
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     """Run `op` on tensors and record it on every tape that watches one of its inputs."""
     if LEAN and _ERRSTATE is not None and _ERRSTATE.get() is _IGNORE:   # a quiet walk
@@ -223,18 +227,14 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
             out = run(op.forward, inputs[0]._value)
         else:
             out = run(op.forward, *[t._value for t in inputs])
-    except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as exc:
+    except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
     if op.n_out != 1:
         return _apply_many(op, inputs, attrs, out)
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)
     if LEAN:
-        y = _new_tensor(_Tensor)   # (Tensor(out) without the __init__ call: see below)
-        y._value = out
-        y._id = _next_id()
-        y._node = None
-        return y
+        return _Tensor(out)
     # the Node, built here rather than by Node(...): this runs for every op, and the call
     # would cost about a third of building it (see Node.__init__ for the rules)
     global _last_node_id
@@ -298,15 +298,15 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
 
 def lean_kernel(forward, *values):
     """What `apply` returns inside a quiet lean pass, for a one-output kernel: its result as a
-    Tensor without lineage, or None when the kernel raised (the caller then goes through
-    `apply`, which raises the error that names the op and the shapes)."""
+    Tensor without lineage, or None when the kernel refused its inputs (the caller then goes
+    through `apply`, which raises the error that names the op and the shapes)."""
     try:
         out = forward(*values)
-    except Exception:
+    except _REFUSED:
         return None
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)
-    y = _new_tensor(_Tensor)
+    y = _new_tensor(_Tensor)     # (Tensor(out) without its __init__ call: see apply)
     y._value = out
     y._id = _next_id()
     y._node = None

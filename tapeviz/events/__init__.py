@@ -82,22 +82,21 @@ def _wanted_by_any(*kinds) -> bool:
 
 def _route(cls) -> tuple:
     """The (callback, subscription) pairs an event of class ``cls`` goes to, remembered until
-    the subscribers change."""
-    with _lock:    # (a route made while the subscribers change would outlive the change)
-        pairs = _callbacks if not _filtered else tuple(
-            (callback, s) for callback, s in _callbacks
-            if s.kinds is None or getattr(cls, "KIND", None) in s.kinds)
-        _routes[cls] = pairs
+    the subscribers change (emit() asks only while some subscriber takes some kinds only)."""
+    pairs = _routes.get(cls)
+    if pairs is None:
+        with _lock:    # (a route made while the subscribers change would outlive the change)
+            pairs = _callbacks if not _filtered else tuple(
+                (callback, s) for callback, s in _callbacks
+                if s.kinds is None or getattr(cls, "KIND", None) in s.kinds)
+            _routes[cls] = pairs
     return pairs
 
 
 def wanted(cls) -> bool:
     """True when a subscriber would receive an event of class ``cls`` now: code that does
     extra work for one kind of event (an explanation for ``gradient_finished``) asks first."""
-    if not ACTIVE:
-        return False
-    pairs = _routes.get(cls)
-    return bool(pairs if pairs is not None else _route(cls))
+    return ACTIVE and bool(_route(cls))
 
 
 class paused:
@@ -203,9 +202,9 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     >>> [e.kind for e in seen]
     ['scalar']
     """
+    global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    global _callbacks
     sub = Subscription(callback, _kinds(kinds))
     with _lock:
         if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
@@ -292,11 +291,7 @@ def emit(event: Event) -> None:
         _definitions[event.op] = event
     if _busy and _ident() in _busy:
         return
-    pairs = _callbacks
-    if _filtered:
-        pairs = _routes.get(type(event))
-        if pairs is None:
-            pairs = _route(type(event))
+    pairs = _route(type(event)) if _filtered else _callbacks
     me = _ident()
     _busy.add(me)
     try:
@@ -339,13 +334,9 @@ def emit_deferred(cls, build, *args) -> None:
     Nothing is built while a subscriber runs (such events are dropped anyway)."""
     if _busy and _ident() in _busy:
         return
-    pairs = _callbacks
-    if _filtered:
-        pairs = _routes.get(cls)
-        if pairs is None:
-            pairs = _route(cls)
-        if not pairs:     # nobody wants this kind: nothing to build
-            return
+    pairs = _route(cls) if _filtered else _callbacks
+    if not pairs:     # nobody wants this kind: nothing to build
+        return
     event = _new_event(cls)
     _set_pending(event, (build, next(_seq), _now(), args))
     me = _ident()

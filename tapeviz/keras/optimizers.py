@@ -36,8 +36,6 @@ _ONE = np.int64(1)
 class Optimizer:
     """Base: `apply_gradients(zip(grads, vars))`, `minimize(loss, var_list, tape)`."""
 
-    _lrs = None
-
     def __init__(self, learning_rate=0.001, name=None, **kwargs):
         self.name = name or type(self).__name__
         self._learning_rate = learning_rate
@@ -58,16 +56,7 @@ class Optimizer:
     lr = learning_rate
 
     def _lr(self, dtype):
-        """The learning rate as a NumPy scalar of ``dtype`` (made once per apply_gradients)."""
-        lrs = self._lrs
-        if lrs is not None:
-            lr = lrs.get(dtype)
-            if lr is None:
-                lr = lrs[dtype] = self._lr_now(dtype)
-            return lr
-        return self._lr_now(dtype)
-
-    def _lr_now(self, dtype):
+        """The learning rate now, as a NumPy scalar of ``dtype``."""
         lr = self.learning_rate
         lr = lr._value if isinstance(lr, _Operand) else lr
         return np.asarray(lr, dtype=dtype)
@@ -99,17 +88,17 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the "
                           "loss. They are not updated. (tape.explain(loss, variables) says "
                           "why.)", UserWarning, stacklevel=2)
-        self._lrs = {}      # the learning rate is read once per call, per dtype
-        try:
-            for g, v in kept:
-                g = g._value if isinstance(g, _Operand) else np.asarray(g)
-                if g.shape != v._value.shape:
-                    raise ValueError(f"Gradient of shape {g.shape} does not match variable "
-                                     f"{v.name!r} of shape {v._value.shape}")
-                self._update(v, g if g.dtype is v._value.dtype else
-                             g.astype(v._value.dtype, copy=False))
-        finally:
-            self._lrs = None
+        lrs: dict = {}      # the learning rate, read once per call and dtype
+        for g, v in kept:
+            g = g._value if isinstance(g, _Operand) else np.asarray(g)
+            if g.shape != v._value.shape:
+                raise ValueError(f"Gradient of shape {g.shape} does not match variable "
+                                 f"{v.name!r} of shape {v._value.shape}")
+            dtype = v._value.dtype
+            lr = lrs.get(dtype)
+            if lr is None:
+                lr = lrs[dtype] = self._lr(dtype)
+            self._update(v, g if g.dtype is dtype else g.astype(dtype, copy=False), lr)
         self.iterations.assign_add(_ONE)
         return self.iterations
 
@@ -129,7 +118,9 @@ class Optimizer:
         grads = tape.gradient(value, list(var_list))
         return self.apply_gradients(zip(grads, var_list))
 
-    def _update(self, var, g):
+    def _update(self, var, g, lr):
+        """Update ``var`` by its gradient ``g`` (a NumPy array of its dtype) at learning rate
+        ``lr`` (a NumPy scalar of that dtype)."""
         raise NotImplementedError
 
     def variables(self) -> list:
@@ -148,9 +139,8 @@ class SGD(Optimizer):
         self.momentum = float(momentum)
         self.nesterov = bool(nesterov)
 
-    def _update(self, var, g):
+    def _update(self, var, g, lr):
         dtype = var._value.dtype
-        lr = self._lr(dtype)
         if self.momentum == 0:
             var.assign_sub(Tensor(g * lr))
             return
@@ -171,9 +161,8 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
         self.amsgrad = bool(amsgrad)
 
-    def _update(self, var, g):
+    def _update(self, var, g, lr):
         dtype = var._value.dtype
-        lr = self._lr(dtype)
         step = np.asarray(int(self.iterations._value) + 1, dtype)
         b1, b2 = np.asarray(self.beta_1, dtype), np.asarray(self.beta_2, dtype)
         alpha = lr * np.sqrt(1 - b2 ** step) / (1 - b1 ** step)
