@@ -57,11 +57,11 @@ def main(argv=None) -> int:
     ap.add_argument("--few", type=int, default=3)
     ap.add_argument("--many", type=int, default=13)
     args = ap.parse_args(argv)
+    if args.many <= args.few:
+        ap.error("--many must be larger than --few")
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    if args.many <= args.few:
-        ap.error("--many must be larger than --few")
     tree = os.path.abspath(args.tree)
     print(f"tree: {tree}")
     for name in args.workloads:

@@ -119,5 +119,4 @@ def test_instructions_py_help_and_refuses_a_bad_range():
     assert "callgrind" in out and "--tree" in out
     bad = subprocess.run([sys.executable, script, "tapeviz W1", "--few", "5", "--many", "5"],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and ("--many must be larger" in bad.stderr or
-                                    "valgrind is not installed" in bad.stderr)
+    assert bad.returncode == 2 and "--many must be larger" in bad.stderr   # before valgrind

@@ -190,6 +190,6 @@ class JacobianView:
                      x_range=(0, cols), y_range=(rows, 0), tools="hover,reset,save", name="jacobian",
                      tooltips=[("row", "$y{0}"), ("col", "$x{0}"), ("value", "@image")])
         mapper = LinearColorMapper(palette=list(reversed(RdBu11)), low=-hi, high=hi, nan_color="#9467bd")
-        fig.image(image=[mat[::-1] if False else mat], x=0, y=rows, dw=cols, dh=rows, color_mapper=mapper)
+        fig.image(image=[mat], x=0, y=rows, dw=cols, dh=rows, color_mapper=mapper)
         fig.add_layout(ColorBar(color_mapper=mapper, width=8), "right")
         return pn.pane.Bokeh(fig)
