@@ -20,6 +20,8 @@ Engine workloads (workloads.py, peers.py):
       autograd.hessian and torch.autograd.functional.hessian
   events on/off: W1 and W3 with a no-op subscriber vs none; W1 with a subscriber of
   gradient_finished only (subscribe(kinds=...)) vs none
+  W1 at the top level of a script after 1,000 other lines vs in a function (the cost of
+      source lines in large code objects)
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
 Then recording_throughput.py and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,
@@ -147,6 +149,23 @@ def engine_rows(args):
                     target=("<=", 1.30, "ratio")))
     rows.append(row("engine", "W5 the same, persistent tape", m_ps, "MiB", peer="NumPy",
                     peer_value=m_np, ratio=m_ps / m_np, target=("<=", 1.60, "ratio")))
+
+    # where the user's code is: the chain at the end of a 1,000-line script vs in a function
+    if args.in_process:
+        pair = [timing.timed_here(w.FACTORIES[k]()) for k in ("tapeviz W1 long script",
+                                                             "tapeviz W1")]
+        (t_long, t_short), (_, ratio) = timing.round_robin(pair, rounds)
+    else:
+        workers = [timing.Worker(w.FACTORIES, k) for k in ("tapeviz W1 long script",
+                                                            "tapeviz W1")]
+        try:
+            (t_long, t_short), (_, ratio) = timing.round_robin(workers, rounds)
+        finally:
+            for worker in workers:
+                worker.close()
+    rows.append(row("engine", "W1 at the top level of a 1,000-line script vs in a function",
+                    us(t_long), "us", label="script", peer="function", peer_value=us(t_short),
+                    ratio=ratio))
 
     # events on vs off
     for wl, kinds, name, unit, conv, limit in (

@@ -103,6 +103,42 @@ def tapeviz_chain(shape=()):
     return run
 
 
+#: lines of plain statements before the chain in W1's long-script form
+LONG_SCRIPT_LINES = 1000
+
+LONG_SCRIPT_CHAIN = """
+with tv.GradientTape() as tape:
+    tape.watch(x0)
+    y = x0
+    for i in range(CHAIN):
+        k = i % 3
+        if k == 0:
+            y = y * 1.001
+        elif k == 1:
+            y = y + 0.25
+        else:
+            y = tv.sin(y)
+grad = tape.gradient(y, x0)
+"""
+
+
+def tapeviz_chain_long_script():
+    """W1's chain at the top level of a script, after 1,000 lines of other statements, as
+    tutorial scripts and notebooks run it: the module's code object is large, and an op's
+    source line must cost there what it costs in a short function (``hash(code)`` and
+    ``frame.f_lineno`` both grow with the code; see tapeviz/engine/site.py). The 1,000
+    assignments it runs first cost about 1% of a run."""
+    x0 = tv.constant(np.float32(0.5))
+    filler = "".join(f"v{i} = {i}\n" for i in range(LONG_SCRIPT_LINES))
+    code = compile(filler + LONG_SCRIPT_CHAIN, "long_script.py", "exec")
+
+    def run():
+        namespace = {"tv": tv, "x0": x0, "CHAIN": CHAIN}
+        exec(code, namespace)
+        return namespace["y"], namespace["grad"]
+    return run
+
+
 def autograd_chain(shape=()):
     try:
         import autograd
@@ -233,6 +269,7 @@ FACTORIES = {
     "torch W3": lambda: peers.torch_mlp(mlp_data(), LR),
     "tensorflow W3": lambda: peers.tf_mlp(mlp_data(), LR),
     "tapeviz W1": tapeviz_chain,
+    "tapeviz W1 long script": tapeviz_chain_long_script,
     "autograd W1": autograd_chain,
     "torch W1": lambda: peers.torch_chain((), CHAIN),
     "tensorflow W1": lambda: peers.tf_chain((), CHAIN),

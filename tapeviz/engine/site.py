@@ -1,7 +1,14 @@
 """Where in the user's code something happened: the first frame outside tapeviz.
 
-A site is stored as the pair (code object, line number): taking it costs one short frame
-walk and no string work. It is turned into a dict only when an event or explanation needs it.
+A site is the pair (code object, line number), taken by a short frame walk with no string
+work, and turned into a dict only when an event or explanation needs it.
+
+Two things that look cheap are not, and the walk avoids both (it runs for every op):
+``hash(code)`` hashes the code object's bytecode, names and constants on every call (8 us for a
+1,000-line script's module code), and ``frame.f_lineno`` scans the line table from the start
+(5 us there). So a file is classified by its ``co_filename`` (a string: its hash is cached),
+and the site at a given instruction (``f_lasti``) is made once, then found by
+``id(code)`` (the cache holds the code object, so its id cannot be reused meanwhile).
 """
 from __future__ import annotations
 
@@ -10,15 +17,33 @@ import os
 import sys
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_internal: dict = {}   # code object -> True when it lives inside tapeviz
+_internal: dict = {}   # co_filename -> True when that file lives inside tapeviz
+_sites: dict = {}      # id(code) -> {f_lasti: (code, lineno)}: the sites taken so far
+_MAX_CODES = 4096      # more code objects than this (notebook cells re-run): start afresh
 _getframe = sys._getframe
 
 
 def _is_internal(code) -> bool:
-    flag = _internal.get(code)
+    name = code.co_filename
+    flag = _internal.get(name)
     if flag is None:
-        flag = _internal[code] = code.co_filename.startswith(_PKG_DIR)
+        flag = _internal[name] = name.startswith(_PKG_DIR)
     return flag
+
+
+def _site_at(frame):
+    """The site of ``frame``'s current instruction: the same tuple every time it is asked."""
+    code = frame.f_code
+    lasti = frame.f_lasti
+    at = _sites.get(id(code))
+    if at is None:
+        if len(_sites) >= _MAX_CODES:
+            _sites.clear()
+        at = _sites[id(code)] = {}
+    site = at.get(lasti)
+    if site is None:
+        site = at[lasti] = (code, frame.f_lineno)
+    return site
 
 
 def user_site(depth: int = 2):
@@ -27,11 +52,16 @@ def user_site(depth: int = 2):
     internal = _internal
     while frame is not None:
         code = frame.f_code
-        flag = internal.get(code)        # (inlined `_is_internal`: this runs for every op)
+        flag = internal.get(code.co_filename)    # (inlined `_is_internal`: runs for every op)
         if flag is None:
             flag = _is_internal(code)
         if not flag:
-            return (code, frame.f_lineno)
+            at = _sites.get(id(code))             # (inlined `_site_at`'s usual hit)
+            if at is not None:
+                site = at.get(frame.f_lasti)
+                if site is not None:
+                    return site
+            return _site_at(frame)
         frame = frame.f_back
     return None
 
@@ -49,7 +79,7 @@ def escape_site(depth: int = 2):
     while frame is not None:
         code = frame.f_code
         if not _is_internal(code) and not code.co_filename.startswith(_NUMPY_DIR):
-            return (code, frame.f_lineno)
+            return _site_at(frame)
         frame = frame.f_back
     return None
 
@@ -78,19 +108,20 @@ def as_dict(site) -> dict | None:
     the source line is looked up once per site)."""
     if site is None:
         return None
-    found = _dicts.get(site)
-    if found is None:
-        code, lineno = site
-        found = {"file": code.co_filename, "line": lineno, "func": code.co_name,
-                 "code": linecache.getline(code.co_filename, lineno).strip()}
-        if found["code"]:   # (a line not found yet may be registered later: notebooks)
-            if len(_dicts) >= _MAX_DICTS:
-                _dicts.clear()
-            _dicts[site] = found
+    hit = _dicts.get(id(site))     # (by id: hashing the site would hash its code object)
+    if hit is not None and hit[0] is site:
+        return dict(hit[1])
+    code, lineno = site
+    found = {"file": code.co_filename, "line": lineno, "func": code.co_name,
+             "code": linecache.getline(code.co_filename, lineno).strip()}
+    if found["code"]:   # (a line not found yet may be registered later: notebooks)
+        if len(_dicts) >= _MAX_DICTS:
+            _dicts.clear()
+        _dicts[id(site)] = (site, found)   # (holding the site: its id stays its own)
     return dict(found)
 
 
-_dicts: dict = {}      # site -> its dict, for the sites a training loop repeats
+_dicts: dict = {}      # id(site) -> (site, its dict), for the sites a training loop repeats
 _MAX_DICTS = 4096
 
 

@@ -1,0 +1,80 @@
+"""Source sites: the user's line of every op, taken without hashing code objects or scanning
+line tables (see tapeviz/engine/site.py), and still right wherever the op runs."""
+import sys
+import textwrap
+
+import tapeviz as tv
+from tapeviz.engine import site as site_mod
+
+
+def _line():
+    return sys._getframe(1).f_lineno
+
+
+def test_two_ops_on_one_line_and_on_different_lines_get_their_own_lines():
+    x = tv.constant(2.0)
+    a, b = x * 3.0, tv.sin(x); line_ab = _line()          # noqa: E702
+    c = x + 1.0; line_c = _line()                          # noqa: E702
+    for t, line in ((a, line_ab), (b, line_ab), (c, line_c)):
+        code, lineno = t._node.site
+        assert code.co_filename == __file__ and lineno == line
+    assert a._node.site is not b._node.site   # two instructions: two sites, one line
+
+
+def test_the_same_instruction_gives_the_same_site_each_time():
+    x = tv.constant(1.0)
+    nodes = []
+    for _ in range(3):
+        nodes.append((x * 2.0)._node); line = _line()      # noqa: E702
+    assert nodes[0].site is nodes[1].site is nodes[2].site
+    assert nodes[0].site[1] == line
+
+
+def test_a_long_module_level_script_gets_each_ops_own_line(tmp_path):
+    # module code of 1,500 statements: its line table is long, its code object big to hash
+    body = "".join(f"v{i} = {i}\n" for i in range(1500))
+    script = tmp_path / "long_script.py"
+    script.write_text("import tapeviz as tv\nx = tv.constant(1.0)\n" + body +
+                      "y = x * 2.0\nz = tv.exp(y)\n")
+    namespace = {}
+    exec(compile(script.read_text(), str(script), "exec"), namespace)
+    (code_y, line_y), (code_z, line_z) = namespace["y"]._node.site, namespace["z"]._node.site
+    assert code_y.co_filename == str(script) and (line_y, line_z) == (1503, 1504)
+    assert site_mod.as_dict(namespace["z"]._node.site)["code"] == "z = tv.exp(y)"
+
+
+def test_generators_and_functions_defined_at_runtime_get_their_lines():
+    src = textwrap.dedent("""\
+        def gen(tv, x):
+            for k in range(3):
+                yield x * float(k)
+        """)
+    namespace = {}
+    exec(compile(src, "<generated>", "exec"), namespace)
+    out = list(namespace["gen"](tv, tv.constant(1.0)))
+    assert [t._node.site[1] for t in out] == [3, 3, 3]
+    assert out[0]._node.site[0].co_filename == "<generated>"
+
+
+def test_the_site_cache_stays_bounded_and_correct_when_it_starts_afresh(monkeypatch):
+    monkeypatch.setattr(site_mod, "_MAX_CODES", 8)
+    lines = []
+    for i in range(30):   # 30 fresh code objects, as re-run notebook cells make
+        namespace = {"tv": tv}
+        exec(compile("\n" * i + "y = tv.constant(1.0) * 2.0\n", f"<cell{i}>", "exec"),
+             namespace)
+        assert len(site_mod._sites) <= 8
+        lines.append(namespace["y"]._node.site[1])
+    assert lines == [i + 1 for i in range(30)]
+
+
+def test_as_dict_is_a_fresh_dict_each_time_and_reads_the_line():
+    x = tv.constant(1.0)
+    y = x * 2.0; line = _line()                            # noqa: E702
+    first, second = site_mod.as_dict(y._node.site), site_mod.as_dict(y._node.site)
+    assert first == second and first is not second
+    assert first == {"file": __file__, "line": line, "func": "test_as_dict_is_a_fresh_dict_each_"
+                     "time_and_reads_the_line", "code": "y = x * 2.0; line = _line()                "
+                     "            # noqa: E702"}
+    first["line"] = -1   # a caller's change does not reach the cache
+    assert site_mod.as_dict(y._node.site)["line"] == line
