@@ -73,8 +73,8 @@ def test_as_dict_is_a_fresh_dict_each_time_and_reads_the_line():
     y = x * 2.0; line = _line()                            # noqa: E702
     first, second = site_mod.as_dict(y._node.site), site_mod.as_dict(y._node.site)
     assert first == second and first is not second
-    assert first == {"file": __file__, "line": line, "func": "test_as_dict_is_a_fresh_dict_each_"
-                     "time_and_reads_the_line", "code": "y = x * 2.0; line = _line()                "
-                     "            # noqa: E702"}
+    assert first == {"file": __file__, "line": line,
+                     "func": "test_as_dict_is_a_fresh_dict_each_time_and_reads_the_line",
+                     "code": "y = x * 2.0; line = _line()" + " " * 28 + "# noqa: E702"}
     first["line"] = -1   # a caller's change does not reach the cache
     assert site_mod.as_dict(y._node.site)["line"] == line

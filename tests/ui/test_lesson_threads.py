@@ -1,0 +1,46 @@
+"""Gallery lessons of concurrent sessions run one at a time: tapes are the process's, so a
+lesson running while another lesson's tape is open would be recorded by that tape."""
+import threading
+
+from tapeviz.ui import lesson
+
+
+def test_a_lesson_started_meanwhile_waits_and_is_not_recorded_by_the_open_tape():
+    import tapeviz as tf
+    a_tape_open, b_read_its_variable = threading.Event(), threading.Event()
+    seen = {}
+
+    def lesson_a(tf):
+        va = tf.Variable(1.0, name="va")
+        with tf.GradientTape() as tape:
+            y = va * 2.0
+            a_tape_open.set()
+            # without one lesson at a time, b reads vb now and this tape auto-watches it
+            b_read_its_variable.wait(timeout=1.0)
+        seen["a_watched"] = [v.name for v in tape.watched_variables()]
+        seen["a_grad"] = float(tape.gradient(y, va))
+
+    def lesson_b(tf):
+        vb = tf.Variable(3.0, name="vb")
+        with tf.GradientTape() as tape:
+            y = vb * vb
+            b_read_its_variable.set()
+        seen["b_grad"] = float(tape.gradient(y, vb))
+        seen["b_after_a"] = "a_grad" in seen
+
+    runs = {}
+
+    def session(name, fn):
+        runs[name] = lesson.run_lesson(fn, tf)
+
+    thread_a = threading.Thread(target=session, args=("a", lesson_a))
+    thread_a.start()
+    assert a_tape_open.wait(timeout=10)
+    thread_b = threading.Thread(target=session, args=("b", lesson_b))
+    thread_b.start()
+    thread_a.join(timeout=20)
+    thread_b.join(timeout=20)
+    assert seen == {"a_watched": ["va:0"], "a_grad": 2.0, "b_grad": 6.0, "b_after_a": True}
+    ops_a = [e.op for e in runs["a"][0] if e.kind == "op_recorded"]
+    ops_b = [e.op for e in runs["b"][0] if e.kind == "op_recorded"]
+    assert ops_a.count("Mul") == 1 and ops_b.count("Mul") == 1
