@@ -66,7 +66,7 @@ class _Quiet:
 def explain(tape, target, sources, output_gradients=None, unconnected_gradients="none"):
     """`tape.explain(...)`: one Explanation per source, flattened in TensorFlow's order."""
     from . import nest
-    from .tape import _as_target, _as_upstream, _ones, _sources, _unconnected
+    from .gradient_args import _as_target, _as_upstream, _ones, _sources, _unconnected
     unconnected = _unconnected(unconnected_gradients)
     flat_sources = _sources(sources)
     targets = [_as_target(t) for t in nest.flatten(target)]

@@ -51,7 +51,8 @@ def released_story(tape) -> list:
     from .explain import explain_flat
     from .jacobians import VALUE_LIMIT as JACOBIAN_LIMIT
     from .tape_events import finished_payload, started_payload
-    from .tape import _as_target, _call_ids, _sources, _unconnected
+    from .gradient_args import _as_target, _sources, _unconnected
+    from .tape import _call_ids
     limit = _events.config["value_limit"]
     results = tape._last_results or {}
     for method, args, site in tape._calls:

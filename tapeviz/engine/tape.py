@@ -7,16 +7,15 @@ gradient computed while an outer tape records is itself recorded (higher-order d
 """
 from __future__ import annotations
 
-import enum
 import itertools
-
-import numpy as np
 
 from .. import config as _config
 from .. import events as _events
 from . import nest
 from . import op as _op
 from .backprop import backward
+from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
+                            _ones, _sources, _unconnected)
 from .site import as_dict, user_names, user_site
 from .tape_events import (finished_payload, gradient_health, started_payload,
                           watched_payload)
@@ -55,23 +54,6 @@ class name_scope:
 
     def __exit__(self, *exc):
         _SCOPES.pop()
-
-
-class UnconnectedGradients(enum.Enum):
-    """What `gradient` returns for a source the target does not depend on."""
-    NONE = "none"
-    ZERO = "zero"
-
-
-def _unconnected(value) -> str:
-    if value is UnconnectedGradients.NONE:   # the default (Enum.value is a slow property)
-        return "none"
-    v = getattr(value, "value", value)
-    v = str(v).lower()
-    if v not in ("none", "zero"):
-        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; use "
-                         "tv.UnconnectedGradients.NONE or .ZERO ('none' / 'zero')")
-    return v
 
 
 class GradientTape:
@@ -380,52 +362,3 @@ class _StopRecording:
             _events.emit(_events.make(_events.RecordingResumed, tape=tape._id,
                                       site=as_dict(user_site(2))))
         return False
-
-
-def _sources(sources) -> list:
-    flat = nest.flatten(sources)
-    out = []
-    for s in flat:
-        if isinstance(s, Variable):
-            out.append(s)
-        elif isinstance(s, Tensor):
-            out.append(s)
-        else:
-            raise ValueError(f"Argument `sources` must be a tensor, a variable or a nested "
-                             f"structure of them; got {s!r} of type {type(s).__name__}. Fix: "
-                             "pass the tv.Variable (or the watched tensor) itself")
-    return out
-
-
-def _as_target(t):
-    if isinstance(t, Variable):
-        return Tensor(t._value, t._node, t._id)
-    if isinstance(t, Tensor):
-        return t
-    if t is None:
-        raise TypeError("Argument `target` should be a list or nested structure of Tensors or "
-                        "Variables to be differentiated, but received None. Fix: pass the "
-                        "tensor you computed inside the tape (did a function forget to return?)")
-    raise TypeError(f"gradient target must be a tensor, got {t!r} of type {type(t).__name__}")
-
-
-def _ones(t):
-    if t._value.dtype.kind != "f":
-        return None
-    return Tensor(np.ones(t._value.shape, t._value.dtype), _op.leaf_node("Const"))
-
-
-def _as_upstream(g, t):
-    from .ops._base import tensor
-    if g is None:
-        raise ValueError("Attempt to convert a value (None) with an unsupported type "
-                         "(<class 'NoneType'>) to a Tensor: output_gradients needs one tensor "
-                         "per target. Fix: pass tv.ones_like(target) for a target you want "
-                         "weighted by 1")
-    g = tensor(g, t.dtype)
-    if tuple(g.shape) != tuple(t.shape):
-        from .errors import InvalidArgumentError
-        raise InvalidArgumentError(f"output_gradients shape {tuple(g.shape)} does not match the "
-                                   f"target's shape {tuple(t.shape)}. Fix: pass one upstream "
-                                   "gradient per target, shaped like that target", "gradient")
-    return g

@@ -1,0 +1,78 @@
+"""What a gradient call accepts: targets, sources, upstream gradients and
+``unconnected_gradients``, checked and converted, with TensorFlow's errors and a fix each.
+Used by the tape's calls and by the explanations and replays that repeat them."""
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from . import nest
+from . import op as _op
+from .tensor import Tensor, Variable
+
+
+class UnconnectedGradients(enum.Enum):
+    """What `gradient` returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _unconnected(value) -> str:
+    if value is UnconnectedGradients.NONE:   # the default (Enum.value is a slow property)
+        return "none"
+    v = getattr(value, "value", value)
+    v = str(v).lower()
+    if v not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; use "
+                         "tv.UnconnectedGradients.NONE or .ZERO ('none' / 'zero')")
+    return v
+
+
+def _sources(sources) -> list:
+    flat = nest.flatten(sources)
+    out = []
+    for s in flat:
+        if isinstance(s, Variable):
+            out.append(s)
+        elif isinstance(s, Tensor):
+            out.append(s)
+        else:
+            raise ValueError(f"Argument `sources` must be a tensor, a variable or a nested "
+                             f"structure of them; got {s!r} of type {type(s).__name__}. Fix: "
+                             "pass the tv.Variable (or the watched tensor) itself")
+    return out
+
+
+def _as_target(t):
+    if isinstance(t, Variable):
+        return Tensor(t._value, t._node, t._id)
+    if isinstance(t, Tensor):
+        return t
+    if t is None:
+        raise TypeError("Argument `target` should be a list or nested structure of Tensors or "
+                        "Variables to be differentiated, but received None. Fix: pass the "
+                        "tensor you computed inside the tape (did a function forget to return?)")
+    raise TypeError(f"gradient target must be a tensor, got {t!r} of type {type(t).__name__}")
+
+
+def _ones(t):
+    if t._value.dtype.kind != "f":
+        return None
+    return Tensor(np.ones(t._value.shape, t._value.dtype), _op.leaf_node("Const"))
+
+
+def _as_upstream(g, t):
+    from .ops._base import tensor
+    if g is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor: output_gradients needs one tensor "
+                         "per target. Fix: pass tv.ones_like(target) for a target you want "
+                         "weighted by 1")
+    g = tensor(g, t.dtype)
+    if tuple(g.shape) != tuple(t.shape):
+        from .errors import InvalidArgumentError
+        raise InvalidArgumentError(f"output_gradients shape {tuple(g.shape)} does not match the "
+                                   f"target's shape {tuple(t.shape)}. Fix: pass one upstream "
+                                   "gradient per target, shaped like that target", "gradient")
+    return g
