@@ -6,7 +6,7 @@ from ..events import OpDefined, OpRecorded, emit, emit_deferred, make
 from .op import LIVE, OPEN, RECORDING
 from .site import as_dict
 from .tape import _BACKWARD, _SCOPES, current_backward
-from .tensor import ref_dict
+from .refs import ref_dict
 
 _config = _events.config
 

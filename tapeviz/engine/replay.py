@@ -12,7 +12,7 @@ from .. import config as _config
 from .. import events as _events
 from . import op as _op
 from .site import as_dict
-from .tensor import _VARIABLE_NODES, ref
+from .refs import _VARIABLE_NODES, ref
 
 
 def tape_events(tape) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from math import isfinite
 
 from .site import as_dict
-from .tensor import ref_dict
+from .refs import ref_dict
 
 
 def started_payload(call, tape, method, targets, sources, unconnected, site, limit) -> dict:

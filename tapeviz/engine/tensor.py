@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import re
 from sys import getrefcount as _getrefcount
 
 import numpy as np
@@ -12,7 +11,7 @@ from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
 from .op import Node, leaf_node
-from .site import as_dict, escape_site, user_site
+from .site import user_site
 
 _ids = itertools.count(1)
 ops = None  # the ops module, bound by tapeviz.engine.ops at import (operators call into it)
@@ -388,67 +387,6 @@ def _probe_sole() -> int:
 #: `_refs(var)` when nothing but the variable holds its array.
 _SOLE = _probe_sole()
 
-def _assigned_payload(var, value, node, method, new, new_value, new_node, site, limit):
-    return {"variable": ref_dict(var, value, node, limit), "method": method,
-            "value": ref_dict(new, new_value, new_node, limit), "site": as_dict(site)}
-
-
-_NP_CALL = re.compile(r"\b(?:np|numpy|onp|jnp)\.([A-Za-z_][\w.]*)\s*\(")
-
-
-def note_escape(tensor, via):
-    """A value left the tape (NumPy or a Python number): remember where, for explanations."""
-    if not _op.OPEN and not _events.ACTIVE:
-        return
-    site = escape_site(2)
-    if via is None:
-        from .site import source_line
-        match = _NP_CALL.search(source_line(site))
-        via = f"np.{match.group(1)}" if match else "np.asarray"
-    for tape in _op.OPEN:
-        if tensor._id in tape._ids:
-            tape._escapes.append((tensor._id, via, site))
-    if _events.ACTIVE:
-        _events.emit(_events.make(_events.Escaped, tensor=ref(tensor), via=via,
-                                  site=as_dict(site)))
-
-
-_VARIABLE_NODES = frozenset(("Variable", "assign", "assign_add", "assign_sub"))
-
-
-def ref(t):
-    """The reference to a tensor used in events, as a :class:`tapeviz.events.Lazy` that
-    ``events.make`` turns into the plain-data ref dict (:func:`ref_dict`) only when the
-    event is read. The value, lineage and summary limit are captured now: a Variable's
-    change later (assign) and so does ``events.config``."""
-    return _events.Lazy(ref_dict, t, t._value, t._node, _events.config["value_limit"])
-
-
-def ref_dict(t, value=None, node=None, limit=None) -> dict:
-    """The plain-data reference to a tensor used in events (``value``/``node``: as captured
-    when the event happened; by default the tensor's current ones)."""
-    if value is None:
-        value, node = t._value, t._node
-    op = node.op if node is not None else None
-    if type(op) is str:
-        is_var = op in _VARIABLE_NODES or isinstance(t, Variable)
-        kind = "variable" if is_var else ("constant" if op == "Const" else op.lower())
-        node_id = None
-    else:
-        is_var = isinstance(t, Variable)
-        kind = "variable" if is_var else ("constant" if node is None else "tensor")
-        node_id = node.id if node is not None else None
-    shape = list(value.shape)
-    return {"id": t._id, "name": t.name, "shape": shape,
-            "dtype": _dt.from_numpy(value.dtype).name, "kind": kind,
-            "trainable": bool(node.attrs.get("trainable", True)) if is_var and node is not None
-            and node.attrs else (True if is_var else None),
-            "node": node_id,
-            "summary": None if type(value) is _op.ValueNotKept else
-            _events.summarize(value, limit) if value.dtype.kind != "O" else
-            {"shape": shape, "dtype": "string"}}
-
-
 def bind_operators(ops_module) -> None:
     """Make `t + u`, `t - u`, `t * u`, `t / u`, `t @ u`, `-t` and `t[k]` call the op function
     itself instead of the one-line method above that calls it: one Python frame less per
@@ -466,3 +404,6 @@ _op._next_id = _ids.__next__
 # conversion lives in convert.py; these names are re-exported for the rest of the engine
 from .convert import (_to_array, constant, convert_to_tensor, is_tensor,  # noqa: E402,F401
                       like)
+# how tensors appear in events (refs) and where values escape live in refs.py
+from .refs import (_VARIABLE_NODES, _assigned_payload, note_escape, ref,  # noqa: E402,F401
+                   ref_dict)
