@@ -59,6 +59,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     # moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
     gc.collect()
     gc.freeze()
+    if not follow and not os.path.isdir(path):
+        _spare_sessions(path, host, port)
     try:
         pn.serve(lambda: make_app(path, follow, title), port=port, address=host, show=show,
                  title=title or "tapeviz", websocket_origin=origins, verbose=False,
@@ -68,6 +70,24 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     finally:
         if on_stop:
             on_stop()
+
+
+def _spare_sessions(path, host, port) -> None:
+    """Keep the next tab's session built ahead (:mod:`tapeviz.ui.spare`): the first at
+    start-up, the next once a page has loaded. A spare is dropped if the file changed."""
+    from .ui.spare import SpareSession, build_first
+
+    def key():
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    spare = SpareSession(key=key)
+    if spare.install():
+        local = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+        build_first(spare, f"http://{'[' + local + ']' if ':' in local else local}:{port}/")
 
 
 def _cmd_serve(args):

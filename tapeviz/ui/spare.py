@@ -1,0 +1,155 @@
+"""A spare session for ``tapeviz serve``: the next browser tab's page is built before it asks.
+
+A page open waits for the server to build the tab's session (a :class:`Dashboard` and its
+~250 Bokeh models in a document: 0.3 s on an idle 2-core VM, over 0.7 s on a busy one)
+before the browser gets the page's HTML and starts loading BokehJS. The server can do that
+work while nobody waits: it keeps one session built ahead, made when the server starts (a
+request to itself) and again whenever a page has loaded (its ``DocumentReady`` event), so a
+tab's HTML is answered in a few milliseconds and the session is ready when its websocket
+connects. A spare is used once, by the next tab on the same path, and only if the recording
+it shows has not changed since (``key``) and it is not older than ``max_age``.
+
+The spare is made from the request that last built or used one (its headers and cookies
+become the new session's), which is fine for tapeviz's pages: they read nothing from the
+request. Only ``tapeviz serve`` of a finished recording installs it (a followed file or a
+folder's picker would show what was there when the spare was built).
+
+This wraps Panel's ``DocHandler.get_session`` (not public API); if that moves, :func:`install`
+does nothing and every tab builds its own session as before.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+import urllib.request
+
+SPARE_HEADER = "X-Tapeviz-Spare"
+
+
+class SpareSession:
+    """One session built ahead per path (see the module docstring)."""
+
+    def __init__(self, key=lambda: None, max_age: float = 1800.0, delay: float = 0.3):
+        self.key = key              # what the session shows; a spare of another key is dropped
+        self.max_age = max_age      # seconds; the spare's token lives this much longer
+        self.delay = delay          # seconds after a page's DocumentReady before building
+        self.spares: dict = {}      # path -> (built at, key, session)
+        self.building = set()
+        self.built = self.used = self.dropped = 0
+        self.secret = secrets.token_hex(16)
+
+    # ---- Panel's hook ---------------------------------------------------------------------
+    def install(self) -> bool:
+        try:
+            from panel.io import server as pserver
+            original = pserver.DocHandler.get_session
+            pserver.DocHandler._generate_token_payload   # noqa: B018 (used below)
+        except (ImportError, AttributeError):
+            return False
+        spare = self
+
+        async def get_session(handler):
+            return await spare._get_session(handler, original)
+
+        get_session.__wrapped__ = original
+        pserver.DocHandler.get_session = get_session
+        return True
+
+    async def _get_session(self, handler, original):
+        request = handler.request
+        path = request.path
+        if request.headers.get(SPARE_HEADER) == self.secret:
+            # the server's request to itself (only this process knows the secret): build the
+            # spare now and answer with it (that page goes nowhere, nobody uses its token)
+            if path not in self.spares:
+                await self._build(handler.application, handler.application_context, request,
+                                  handler._generate_token_payload(), path)
+            hit = self.spares.get(path)
+            return hit[2] if hit else await original(handler)
+        session, state = self._take(path) if not request.arguments else (None, "none")
+        handler.set_header(SPARE_HEADER, state)     # used, dropped or none (tests read it)
+        if session is None:
+            session = await original(handler)
+        try:
+            self._when_ready(session, handler.application, handler.application_context,
+                             request, handler._generate_token_payload(), path,
+                             held=state == "used")
+        except Exception:   # no next spare then; this tab is served as before
+            if state == "used":
+                session.unblock_expiration()
+        return session
+
+    # ---- the spare --------------------------------------------------------------------------
+    def _take(self, path):
+        hit = self.spares.pop(path, None)
+        if hit is None:
+            return None, "none"
+        made, key, session = hit
+        if session.destroyed or time.monotonic() - made > self.max_age or key != self.key():
+            session.unblock_expiration()    # a normal unused session now: Bokeh drops it
+            self.dropped += 1
+            return None, "dropped"
+        self.used += 1
+        return session, "used"
+
+    def _when_ready(self, session, app, context, request, payload, path, held=False):
+        """Once the page of ``session`` has loaded, build the next spare. A spare handed out
+        (``held``) stays blocked from expiring until then: Bokeh's cleanup drops a session
+        nobody is connected to that was made over 15 s ago, and a spare's browser connects
+        only after it has loaded BokehJS; it is released after a minute if it never does."""
+        from bokeh.events import DocumentReady
+        from tornado.ioloop import IOLoop
+        loop = IOLoop.current()
+        released = [not held]
+
+        def release():
+            if not released[0]:
+                released[0] = True
+                session.unblock_expiration()
+
+        def ready(event):
+            release()
+            if path not in self.spares and path not in self.building:
+                loop.call_later(self.delay, lambda: loop.add_callback(
+                    self._build, app, context, request, payload, path))
+        session.document.on_event(DocumentReady, ready)
+        if held:
+            loop.call_later(60.0, release)
+
+    async def _build(self, app, context, request, payload, path):
+        if path in self.spares or path in self.building:
+            return
+        from bokeh.util.token import generate_jwt_token, generate_session_id
+        self.building.add(path)
+        try:
+            key = self.key()
+            session_id = generate_session_id(secret_key=app.secret_key, signed=app.sign_sessions)
+            # the token must still have its usual lifetime when the spare is handed out
+            token = generate_jwt_token(session_id, secret_key=app.secret_key,
+                                       signed=app.sign_sessions, extra_payload=payload,
+                                       expiration=app.session_token_expiration + int(self.max_age))
+            session = await context.create_session_if_needed(session_id, request, token)
+            session.block_expiration()      # Bokeh drops a session nobody connects to in 15 s
+            self.spares[path] = (time.monotonic(), key, session)
+            self.built += 1
+        finally:
+            self.building.discard(path)
+
+
+def build_first(spare: SpareSession, url: str, timeout: float = 60.0) -> threading.Thread:
+    """Ask the server at ``url`` (once it answers) to build its first spare, from a thread."""
+    def run():
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                req = urllib.request.Request(url, headers={SPARE_HEADER: spare.secret})
+                urllib.request.urlopen(req, timeout=timeout).read()
+            except OSError:
+                time.sleep(0.1)
+                continue
+            print("tapeviz: the first tab's page is built ahead", flush=True)
+            return
+    th = threading.Thread(target=run, name="tapeviz-spare", daemon=True)
+    th.start()
+    return th
