@@ -31,6 +31,39 @@ def _no_math(roots) -> bool:
     return False
 
 
+def skip_webgl() -> None:
+    """Panel's server pages load BokehJS's WebGL bundle (``bokeh-gl``, 190 KB to fetch, parse
+    and run before the page's document is pulled) whatever they hold. tapeviz draws on canvas
+    (WebGL under a software GPU is far slower), so server pages built in this process go
+    without it unless one of their plots asks for WebGL. (Wraps
+    ``panel.io.server.bundle_resources``, not public: if it moves, pages keep loading it.)"""
+    try:
+        from panel.io import server
+    except ImportError:
+        return
+    original = getattr(server, "bundle_resources", None)
+    if not callable(original) or getattr(original, "_tapeviz_no_gl", False):
+        return
+
+    def bundle_resources(roots, resources, *args, **kw):
+        bundle = original(roots, resources, *args, **kw)
+        files = getattr(bundle, "js_files", None)
+        if files and not _uses_webgl(roots):
+            bundle.js_files = [f for f in files if "/bokeh-gl" not in str(f)]
+        return bundle
+
+    bundle_resources._tapeviz_no_gl = True
+    server.bundle_resources = bundle_resources
+
+
+def _uses_webgl(roots) -> bool:
+    from bokeh.models import Plot
+    roots = list(roots or ())
+    doc = roots[0].document if roots else None
+    models = doc.models if doc is not None else [m for r in roots for m in r.references()]
+    return any(isinstance(m, Plot) and m.output_backend == "webgl" for m in models)
+
+
 def _extension(inline: bool = True) -> None:
     global _extension_loaded
     import panel as pn

@@ -16,7 +16,7 @@ import traceback
 import panel as pn
 import param
 
-from . import skip_mathjax
+from . import skip_mathjax, skip_webgl
 from .dashboard_graph import GraphPane
 from .dashboard_live import LiveFollowing, _weakly
 from .dashboard_tabs import SelectionTabs, html_pane
@@ -26,6 +26,7 @@ from .source import as_source
 from .store import Store
 
 skip_mathjax()      # every page and notebook output with a dashboard imports this module
+skip_webgl()        # (server pages only)
 
 
 class _Guard:

@@ -233,8 +233,9 @@ def index_page(demos_dir: str | os.PathLike | None = None):
     ``./<stem>``."""
     import panel as pn
 
-    from . import skip_mathjax
+    from . import skip_mathjax, skip_webgl
     skip_mathjax()
+    skip_webgl()
     demos_dir = find_demos_dir(demos_dir)
     demos = [demo_info(p) for p in demo_files(demos_dir)]
     grid = pn.pane.HTML(index_html(demos, demos_dir / "thumbnails"), stylesheets=[INDEX_CSS],

@@ -50,6 +50,8 @@ def test_graph_draws_every_kind_and_the_cuts(main_server, watched_page):
     assert any("/static/" in r for r in watch.requests)   # JS came from the local server
     # Panel would add its 1.8 MB MathJax bundle for any HTML pane; tapeviz renders no math
     assert not [r for r in watch.requests if "mathjax" in r.lower()]
+    # nor BokehJS's WebGL bundle: the graph draws on canvas
+    assert not [r for r in watch.requests if "bokeh-gl" in r]
 
 
 def test_click_node_shows_inspector(main_server, watched_page):
@@ -284,6 +286,7 @@ def test_panel_serve_accepts_the_app_module(recordings, watched_page):
         assert "MatMul" in node_data(page)["op"]
         watch.check()
         assert not [r for r in watch.requests if "mathjax" in r.lower()]
+        assert not [r for r in watch.requests if "bokeh-gl" in r]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
