@@ -6,9 +6,9 @@
 1. Writer throughput: fresh events of an MLP training loop (each step's payloads built just
    before) are fed to a recording writer (tables, JSON encoding, batching, file writes and
    flushes), then closed: events/s and MB/s, of CPU time and of wall time. Then the same
-   with the events unbuilt, as a recording that is their only reader gets them: its first
-   read fills each event's fields (``materialized_dict``; the engine's summaries are computed
-   before, untimed), which costs the writer more than reading built events does.
+   with the events unbuilt, as a recording that is their only reader gets them: the writer
+   builds each payload (``built_payload``: the engine's summaries are computed before,
+   untimed, and the build returns them) and leaves the event deferred on it.
 2. Cost of events on the MLP step (batch 32, 8-16-16-1, tanh and relu, MSE, gradient of
    five variables): no subscriber (the engine's flag check only), a no-op subscriber (events
    built and delivered), and a recording to a file, with its size per training step.
@@ -76,8 +76,8 @@ def engine_events(total, deferred=False):
 
     ``deferred``: the engine's events are left unbuilt, as a recording that is their only
     reader meets them; their payloads (summaries, refs, sites: the engine's work) are
-    computed just before, and the writer's first read fills the event's fields from them
-    (``materialized_dict``), as in a recording."""
+    computed just before, and the writer builds its line from them (``built_payload``), as
+    in a recording."""
     step = mlp()
     got = []
     sub = events.subscribe(got.append, replay_definitions=True)
@@ -145,7 +145,7 @@ def _fresh_events_writer(total, deferred):
                 "writer_events_per_s_wall": total / dt,
                 "writer_events_per_s_cpu": total / cpu}, sample
     print(f"  the same events unbuilt, as a recording that is their only reader gets them (the "
-          f"writer's read fills their fields; the engine's summaries computed before, untimed):"
+          f"writer builds their payloads; the engine's summaries computed before, untimed):"
           f"\n  {total / dt:,.0f} events/s wall, {total / cpu:,.0f} events/s of CPU time")
     return {"writer_deferred_events_per_s_wall": total / dt,
             "writer_deferred_events_per_s_cpu": total / cpu}, sample

@@ -89,7 +89,9 @@ def test_a_tensor_used_twice_by_one_op_is_written_in_full_once(tmp_path):
     assert back.inputs[0] is not back.inputs[1]       # each ref its own dict, as emitted
 
 
-def test_the_writer_builds_a_deferred_event_once_and_leaves_it_built():
+def test_a_field_read_builds_a_deferred_event_once_and_leaves_it_built():
+    """materialized_dict, which a field read builds through (the writer builds through
+    built_payload: tests/test_deferred_events.py)."""
     with events.capture() as seen:
         v = tv.Variable(np.ones(2, np.float32), name="v")
         with tv.GradientTape() as tape:
@@ -104,8 +106,8 @@ def test_the_writer_builds_a_deferred_event_once_and_leaves_it_built():
             calls.append(1)
             return build(*a)
 
-        # the same payload through the dataclass's own __init__: what the writer's dict must
-        # equal, rather than the slots materialized_dict set itself
+        # the same payload through the dataclass's own __init__: what the dict must equal,
+        # rather than the slots materialized_dict set itself
         expected = type(event)(seq=seq, time=time, **build(*args)).to_dict()
         fast = materialized_dict(event, (counted, seq, time, args))
         assert events.engine_built(event)              # built by tapeviz, fields set

@@ -15,7 +15,7 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending, materialized_dict
+from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
@@ -109,7 +109,7 @@ class record:
             if not pending:
                 data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
             else:
-                data = materialized_dict(event, pending)
+                data = built_payload(event, pending)
         except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
             data = None
         # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
@@ -127,7 +127,9 @@ class record:
                 if defined:
                     self._append(defined)
                 line = self._line(cls, data, engine_built)
-            except (ValueError, TypeError, RecursionError, OverflowError):
+            # KeyError: a deferred payload that left a field out (built_payload writes what
+            # the build gave): written the general way, which fills in the defaults
+            except (ValueError, TypeError, RecursionError, OverflowError, KeyError):
                 line = self._sanitized(event)
                 if line is None:
                     return
