@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/recording_throughput.py            # writer + cost of events
     .venv/bin/python benchmarks/recording_throughput.py --follow   # also: follow 1M events
+    .venv/bin/python benchmarks/recording_throughput.py --instructions   # callgrind counts
 
 1. Writer throughput: fresh events of an MLP training loop (each step's payloads built just
    before) are fed to a recording writer (tables, JSON encoding, batching, file writes and
@@ -12,7 +13,11 @@
 2. Cost of events on the MLP step (batch 32, 8-16-16-1, tanh and relu, MSE, gradient of
    five variables): no subscriber (the engine's flag check only), a no-op subscriber (events
    built and delivered), and a recording to a file, with its size per training step.
-3. With --follow: a 1,000,000-event recording is written, then followed in a fresh process
+3. With --instructions: what the writer costs a process per event in instructions (callgrind:
+   steady where CPU time on a shared VM moves 10-30%). A fresh Python makes 6,000 fresh MLP
+   events chunk by chunk, once feeding them to a writer and once not; the difference is the
+   writer's whole cost, the garbage collection its tables cause included. Needs valgrind.
+4. With --follow: a 1,000,000-event recording is written, then followed in a fresh process
    with ``follow_recording(...).poll()``; its peak resident memory is printed (bounded: the
    file is read in 64 KiB chunks and events are dropped once consumed).
 Prints numbers only; asserts nothing.
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -257,14 +263,64 @@ def follow_memory(total=1_000_000):
                        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def _fed_or_not(write, deferred, total):
+    """The process --instructions counts: ``total`` fresh events, written or not."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "counted.tvz")
+        rec = record(path)
+        rec._subscription.close()
+        writer._open_recordings.remove(rec)
+        for chunk in engine_events(total, deferred):
+            if write:
+                for e in chunk:
+                    rec._on_event(e)
+        rec.close()
+        print(f"bytes {os.path.getsize(path)}")
+
+
+def writer_instructions(total=6000):
+    import re
+    if not shutil.which("valgrind"):
+        print("--instructions needs valgrind (apt-get install valgrind)")
+        return {}
+    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    out = {}
+    for deferred, label in ((False, "built"), (True, "unbuilt")):
+        counts = []
+        for write in (False, True):
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                 sys.executable, os.path.abspath(__file__), "--count-child",
+                 f"{int(write)}{int(deferred)}{total}"], capture_output=True, text=True, env=env)
+            refs = re.search(r"refs:\s*([\d,]+)", run.stderr)
+            if run.returncode or not refs:
+                raise SystemExit(f"callgrind failed:\n{run.stderr[-2000:]}")
+            counts.append((int(refs.group(1).replace(",", "")),
+                           int(run.stdout.split()[-1])))
+        per_event = (counts[1][0] - counts[0][0]) / total
+        print(f"writer, {label} MLP events: {per_event:,.0f} instructions an event "
+              f"(callgrind), {counts[1][1] / total:,.0f} bytes an event")
+        out[f"writer_{label}_instructions_per_event"] = per_event
+    return out
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--follow", action="store_true", help="also follow 1M events")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the writer's instructions an event (valgrind)")
+    parser.add_argument("--count-child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--json", default=None, help="also write the numbers to this file")
     args = parser.parse_args()
+    if args.count_child:     # WDN: write 0/1, deferred 0/1, then the number of events
+        c = args.count_child
+        _fed_or_not(c[0] == "1", c[1] == "1", int(c[2:]))
+        sys.exit(0)
     calibration()
     numbers = writer_throughput()
     numbers.update(cost_of_events())
+    if args.instructions:
+        numbers.update(writer_instructions())
     if args.follow:
         follow_memory()
     if args.json:
