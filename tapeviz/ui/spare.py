@@ -6,7 +6,9 @@ before the browser gets the page's HTML and starts loading BokehJS. The server c
 work while nobody waits: it keeps one session built ahead, made when the server starts (a
 request to itself) and again whenever a page has loaded (its ``DocumentReady`` event), so a
 tab's HTML is answered in a few milliseconds and the session is ready when its websocket
-connects. A spare is used once, by the next tab on the same path, and only if the recording
+connects. It never starts a build while a page is loading: that would hold up the page's
+scripts and document pull for as long as the build takes (Panel's ``reuse_sessions='warm'``
+does that, and made a page open 0.3 s slower here). A spare is used once, by the next tab on the same path, and only if the recording
 it shows has not changed since (``key``) and it is not older than ``max_age``.
 
 The spare is made from the request that last built or used one (its headers and cookies
@@ -22,6 +24,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+import urllib.error
 import urllib.request
 
 SPARE_HEADER = "X-Tapeviz-Spare"
@@ -36,6 +39,7 @@ class SpareSession:
         self.delay = delay          # seconds after a page's DocumentReady before building
         self.spares: dict = {}      # path -> (built at, key, session)
         self.building = set()
+        self.loading = set()        # pages handed out whose browser has not loaded them yet
         self.built = self.used = self.dropped = 0
         self.secret = secrets.token_hex(16)
 
@@ -62,11 +66,14 @@ class SpareSession:
         if request.headers.get(SPARE_HEADER) == self.secret:
             # the server's request to itself (only this process knows the secret): build the
             # spare now and answer with it (that page goes nowhere, nobody uses its token)
-            if path not in self.spares:
+            if path not in self.spares and not self.loading:
                 await self._build(handler.application, handler.application_context, request,
                                   handler._generate_token_payload(), path)
             hit = self.spares.get(path)
-            return hit[2] if hit else await original(handler)
+            if hit is None:     # a tab came first: its page's load will start the spare
+                from tornado.web import HTTPError
+                raise HTTPError(503)
+            return hit[2]
         session, state = self._take(path) if not request.arguments else (None, "none")
         handler.set_header(SPARE_HEADER, state)     # used, dropped or none (tests read it)
         if session is None:
@@ -97,13 +104,16 @@ class SpareSession:
         """Once the page of ``session`` has loaded, build the next spare. A spare handed out
         (``held``) stays blocked from expiring until then: Bokeh's cleanup drops a session
         nobody is connected to that was made over 15 s ago, and a spare's browser connects
-        only after it has loaded BokehJS; it is released after a minute if it never does."""
+        only after it has loaded BokehJS; it is released after 20 s if it never does."""
         from bokeh.events import DocumentReady
         from tornado.ioloop import IOLoop
         loop = IOLoop.current()
         released = [not held]
+        token = object()
+        self.loading.add(token)
 
         def release():
+            self.loading.discard(token)
             if not released[0]:
                 released[0] = True
                 session.unblock_expiration()
@@ -114,12 +124,12 @@ class SpareSession:
                 loop.call_later(self.delay, lambda: loop.add_callback(
                     self._build, app, context, request, payload, path))
         session.document.on_event(DocumentReady, ready)
-        if held:
-            loop.call_later(60.0, release)
+        loop.call_later(20.0, release)     # a page closed before it loaded
 
     async def _build(self, app, context, request, payload, path):
-        if path in self.spares or path in self.building:
-            return
+        if path in self.spares or path in self.building or self.loading:
+            return      # (a page still loading: building now would hold up its scripts and
+            #            its document; the page's DocumentReady starts the build instead)
         from bokeh.util.token import generate_jwt_token, generate_session_id
         self.building.add(path)
         try:
@@ -145,6 +155,8 @@ def build_first(spare: SpareSession, url: str, timeout: float = 60.0) -> threadi
             try:
                 req = urllib.request.Request(url, headers={SPARE_HEADER: spare.secret})
                 urllib.request.urlopen(req, timeout=timeout).read()
+            except urllib.error.HTTPError:
+                return          # a tab came first (503): its page's load starts the spare
             except OSError:
                 time.sleep(0.1)
                 continue
