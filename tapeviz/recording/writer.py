@@ -15,7 +15,7 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, _get_pending, built_payload
+from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
@@ -102,7 +102,7 @@ class record:
             return
         cls = type(event)
         try:    # a deferred payload (tuple), False: built by tapeviz, None: by hand or a file
-            pending = _get_pending(event)
+            pending = event._pending     # the slot read as any slot (its __get__: a call)
         except AttributeError:     # made without __init__
             pending = None
         try:    # the dict (building a deferred payload first): outside the lock
@@ -137,7 +137,13 @@ class record:
                 if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
                     self._append(tables.clear())
             else:
-                self._append(line)
+                start = self._end
+                end = start + len(line)
+                if end <= _BUFFER_SIZE:      # _append's usual case, without the call
+                    self._view[start:end] = line
+                    self._end = end
+                else:
+                    self._append(line)
                 if tables.full():
                     self._append(tables.clear())
             self._buffered_events += 1
