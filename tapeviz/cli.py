@@ -73,8 +73,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
 
 
 def _spare_sessions(path, host, port) -> None:
-    """Keep the next tab's session built ahead (:mod:`tapeviz.ui.spare`): the first at
-    start-up, the next once a page has loaded. A spare is dropped if the file changed."""
+    """Build the first tab's session at start-up (:mod:`tapeviz.ui.spare`); it is dropped
+    if the file changed before a tab asks."""
     from .ui.spare import SpareSession, build_first
 
     def key():

@@ -1,20 +1,23 @@
-"""A spare session for ``tapeviz serve``: the next browser tab's page is built before it asks.
+"""A spare session for ``tapeviz serve``: the first browser tab's page is built before it asks.
 
 A page open waits for the server to build the tab's session (a :class:`Dashboard` and its
 ~250 Bokeh models in a document: 0.3 s on an idle 2-core VM, over 0.7 s on a busy one)
-before the browser gets the page's HTML and starts loading BokehJS. The server can do that
-work while nobody waits: it keeps one session built ahead, made when the server starts (a
-request to itself) and again whenever a page has loaded (its ``DocumentReady`` event), so a
-tab's HTML is answered in a few milliseconds and the session is ready when its websocket
-connects. It never starts a build while a page is loading: that would hold up the page's
-scripts and document pull for as long as the build takes (Panel's ``reuse_sessions='warm'``
-does that, and made a page open 0.3 s slower here). A spare is used once, by the next tab on the same path, and only if the recording
-it shows has not changed since (``key``) and it is not older than ``max_age``.
+before the browser gets the page's HTML and starts loading BokehJS. The server does that work
+while nobody waits: when it starts, it builds one session ahead (a request to itself), so the
+first tab's HTML is answered in a few milliseconds and the session is ready when its
+websocket connects. The spare is used once, by the next tab on the same path, and only if
+the recording it shows has not changed since (``key``) and it is not older than ``max_age``.
 
-The spare is made from the request that last built or used one (its headers and cookies
-become the new session's), which is fine for tapeviz's pages: they read nothing from the
-request. Only ``tapeviz serve`` of a finished recording installs it (a followed file or a
-folder's picker would show what was there when the spare was built).
+Only at start-up: a spare built again once a page had loaded (tried) made the next tab open
+0.2-0.3 s sooner, but the build holds the server's loop for 0.3-1 s just when the user
+starts clicking (expanding a group took 0.64-0.73 s instead of 0.31-0.33 s), and a build
+while a page loads holds up that page's scripts and document pull (Panel's
+``reuse_sessions='warm'`` does that, and made a page open 0.3 s slower here).
+
+The spare is made from the server's own request (its headers become the session's), which is
+fine for tapeviz's pages: they read nothing from the request. Only ``tapeviz serve`` of a
+finished recording installs it (a followed file or a folder's picker would show what was
+there when the spare was built).
 
 This wraps Panel's ``DocHandler.get_session`` (not public API); if that moves, :func:`install`
 does nothing and every tab builds its own session as before.
@@ -33,10 +36,9 @@ SPARE_HEADER = "X-Tapeviz-Spare"
 class SpareSession:
     """One session built ahead per path (see the module docstring)."""
 
-    def __init__(self, key=lambda: None, max_age: float = 1800.0, delay: float = 0.3):
+    def __init__(self, key=lambda: None, max_age: float = 1800.0):
         self.key = key              # what the session shows; a spare of another key is dropped
         self.max_age = max_age      # seconds; the spare's token lives this much longer
-        self.delay = delay          # seconds after a page's DocumentReady before building
         self.spares: dict = {}      # path -> (built at, key, session)
         self.building = set()
         self.loading = set()        # pages handed out whose browser has not loaded them yet
@@ -70,7 +72,7 @@ class SpareSession:
                 await self._build(handler.application, handler.application_context, request,
                                   handler._generate_token_payload(), path)
             hit = self.spares.get(path)
-            if hit is None:     # a tab came first: its page's load will start the spare
+            if hit is None:     # a tab came first: it was built for that tab, no spare
                 from tornado.web import HTTPError
                 raise HTTPError(503)
             return hit[2]
@@ -79,10 +81,8 @@ class SpareSession:
         if session is None:
             session = await original(handler)
         try:
-            self._when_ready(session, handler.application, handler.application_context,
-                             request, handler._generate_token_payload(), path,
-                             held=state == "used")
-        except Exception:   # no next spare then; this tab is served as before
+            self._when_ready(session, held=state == "used")
+        except Exception:   # (no DocumentReady hook: let Bokeh expire the session as usual)
             if state == "used":
                 session.unblock_expiration()
         return session
@@ -100,36 +100,30 @@ class SpareSession:
         self.used += 1
         return session, "used"
 
-    def _when_ready(self, session, app, context, request, payload, path, held=False):
-        """Once the page of ``session`` has loaded, build the next spare. A spare handed out
-        (``held``) stays blocked from expiring until then: Bokeh's cleanup drops a session
-        nobody is connected to that was made over 15 s ago, and a spare's browser connects
-        only after it has loaded BokehJS; it is released after 20 s if it never does."""
+    def _when_ready(self, session, held=False):
+        """Count the page of ``session`` as loading until its ``DocumentReady`` event (or 20 s:
+        a page closed first); a spare is not built meanwhile. A spare handed out (``held``)
+        stays blocked from expiring until then: Bokeh's cleanup drops a session nobody is
+        connected to that was made over 15 s ago, and a spare's browser connects only after
+        it has loaded BokehJS."""
         from bokeh.events import DocumentReady
         from tornado.ioloop import IOLoop
-        loop = IOLoop.current()
         released = [not held]
         token = object()
         self.loading.add(token)
 
-        def release():
+        def release(event=None):
             self.loading.discard(token)
             if not released[0]:
                 released[0] = True
                 session.unblock_expiration()
-
-        def ready(event):
-            release()
-            if path not in self.spares and path not in self.building:
-                loop.call_later(self.delay, lambda: loop.add_callback(
-                    self._build, app, context, request, payload, path))
-        session.document.on_event(DocumentReady, ready)
-        loop.call_later(20.0, release)     # a page closed before it loaded
+        session.document.on_event(DocumentReady, release)
+        IOLoop.current().call_later(20.0, release)     # a page closed before it loaded
 
     async def _build(self, app, context, request, payload, path):
         if path in self.spares or path in self.building or self.loading:
             return      # (a page still loading: building now would hold up its scripts and
-            #            its document; the page's DocumentReady starts the build instead)
+            #            its document pull)
         from bokeh.util.token import generate_jwt_token, generate_session_id
         self.building.add(path)
         try:
@@ -156,7 +150,7 @@ def build_first(spare: SpareSession, url: str, timeout: float = 60.0) -> threadi
                 req = urllib.request.Request(url, headers={SPARE_HEADER: spare.secret})
                 urllib.request.urlopen(req, timeout=timeout).read()
             except urllib.error.HTTPError:
-                return          # a tab came first (503): its page's load starts the spare
+                return          # a tab came first (503): no spare is needed any more
             except OSError:
                 time.sleep(0.1)
                 continue
