@@ -158,11 +158,22 @@ def peek_node_id() -> int:
     return _last_node_id + 1
 
 
-def leaf_node(kind: str, site=None) -> Node | None:
-    """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result."""
+_WALK = object()   # leaf_node's default: take the user's source line
+
+
+def leaf_node(kind: str, site=_WALK) -> Node | None:
+    """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result.
+    ``site``: its source line, None for none; by default the user's line is taken."""
     if LEAN:
         return None
-    return Node(kind, (), (), site if site is not None else user_site(2), None)
+    return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
+
+
+def watched_site(depth: int = 2):
+    """The user's source line when a tape is open or someone listens (an explanation or an
+    event may read it), else None: an assignment or an optimizer's update outside any tape
+    skips the frame walk."""
+    return user_site(depth + 1) if (OPEN or _events.ACTIVE) else None
 
 
 _EMPTY: dict = {}

@@ -11,7 +11,6 @@ from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
 from .op import Node, leaf_node
-from .site import user_site
 
 _ids = itertools.count(1)
 ops = None  # the ops module, bound by tapeviz.engine.ops at import (operators call into it)
@@ -351,8 +350,7 @@ def _assign(var: Variable, value, method: str):
                 "variable's shape (or broadcast to it)", method)
         if result.dtype is not var._value.dtype:
             result = result.astype(var._value.dtype, copy=False)
-    # the line matters to explanations only when a tape may be cut by this assign
-    site = user_site(2) if (_op.OPEN or _events.ACTIVE) else None
+    site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
     var._node = Node(method, (var._node, new._node), (var._id, new._id), site,
                      {"name": var._name, "trainable": var.trainable})
     var._value = result

@@ -16,18 +16,15 @@ import warnings
 import numpy as np
 
 from ..engine import dtypes as _dt
-from .. import events as _events
 from ..engine import op as _op
 from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 
 
 def Tensor(value):
-    """A constant holding an update computed in NumPy. Its source line (a frame walk) is taken
-    only when a tape is open or someone listens, as `assign` takes its own."""
-    if _op.OPEN or _events.ACTIVE or _op.LEAN:
-        return _Tensor(value, leaf_node("Const"))
-    return _Tensor(value, _op.Node("Const", (), (), None, None))
+    """A constant holding an update computed in NumPy; its source line is taken by the rule
+    `assign` follows (`op.watched_site`)."""
+    return _Tensor(value, leaf_node("Const", _op.watched_site(2)))
 
 
 _ONE = np.int64(1)
