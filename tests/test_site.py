@@ -78,3 +78,18 @@ def test_as_dict_is_a_fresh_dict_each_time_and_reads_the_line():
                      "code": "y = x * 2.0; line = _line()" + " " * 28 + "# noqa: E702"}
     first["line"] = -1   # a caller's change does not reach the cache
     assert site_mod.as_dict(y._node.site)["line"] == line
+
+
+def test_assignments_and_optimizer_updates_take_a_line_only_when_it_can_be_read():
+    v = tv.Variable([1.0, 2.0], name="v")
+    opt = tv.keras.optimizers.SGD(learning_rate=0.1)
+    grads = [tv.constant([1.0, 1.0])]
+    opt.apply_gradients(zip(grads, [v])); line = _line()    # noqa: E702
+    assert v._node.site is None and v._node.parents[1].site is None   # nothing may read them
+    with tv.GradientTape():
+        opt.apply_gradients(zip(grads, [v])); line = _line()    # noqa: E702
+    update, const = v._node, v._node.parents[1]
+    assert update.site[1] == line and const.site[1] == line   # a tape may explain the cut
+    with tv.events.capture():
+        v.assign_add([1.0, 1.0]); line = _line()           # noqa: E702
+    assert v._node.site[1] == line
