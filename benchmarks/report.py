@@ -12,11 +12,13 @@ _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt
 
 
 def row(section, name, value, unit, label="tapeviz", peer="", peer_value=None, ratio=None,
-        target=None):
+        target=None, spread=None):
     """One line of the table. ``target`` is (op, number, on): on "ratio" it is compared with
-    the ratio, otherwise with the value (in ``unit``)."""
+    the ratio, otherwise with the value (in ``unit``). ``spread``: the (25th, 75th)
+    percentiles of the per-round ratios the ratio is the median of."""
     return {"section": section, "name": name, "value": value, "unit": unit, "label": label,
-            "peer": peer, "peer_value": peer_value, "ratio": ratio, "target": target}
+            "peer": peer, "peer_value": peer_value, "ratio": ratio, "target": target,
+            "spread": list(spread) if spread is not None else None}
 
 
 def met(r):
@@ -28,6 +30,23 @@ def met(r):
     if x is None or x != x:                  # missing or NaN
         return None
     return _OPS[op](x, limit)
+
+
+def within_spread(r) -> bool:
+    """True when a ratio target lies inside the middle half of the per-round ratios: run-to-run
+    noise alone can then turn the verdict either way, and a single run does not settle it."""
+    t, q = r.get("target"), r.get("spread")
+    if not t or not q or t[2] != "ratio":
+        return False
+    return q[0] <= t[1] <= q[1]
+
+
+def verdict(r) -> str:
+    ok = met(r)
+    if ok is None:
+        return "-"
+    word = "met" if ok else "MISSED"
+    return f"{word} (noise)" if within_spread(r) else word
 
 
 def fmt_value(x, unit):
@@ -56,7 +75,7 @@ def fmt_target(r):
 
 def table(rows):
     """The rows as one plain-text table, a section heading before each section's rows."""
-    header = ("workload", "tapeviz", "peer", "ratio", "target", "met")
+    header = ("workload", "tapeviz", "peer", "ratio", "spread", "target", "met")
     cells = []
     for r in rows:
         own = fmt_value(r["value"], r["unit"])
@@ -65,9 +84,10 @@ def table(rows):
         peer = (f"{r['peer']} {fmt_value(r['peer_value'], r['unit'])}"
                 if r.get("peer_value") is not None else r.get("peer") or "")
         ratio = f"{r['ratio']:.3f}x" if r.get("ratio") is not None else ""
-        ok = met(r)
-        cells.append((r["section"], (r["name"], own, peer, ratio, fmt_target(r),
-                                     "-" if ok is None else ("met" if ok else "MISSED"))))
+        q = r.get("spread")
+        spread = f"{q[0]:.3f}-{q[1]:.3f}" if q else ""
+        cells.append((r["section"], (r["name"], own, peer, ratio, spread, fmt_target(r),
+                                     verdict(r))))
     widths = [max([len(h)] + [len(c[i]) for _, c in cells]) for i, h in enumerate(header)]
     line = lambda cs: "  ".join(str(c).ljust(w) for c, w in zip(cs, widths)).rstrip()  # noqa: E731
     out = [line(header), line("-" * w for w in widths)]
@@ -77,6 +97,9 @@ def table(rows):
             out.append(f"[{sec}]")
             section = sec
         out.append(line(cs))
+    if any(cs[-1].endswith("(noise)") for _, cs in cells):
+        out.append("(noise): the target lies inside the spread, the middle half of the "
+                   "per-round ratios; this run alone does not settle the verdict")
     return "\n".join(out)
 
 

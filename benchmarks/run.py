@@ -74,8 +74,9 @@ class Engine:
         return timing.Worker(self.w.FACTORIES, name)
 
     def compare(self, workload, systems, rounds, warmup=2):
-        """Median CPU time of each available system and its median per-round ratio (tapeviz
-        over it), after checking it computes what tapeviz computes. {system: (t, ratio)}"""
+        """Median CPU time of each available system, its median per-round ratio (tapeviz
+        over it) and that ratio's spread (quartiles), after checking it computes what tapeviz
+        computes. {system: (t, ratio, spread)}"""
         started = []
         try:
             for s in systems:
@@ -101,8 +102,8 @@ class Engine:
                     self.disagreed.append(f"{s} {workload}: {err}")
                     print(f"ERROR: {s} disagrees with tapeviz on {workload} ({err}); not timed",
                           file=sys.stderr)
-            times, ratios = timing.round_robin([w for _, w in ok], rounds, warmup)
-            return {s: (t, r) for (s, _), t, r in zip(ok, times, ratios)}
+            times, ratios, spreads = timing.round_robin([w for _, w in ok], rounds, warmup)
+            return {s: (t, r, q) for (s, _), t, r, q in zip(ok, times, ratios, spreads)}
         finally:
             for _, w in started:
                 w.close()
@@ -124,10 +125,10 @@ def engine_rows(args):
             if s is None:
                 rows.append(row("engine", name + " (no peer available)", conv(t0), unit))
                 continue
-            t, r = res[s]
+            t, r, q = res[s]
             rows.append(row("engine", f"{name}, vs {PEER_NAMES.get(s, s)}", conv(t0), unit,
                             peer=PEER_NAMES.get(s, s), peer_value=conv(t), ratio=r,
-                            target=targets.get(s)))
+                            target=targets.get(s), spread=q))
 
     r = e.compare("W1", ["tapeviz", "autograd", "torch", "tensorflow"], rounds)
     add("W1 chain of 1,000 scalar ops, per op (fwd+bwd)", r, "us", us,
@@ -154,18 +155,18 @@ def engine_rows(args):
     if args.in_process:
         pair = [timing.timed_here(w.FACTORIES[k]()) for k in ("tapeviz W1 long script",
                                                              "tapeviz W1")]
-        (t_long, t_short), (_, ratio) = timing.round_robin(pair, rounds)
+        (t_long, t_short), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
     else:
         workers = [timing.Worker(w.FACTORIES, k) for k in ("tapeviz W1 long script",
                                                             "tapeviz W1")]
         try:
-            (t_long, t_short), (_, ratio) = timing.round_robin(workers, rounds)
+            (t_long, t_short), (_, ratio), (_, spread) = timing.round_robin(workers, rounds)
         finally:
             for worker in workers:
                 worker.close()
     rows.append(row("engine", "W1 at the top level of a 1,000-line script vs in a function",
                     us(t_long), "us", label="script", peer="function", peer_value=us(t_short),
-                    ratio=ratio))
+                    ratio=ratio, spread=spread))
 
     # events on vs off
     for wl, kinds, name, unit, conv, limit in (
@@ -177,18 +178,18 @@ def engine_rows(args):
         if args.in_process:
             on = w.Events(w.FACTORIES[f"tapeviz {wl}"](), kinds)
             off = w.FACTORIES[f"tapeviz {wl}"]()
-            (t_on, t_off), (_, ratio) = timing.round_robin(
+            (t_on, t_off), (_, ratio), (_, spread) = timing.round_robin(
                 [timing.timed_here(on), timing.timed_here(off)], rounds)
         else:
             a = timing.Worker(w.FACTORIES, events_name)
             b = timing.Worker(w.FACTORIES, f"tapeviz {wl}")
             try:
-                (t_on, t_off), (_, ratio) = timing.round_robin([a, b], rounds)
+                (t_on, t_off), (_, ratio), (_, spread) = timing.round_robin([a, b], rounds)
             finally:
                 a.close()
                 b.close()
         rows.append(row("engine", name, conv(t_on), unit, label="on", peer="off",
-                        peer_value=conv(t_off), ratio=ratio,
+                        peer_value=conv(t_off), ratio=ratio, spread=spread,
                         target=("<=", limit, "ratio") if limit else None))
 
     if not args.no_w4:
@@ -299,7 +300,8 @@ def main(argv=None):
     limits = timing.pin_threads()
     head = header_lines(limits)
     print("\n".join(head))
-    print("times: CPU time, medians; ratio: median of round-robin per-round ratios; "
+    print("times: CPU time, medians; ratio: median of round-robin per-round ratios (spread: "
+          "their middle half, 25th-75th percentile); "
           + ("every system in this process" if args.in_process else
              "each system in its own worker process") + "\n", flush=True)
 

@@ -193,8 +193,9 @@ def timed_here(fn):
 def round_robin(fns, rounds, warmup=2):
     """Run each callable (a Worker, or `timed_here(fn)`: each returns the CPU time of one
     run) once per round, the order rotating and reversing every other cycle; returns the
-    median times and the medians of the per-round ratios of the first to each (the first's
-    is 1)."""
+    median times, the medians of the per-round ratios of the first to each (the first's is
+    1), and their spreads: the (25th, 75th) percentiles of those per-round ratios, so a
+    reader sees how far run-to-run noise moves a ratio before trusting a verdict on it."""
     for _ in range(warmup):
         for f in fns:
             f()
@@ -207,9 +208,21 @@ def round_robin(fns, rounds, warmup=2):
         for i in order:
             times[i].append(fns[i]())
     medians = [statistics.median(t) for t in times]
-    ratios = [statistics.median(a / b if b > 0 else float("nan") for a, b in zip(times[0], t))
-              for t in times]
-    return medians, ratios
+    per_round = [[a / b if b > 0 else float("nan") for a, b in zip(times[0], t)]
+                 for t in times]
+    ratios = [statistics.median(r) for r in per_round]
+    spreads = [quartiles(r) for r in per_round]
+    return medians, ratios, spreads
+
+
+def quartiles(values):
+    """(25th, 75th) percentiles (statistics.quantiles' exclusive method); the one value
+    twice when there is only one."""
+    values = list(values)
+    if len(values) < 2:
+        return (values[0], values[0]) if values else (float("nan"), float("nan"))
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return q1, q3
 
 
 def import_times(statement, runs):

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
 sys.path.insert(0, BENCH)
@@ -78,7 +79,8 @@ def test_table_has_every_row_and_a_met_column():
                           peer_value=12.3, ratio=0.52, target=("<=", 0.5, "ratio"))])
     text = report.table(rows)
     lines = text.splitlines()
-    assert lines[0].split() == ["workload", "tapeviz", "peer", "ratio", "target", "met"]
+    assert lines[0].split() == ["workload", "tapeviz", "peer", "ratio", "spread", "target",
+                                "met"]
     body = [line for line in lines[2:] if not line.startswith("[")]
     assert len(body) == len(rows)
     assert all(line.endswith(("met", "MISSED", "-")) for line in body)
@@ -105,11 +107,38 @@ def test_round_robin_rotates_and_takes_medians():
             calls.append(name)
             return t
         return run
-    times, ratios = timing.round_robin([system("a", 1.0), system("b", 2.0), system("c", 4.0)],
-                                       rounds=6, warmup=0)
+    times, ratios, spreads = timing.round_robin(
+        [system("a", 1.0), system("b", 2.0), system("c", 4.0)], rounds=6, warmup=0)
     assert times == [1.0, 2.0, 4.0] and ratios == [1.0, 0.5, 0.25]
+    assert spreads == [(1.0, 1.0), (0.5, 0.5), (0.25, 0.25)]      # no noise: no spread
     firsts = {calls[3 * k] for k in range(6)}
     assert firsts == {"a", "b", "c"}                   # each system goes first in some rounds
+
+
+def test_round_robin_spread_is_the_middle_half_of_the_per_round_ratios():
+    a_times = iter([1.0, 1.0, 1.0, 1.0, 1.0])
+    b_times = iter([1.0, 2.0, 4.0, 5.0, 10.0])       # ratios a/b: 1, .5, .25, .2, .1
+    _, ratios, spreads = timing.round_robin([lambda: next(a_times), lambda: next(b_times)],
+                                            rounds=5, warmup=0)
+    assert ratios[1] == 0.25
+    # statistics.quantiles' exclusive method on (.1, .2, .25, .5, 1): 0.15 and 0.75
+    assert spreads[1] == pytest.approx((0.15, 0.75))
+    assert timing.quartiles([3.0]) == (3.0, 3.0)
+
+
+def test_report_says_when_noise_can_decide_a_verdict():
+    target = ("<=", 1.10, "ratio")
+    inside = report.row("engine", "W3", 4.3, "ms", ratio=1.106, target=target,
+                        spread=(1.08, 1.13))
+    clear = report.row("engine", "W1", 5.0, "us", ratio=0.47, target=("<=", 0.5, "ratio"),
+                       spread=(0.46, 0.48))
+    no_spread = report.row("engine", "W4", 227.0, "ms", ratio=1.02, target=("<=", 1.03, "ratio"))
+    assert report.verdict(inside) == "MISSED (noise)" and report.met(inside) is False
+    assert report.verdict(clear) == "met" and report.verdict(no_spread) == "met"
+    text = report.table([inside, clear, no_spread])
+    assert "1.080-1.130" in text and "MISSED (noise)" in text
+    assert "does not settle the verdict" in text
+    assert "(noise)" not in report.table([clear, no_spread])
 
 
 def test_instructions_py_help_and_refuses_a_bad_range():
