@@ -431,6 +431,41 @@ def test_float32_gradients_stay_float32(spec):
             assert g is not None and g.dtype == tv.float32, spec.id
 
 
+def _vjp_dtypes_off(monkeypatch, f, arrays):
+    """The (VJP result dtype, input dtype) pairs that differ, seen where the backward pass fits
+    each VJP's result to its input (`backprop._fit` casts it back: a final dtype check alone
+    cannot see an upcast, which costs a float64 pass and twice the memory)."""
+    from tapeviz.engine import backprop
+    seen = []
+    fit = backprop._fit
+
+    def spy(gx, x, batch, g):
+        if gx._value.dtype != x._value.dtype:
+            seen.append((gx._value.dtype.name, x._value.dtype.name))
+        return fit(gx, x, batch, g)
+    monkeypatch.setattr(backprop, "_fit", spy)
+    _tape_grads(f, arrays)
+    return seen
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.id for s in SPECS])
+def test_every_vjp_keeps_float32(spec, monkeypatch):
+    arrays = _make_inputs(spec, dtype=np.float32)
+    projections = [p.astype(np.float32) for p in _projections(spec, arrays)]
+    assert _vjp_dtypes_off(monkeypatch, _objective(spec, projections), arrays) == [], spec.id
+
+
+def test_an_upcasting_vjp_is_seen(monkeypatch):
+    from tapeviz.engine.op import Op
+    # an Op made directly, not registered: the registry's completeness test stays as it was
+    op = Op("TestUpcastingSquare", lambda x: x * x,
+            [lambda g, y, x: tv.constant(2.0 * x.numpy().astype(np.float64) * g.numpy())],
+            "y = x²", ["∂x = 2g · x"], 1, True, None)
+    x = np.array([1.5, -2.0], np.float32)
+    seen = _vjp_dtypes_off(monkeypatch, lambda t: tv.reduce_sum(apply(op, (t,))), [x])
+    assert seen == [("float64", "float32")]
+
+
 def test_every_differentiable_op_has_a_spec():
     covered = {s.op for s in SPECS} | {c for s in SPECS for c in s.covers}
     differentiable = {name for name, op in REGISTRY.items() if op.vjps is not None}
