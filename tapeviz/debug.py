@@ -217,10 +217,14 @@ def check_tape(tape_or_fn, *inputs, eps=1e-6, rtol=1e-4, atol=1e-6, max_elements
 
     if isinstance(tape_or_fn, GradientTape):
         tape = tape_or_fn
-        if not tape._entries and tape._used:
+        # a one-shot tape keeps its records after gradient() with tv.config.keep_values (or
+        # when its answer was None, zero or NaN, for explain())
+        entries = tape._entries or tape._kept_entries
+        if not entries and tape._used:
             raise ValueError("check_tape: this tape released its records after gradient(); "
-                             "record with tv.GradientTape(persistent=True), or pass the "
-                             "function and its inputs: check_tape(fn, *inputs)")
+                             "record with tv.GradientTape(persistent=True) or set "
+                             "tv.config.keep_values = True first, or pass the function and "
+                             "its inputs: check_tape(fn, *inputs)")
     else:
         tensors = []
         for x in inputs:
@@ -236,10 +240,11 @@ def check_tape(tape_or_fn, *inputs, eps=1e-6, rtol=1e-4, atol=1e-6, max_elements
                 tape_or_fn(*tensors)
         finally:
             config.keep_values = keep
+        entries = tape._entries
     rng = np.random.default_rng(seed)
     per_op: dict = {}
     skipped: dict = {}
-    for node, ins, outs in list(tape._entries):
+    for node, ins, outs in list(entries or ()):
         op = node.op
         if op.vjps is None:
             continue

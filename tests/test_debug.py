@@ -73,3 +73,15 @@ def test_check_tape_refuses_a_released_tape():
     tape.gradient(y, x)
     with pytest.raises(ValueError, match="persistent"):
         tv.debug.check_tape(tape)
+
+
+def test_check_tape_reads_a_one_shot_tape_that_kept_its_values(monkeypatch):
+    # the README: with keep_values, check_tape can re-run every op of a tape after gradient()
+    monkeypatch.setattr(tv.config, "keep_values", True)
+    x = tv.Variable([0.5, -1.5])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.tanh(x) * x)
+    tape.gradient(y, x)
+    report = tv.debug.check_tape(tape)
+    assert report.ok, str(report)
+    assert {r["op"] for r in report.rows} >= {"Tanh", "Mul", "Sum"}
