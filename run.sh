@@ -71,15 +71,22 @@ setup_venv() {
     "$PY" -m pip install -q --upgrade pip setuptools wheel 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 }
 
-# Install the package (editable) with the given extras when pyproject.toml changed since the
-# last install of those extras. The stamp holds pyproject's hash; the package's presence is
-# part of it, because an editable install made before tapeviz/ existed cannot find it later.
+# What an install depends on: pyproject.toml, the C part (setup.py, tapeviz/events/_emit.c)
+# and what the install left (the package's presence: an editable install made before tapeviz/
+# existed cannot find it later; the built C module: a clean checkout has none).
+install_state() {
+    { sha256sum pyproject.toml setup.py tapeviz/events/_emit.c 2>/dev/null || true
+      ls -d tapeviz/__init__.py tapeviz/events/_emit*.so 2>/dev/null || true; } \
+        | sha256sum | cut -d' ' -f1
+}
+
+# Install the package (editable: the C module is built in place) with the given extras when
+# install_state changed since the last install of those extras. The stamp is taken after the
+# install, so a machine without a C compiler does not reinstall on every run.
 pip_install() {
     local extras="$1"
     local stamp="$VENV/.tapeviz-installed-${extras//,/-}"
-    local want
-    want="$( { sha256sum pyproject.toml; ls -d tapeviz/__init__.py 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(install_state)" ]; then
         return 0
     fi
     say "pip install -e '.[$extras]' (pyproject.toml changed or first install)..."
@@ -87,7 +94,11 @@ pip_install() {
     rm -f "$stamp"
     # (this machine's pip config names local wheel folders that may not exist: drop that noise)
     "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
-    echo "$want" > "$stamp"
+    install_state > "$stamp"
+    if ! ls tapeviz/events/_emit*.so >/dev/null 2>&1; then
+        warn "tapeviz/events/_emit.c was not built (no C compiler?): events are delivered by"
+        warn "the Python fallback, about twice as slow; install gcc and run ./run.sh setup again."
+    fi
     say "pip done in $((SECONDS - t0)) s"
 }
 

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import (_DEFERRED_FIELDS, _get_pending, _materialize,  # noqa: F401
+from .deferred import (_DEFERRED_FIELDS, _Deferrable, _get_pending, _materialize,  # noqa: F401
                        _new_event, _seq, _set_pending, deferred, engine_built, materialize)
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
@@ -371,6 +371,23 @@ def _kept_unbuilt(event) -> None:
                 _materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
+
+
+#: The Python delivery, kept under this name where the C one replaces it (tests run both).
+python_emit_deferred = emit_deferred
+#: True when `emit_deferred` is the C version (tapeviz/events/_emit.c): built by setup.py when
+#: a C compiler is there, skipped with TAPEVIZ_PURE_PYTHON=1. Both do the same.
+C_DELIVERY = False
+if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
+    try:
+        from . import _emit
+    except ImportError:    # built without a C compiler: the Python version serves
+        _emit = None
+    if _emit is not None:
+        _emit.configure(globals(), _busy, _route, _report, _kept_unbuilt, _seq,
+                        _Deferrable._pending)
+        emit_deferred = _emit.emit_deferred   # noqa: F811
+        C_DELIVERY = True
 
 
 def _refs_in_callee(x) -> int:

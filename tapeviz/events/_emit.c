@@ -1,0 +1,222 @@
+/* `emit_deferred` in C: the delivery of the engine's per-op events (op_recorded,
+   backward_step, watched, variable_assigned, gradient_started). It does what the Python
+   `emit_deferred` in tapeviz/events/__init__.py does, step for step, and that one is used
+   where this module was not built (setup.py builds it as optional) or with
+   TAPEVIZ_PURE_PYTHON=1. Why C: with a subscriber, Python's version cost about 5,300
+   instructions an event, two events an op, a third of a scalar op's whole cost; this one
+   about 2,500 (benchmarks/instructions.py "tapeviz W1 events").
+
+   It reads the same state as the Python version, through the objects `configure` is given
+   once: the module's globals (`_callbacks` and `_filtered` are rebound when subscribers
+   change, so they are looked up on every call), the set of threads inside a subscriber,
+   `_route`, `_report`, `_kept_unbuilt`, the sequence counter and the `_pending` slot. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+#include <time.h>
+
+static PyObject *module_dict;    /* tapeviz.events' globals: _callbacks and _filtered are rebound */
+static PyObject *busy;           /* the set of thread ids inside a subscriber */
+static PyObject *route;          /* _route(cls) */
+static PyObject *report;         /* _report(sub, exc) */
+static PyObject *kept_unbuilt;   /* _kept_unbuilt(event) */
+static PyObject *seq;            /* itertools.count: the events' sequence numbers */
+static PyObject *pending_slot;   /* the member descriptor of the _pending slot */
+static PyObject *str_callbacks, *str_filtered;
+
+static PyObject *
+configure(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "configure takes 7 arguments");
+        return NULL;
+    }
+    if (!PyDict_Check(args[0]) || !PySet_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "configure: a dict and a set first");
+        return NULL;
+    }
+    PyObject **slots[] = {&module_dict, &busy, &route, &report, &kept_unbuilt, &seq,
+                          &pending_slot};
+    for (int i = 0; i < 7; i++) {
+        Py_INCREF(args[i]);
+        Py_XSETREF(*slots[i], args[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+static double
+now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static PyObject *
+emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 2) {
+        PyErr_SetString(PyExc_TypeError, "emit_deferred(cls, build, *args)");
+        return NULL;
+    }
+    if (module_dict == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "tapeviz.events._emit is not configured");
+        return NULL;
+    }
+    PyObject *cls = args[0], *build = args[1];
+    PyObject *me = NULL, *pairs = NULL, *event = NULL, *pending = NULL, *result = NULL;
+
+    if (PySet_GET_SIZE(busy) > 0) {     /* a subscriber of this thread emits: dropped */
+        me = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+        if (me == NULL)
+            return NULL;
+        int inside = PySet_Contains(busy, me);
+        if (inside != 0) {
+            Py_DECREF(me);
+            if (inside < 0)
+                return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *filtered = PyDict_GetItemWithError(module_dict, str_filtered);
+    if (filtered == NULL && PyErr_Occurred())
+        goto done;
+    if (filtered != NULL && PyObject_IsTrue(filtered)) {
+        pairs = PyObject_CallOneArg(route, cls);
+    }
+    else {
+        pairs = PyDict_GetItemWithError(module_dict, str_callbacks);
+        Py_XINCREF(pairs);
+    }
+    if (pairs == NULL) {
+        if (!PyErr_Occurred())
+            result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!PyTuple_Check(pairs)) {
+        PyErr_SetString(PyExc_TypeError, "tapeviz.events: the callbacks must be a tuple");
+        goto done;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(pairs);
+    if (n == 0) {                        /* nobody wants this kind: nothing to build */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "emit_deferred: cls must be an event class");
+        goto done;
+    }
+    /* object.__new__(cls) without its argument and abstract-class checks: an event class
+       takes no arguments here and is never abstract */
+    event = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 0);
+    if (event == NULL)
+        goto done;
+    {
+        PyObject *number = PyIter_Next(seq);
+        if (number == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "event sequence exhausted");
+            goto done;
+        }
+        PyObject *t = PyFloat_FromDouble(now());
+        PyObject *rest = PyTuple_New(nargs - 2);
+        if (t == NULL || rest == NULL) {
+            Py_DECREF(number);
+            Py_XDECREF(t);
+            Py_XDECREF(rest);
+            goto done;
+        }
+        for (Py_ssize_t i = 2; i < nargs; i++)
+            PyTuple_SET_ITEM(rest, i - 2, Py_NewRef(args[i]));
+        pending = PyTuple_Pack(4, build, number, t, rest);
+        Py_DECREF(number);
+        Py_DECREF(t);
+        Py_DECREF(rest);
+        if (pending == NULL)
+            goto done;
+    }
+    if (Py_TYPE(pending_slot)->tp_descr_set(pending_slot, event, pending) < 0)
+        goto done;
+    if (me == NULL) {
+        me = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+        if (me == NULL)
+            goto done;
+    }
+    if (PySet_Add(busy, me) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+        PyObject *r = PyObject_CallOneArg(PyTuple_GET_ITEM(pair, 0), event);
+        if (r != NULL) {
+            Py_DECREF(r);
+            continue;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) {   /* KeyboardInterrupt, SystemExit */
+            PySet_Discard(busy, me);
+            goto done;
+        }
+        PyObject *type, *exc, *tb;
+        PyErr_Fetch(&type, &exc, &tb);
+        PyErr_NormalizeException(&type, &exc, &tb);
+        if (tb != NULL)
+            PyException_SetTraceback(exc, tb);
+        PyObject *r2 = PyObject_CallFunctionObjArgs(report, PyTuple_GET_ITEM(pair, 1), exc,
+                                                    NULL);
+        Py_XDECREF(type);
+        Py_XDECREF(exc);
+        Py_XDECREF(tb);
+        if (r2 == NULL) {
+            PySet_Discard(busy, me);
+            goto done;
+        }
+        Py_DECREF(r2);
+    }
+    if (PySet_Discard(busy, me) < 0)
+        goto done;
+    if (Py_REFCNT(event) > 1) {          /* a subscriber kept it: built later if never read */
+        PyObject *still = Py_TYPE(pending_slot)->tp_descr_get(pending_slot, event,
+                                                               (PyObject *)Py_TYPE(event));
+        if (still == NULL)
+            goto done;
+        int unread = PyObject_IsTrue(still);
+        Py_DECREF(still);
+        if (unread < 0)
+            goto done;
+        if (unread) {
+            PyObject *r3 = PyObject_CallOneArg(kept_unbuilt, event);
+            if (r3 == NULL)
+                goto done;
+            Py_DECREF(r3);
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(me);
+    Py_XDECREF(pairs);
+    Py_XDECREF(event);
+    Py_XDECREF(pending);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"emit_deferred", (PyCFunction)(void (*)(void))emit_deferred, METH_FASTCALL,
+     "emit_deferred(cls, build, *args): see tapeviz.events.emit_deferred"},
+    {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,
+     "configure(globals, busy, route, report, kept_unbuilt, seq, pending_slot)"},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_emit", "The engine's per-op event delivery, in C.", -1, methods,
+    NULL, NULL, NULL, NULL
+};
+
+PyMODINIT_FUNC
+PyInit__emit(void)
+{
+    str_callbacks = PyUnicode_InternFromString("_callbacks");
+    str_filtered = PyUnicode_InternFromString("_filtered");
+    if (str_callbacks == NULL || str_filtered == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

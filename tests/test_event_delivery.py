@@ -1,0 +1,201 @@
+"""The engine's per-op event delivery, `events.emit_deferred`, exists twice: in C
+(tapeviz/events/_emit.c, used when built) and in Python (the fallback). Every test here runs
+against both, through the names the engine calls them by; the rest of the suite runs with
+whichever this checkout uses (the C one once built, which `test_the_c_delivery_is_built`
+checks)."""
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import tapeviz as tv
+from tapeviz import events
+from tapeviz.engine import backprop, emit
+
+
+@pytest.fixture(params=["c", "python"])
+def delivery(request, monkeypatch):
+    if request.param == "c":
+        from tapeviz.events import _emit
+        fn = _emit.emit_deferred
+    else:
+        fn = events.python_emit_deferred
+    # every name the engine reaches it by (bound at import in two modules)
+    monkeypatch.setattr(events, "emit_deferred", fn)
+    monkeypatch.setattr(emit, "emit_deferred", fn)
+    monkeypatch.setattr(backprop, "_emit_deferred", fn)
+    return request.param
+
+
+def test_the_c_delivery_is_built():
+    assert events.C_DELIVERY, (
+        "tapeviz/events/_emit.c was not built (no C compiler when `pip install -e .` ran?): "
+        "events still work, in Python, at about twice the cost. Install gcc and run "
+        "./run.sh setup again (it rebuilds when setup.py or _emit.c change)")
+    assert events.emit_deferred is not events.python_emit_deferred
+
+
+def _train():
+    v = tv.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="v")
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.sin(v) * 2.0)
+    g = tape.gradient(y, v)
+    v.assign_sub(0.5 * g)
+    return v
+
+
+def _shape(e):
+    """What an event says, without its ids, sequence number and time (they differ per run)."""
+    d = e.to_dict()
+    keep = {"op", "method", "how", "formula", "step"}
+    out = {k: d[k] for k in keep if k in d}
+    for k in ("inputs", "outputs", "upstream"):
+        if k in d:
+            out[k] = [r["summary"] if "summary" in r else r for r in d[k]]
+    if "input_grads" in d:
+        out["input_grads"] = [(r["index"], r["grad"], r["accumulated"]) for r in d["input_grads"]]
+    if "variable" in d:
+        out["variable"] = d["variable"]["summary"]
+    return d["kind"], out
+
+
+def test_both_deliveries_hand_out_the_same_events(monkeypatch):
+    seen = {}
+    for which in ("c", "python"):
+        with pytest.MonkeyPatch.context() as mp:
+            fn = (events._emit.emit_deferred if which == "c" else events.python_emit_deferred)
+            for module, name in ((events, "emit_deferred"), (emit, "emit_deferred"),
+                                 (backprop, "_emit_deferred")):
+                mp.setattr(module, name, fn)
+            with events.capture() as got:
+                _train()
+            # (op_defined comes once per op and process: only the first run has them)
+            seen[which] = [_shape(e) for e in got if e.kind != "op_defined"]
+    kinds = [k for k, _ in seen["c"]]
+    assert {"op_recorded", "backward_step", "watched", "variable_assigned"} <= set(kinds)
+    assert seen["c"] == seen["python"]
+
+
+def test_events_are_numbered_in_order_and_stamped_now(delivery):
+    before = time.time()
+    with events.capture() as got:
+        _train()
+    after = time.time()
+    seqs = [e.seq for e in got]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert all(before - 1e-3 <= e.time <= after + 1e-3 for e in got)
+
+
+def test_nothing_is_built_without_a_subscriber(delivery):
+    built = []
+    assert not events._callbacks
+    assert events.emit_deferred(events.OpRecorded, lambda: built.append(1) or {}) is None
+    assert built == []
+
+
+def test_payloads_wait_until_read(delivery):
+    calls = []
+
+    def build(x):
+        calls.append(x)
+        return {"op": "Probe", "node": x}
+    with events.capture() as got:
+        events.emit_deferred(events.OpRecorded, build, 7)
+        assert calls == []                      # delivered unbuilt
+        assert got[0].op == "Probe" and got[0].node == 7 and calls == [7]
+
+
+def test_a_subscriber_of_some_kinds_gets_only_those(delivery):
+    steps = []
+    with events.subscribe(steps.append, kinds={"backward_step"}):
+        _train()
+    assert steps and {e.kind for e in steps} == {"backward_step"}
+
+
+def test_events_of_a_subscribers_own_ops_are_dropped_in_its_thread_only(delivery):
+    got = []
+    with events.subscribe(got.append):
+        events._busy.add(threading.get_ident())      # as if this thread ran a subscriber
+        try:
+            _train()
+        finally:
+            events._busy.discard(threading.get_ident())
+        assert [e for e in got if e.kind in ("op_recorded", "backward_step")] == []
+        events._busy.add(-1 & 0xFFFF)                # another thread inside a subscriber
+        try:
+            _train()
+        finally:
+            events._busy.discard(-1 & 0xFFFF)
+    assert any(e.kind == "op_recorded" for e in got)
+
+
+def test_a_subscriber_that_runs_ops_does_not_feed_itself(delivery):
+    got = []
+
+    def busy_listener(event):
+        got.append(event.kind)
+        tv.constant(2.0) * tv.constant(3.0)          # its own ops: no events for them
+    with events.subscribe(busy_listener):
+        x = tv.Variable(1.0)
+        with tv.GradientTape() as tape:
+            y = x * x
+        tape.gradient(y, x)
+    assert got.count("op_recorded") == 1
+    assert not events._busy                          # nothing left marked busy
+
+
+def test_a_raising_subscriber_is_reported_once_and_the_others_still_get_every_event(delivery):
+    others = []
+
+    def broken(event):
+        raise RuntimeError("listener bug")
+    with events.subscribe(broken), events.subscribe(others.append):
+        with pytest.warns(RuntimeWarning, match="listener bug") as caught:
+            _train()
+            _train()
+    assert len([w for w in caught if "listener bug" in str(w.message)]) == 1
+    assert sum(e.kind == "op_recorded" for e in others) >= 4
+    assert not events._busy
+
+
+def test_keyboard_interrupt_in_a_subscriber_reaches_the_user(delivery):
+    def interrupt(event):
+        if event.kind == "op_recorded":
+            raise KeyboardInterrupt
+    with events.subscribe(interrupt):
+        x = tv.Variable(2.0)
+        with pytest.raises(KeyboardInterrupt):
+            with tv.GradientTape():
+                x * x
+    assert not events._busy                          # the guard was undone on the way out
+    with events.capture() as got:
+        _train()
+    assert any(e.kind == "op_recorded" for e in got)
+
+
+def test_kept_unread_events_are_built_once_too_many_wait(delivery, monkeypatch):
+    monkeypatch.setattr(events, "MAX_UNBUILT", 2)
+    with events.capture() as got:
+        _train()
+    ops = got.of("op_recorded")
+    assert len(ops) > 2
+    assert not events._get_pending(ops[0])            # built: it holds no arrays any more
+    assert events._get_pending(ops[-1])               # the newest still wait for a read
+
+
+def test_a_callback_that_drops_the_event_leaves_nothing_queued(delivery):
+    events._unbuilt.clear()
+    with events.subscribe(lambda e: None):
+        _train()
+    assert len(events._unbuilt) == 0
+
+
+def test_emit_deferred_needs_a_class_and_a_builder(delivery):
+    with pytest.raises(TypeError):
+        events.emit_deferred(events.OpRecorded)
+    with events.subscribe(lambda e: None), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TypeError):
+            events.emit_deferred(int, lambda: {})     # not an event class
