@@ -154,6 +154,28 @@ def python_float_escape():
     return tape, y, x
 
 
+def numpy_reads_the_variable_itself():
+    # no op reads x first (which would watch it): NumPy's read is the only one
+    x = tv.Variable(1.5)
+    with tv.GradientTape() as tape:
+        y = tv.constant(np.sin(x)) * 2.0  # expect
+    return tape, y, x
+
+
+def variable_numpy_method_escape():
+    x = tv.Variable(1.5)
+    with tv.GradientTape() as tape:
+        y = tv.constant(x.numpy()) * 2.0  # expect
+    return tape, y, x
+
+
+def variable_float_escape():
+    x = tv.Variable(1.5)
+    with tv.GradientTape() as tape:
+        y = tv.constant(float(x)) * 2.0  # expect
+    return tape, y, x
+
+
 def assign_add_inside_tape():
     x0, x1 = tv.Variable(3.0), tv.Variable(0.0)
     with tv.GradientTape() as tape:
@@ -393,6 +415,9 @@ CORPUS = [
     (numpy_escape_in_helper, "none", "numpy_escape"),
     (numpy_method_escape, "none", "numpy_escape"),
     (python_float_escape, "none", "numpy_escape"),
+    (numpy_reads_the_variable_itself, "none", "numpy_escape"),
+    (variable_numpy_method_escape, "none", "numpy_escape"),
+    (variable_float_escape, "none", "numpy_escape"),
     (assign_add_inside_tape, "none", "variable_assign"),
     (assign_inside_tape, "none", "variable_assign"),
     (stop_gradient_cut, "none", "stop_gradient"),

@@ -252,6 +252,10 @@ def _why_none(ctx, source):
             if not tape._watch_accessed:
                 return "auto_watch_off", None, {"site": tape._site}
             if not on:
+                # read only by NumPy or float(): the value left before any op could watch it
+                escape = _escape_in_cone(ctx, source)
+                if escape is not None:
+                    return "numpy_escape", None, escape
                 return "unconnected", None, {}
             # trainable and auto-watched, yet never read while the tape recorded
             return _first_cut(ctx, on) or ("outside_tape", None, {})

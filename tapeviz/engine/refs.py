@@ -29,8 +29,11 @@ def note_escape(tensor, via):
         from .site import source_line
         match = _NP_CALL.search(source_line(site))
         via = f"np.{match.group(1)}" if match else "np.asarray"
+    # a trainable variable counts even before an op has read it (and so watched it) there:
+    # `np.sin(v)` inside a tape is the one read, and the reason `v` gets no gradient
+    auto = isinstance(tensor, Variable) and tensor.trainable
     for tape in _op.OPEN:
-        if tensor._id in tape._ids:
+        if tensor._id in tape._ids or (auto and tape._watch_accessed):
             tape._escapes.append((tensor._id, via, site))
     if _events.ACTIVE:
         _events.emit(_events.make(_events.Escaped, tensor=ref(tensor), via=via,
