@@ -452,18 +452,44 @@ def gradient_of_string_target(tf):
     return [tape.gradient(y, x)]
 
 
-@raises("TypeError", "target", "str")
+@raises("TypeError", "target", "str", "Fix:")
 def gradient_of_python_string(tf):
     tape, x, y = _tape_y(tf)
     return tape.gradient("loss", x)
 
 
-@raises("AttributeError", "target", "float", differs=("TypeError", "TensorFlow fails inside "
+@raises("AttributeError", "target", "float", "float()", "nothing to differentiate",
+        "Fix: keep the computation in tapeviz ops", "y = x * 2",
+        differs=("TypeError", "TensorFlow fails inside "
         "its backprop code with AttributeError; tapeviz rejects a Python float target with a "
         "TypeError naming the argument and the fix"))
 def gradient_of_python_float(tf):
     tape, x, y = _tape_y(tf)
     return tape.gradient(float(y), x)
+
+
+@raises("AttributeError", "target", "float32", "shape ()", "NumPy value", ".numpy()",
+        "nothing to differentiate", "Fix: keep the computation in tapeviz ops", "y = x * 2",
+        differs=("TypeError", "TensorFlow fails inside its backprop code (the target has no "
+                 "`_id`: AttributeError); tapeviz rejects a NumPy target with a TypeError that "
+                 "says the computation left the tape through .numpy()"))
+def gradient_of_numpy_target(tf):
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = x.numpy() * 2
+    return tape.gradient(y, x)
+
+
+@raises("AttributeError", "target", "ndarray", "shape (2,)", "float32", "NumPy value",
+        "Fix: keep the computation in tapeviz ops",
+        differs=("TypeError", "TensorFlow fails inside its backprop code (the target has no "
+                 "`_id`: AttributeError); tapeviz rejects a NumPy target with a TypeError that "
+                 "says the computation left the tape through NumPy"))
+def gradient_of_numpy_array_target(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = np.square(x.numpy())
+    return tape.gradient(y, x)
 
 
 @raises("TypeError", "target", "None")

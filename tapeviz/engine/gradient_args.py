@@ -53,7 +53,28 @@ def _as_target(t):
         raise TypeError("Argument `target` should be a list or nested structure of Tensors or "
                         "Variables to be differentiated, but received None. Fix: pass the "
                         "tensor you computed inside the tape (did a function forget to return?)")
-    raise TypeError(f"gradient target must be a tensor, got {t!r} of type {type(t).__name__}")
+    raise TypeError(_not_a_tensor_target(t))
+
+
+def _not_a_tensor_target(t) -> str:
+    """The message for a target that is not a tensor (built only once that is known)."""
+    head = f"gradient target must be a tensor, got {t!r} of type {type(t).__name__}"
+    if isinstance(t, (np.ndarray, np.generic)) and t.dtype.kind in "biufc":
+        shape = tuple(np.shape(t))
+        return (f"{head} (a NumPy value of shape {shape} and dtype {t.dtype.name}): the "
+                "computation left the tape through .numpy() or a NumPy function, so the tape "
+                "recorded nothing that leads to this target and there is nothing to "
+                "differentiate. Fix: keep the computation in tapeviz ops, e.g. `y = x * 2` "
+                "instead of `y = x.numpy() * 2` (tv.square(x), not np.square(x.numpy())); call "
+                ".numpy() only on the result, for printing")
+    if isinstance(t, (float, int)) and not isinstance(t, bool):
+        return (f"{head} (a Python {type(t).__name__}): the computation left the tape through "
+                "float() or int() (or .numpy()), so the tape recorded nothing that leads to this "
+                "target and there is nothing to differentiate. Fix: keep the computation in "
+                "tapeviz ops, e.g. `y = x * 2` instead of `y = float(x) * 2`; call float() "
+                "only on the result, for printing")
+    return (f"{head}. Fix: pass the tensor you computed inside the tape from tapeviz ops "
+            "(e.g. `y = x * x`), or a list of such tensors")
 
 
 def _ones(t):
