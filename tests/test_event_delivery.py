@@ -3,6 +3,9 @@
 against both, through the names the engine calls them by; the rest of the suite runs with
 whichever this checkout uses (the C one once built, which `test_the_c_delivery_is_built`
 checks)."""
+import os
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -15,10 +18,15 @@ from tapeviz import events
 from tapeviz.engine import backprop, emit
 
 
-@pytest.fixture(params=["c", "python"])
-def delivery(request, monkeypatch):
-    if request.param == "c":
+def _use(which, monkeypatch):
+    """Make the engine deliver its per-op events with the C or the Python version."""
+    if which == "c":
         from tapeviz.events import _emit
+        if not events.C_DELIVERY:     # TAPEVIZ_PURE_PYTHON=1: set it up as events would
+            _emit.configure(events._busy, events._route, events._report,
+                            events._kept_unbuilt, events._seq, events._Deferrable._pending)
+            monkeypatch.setattr(events, "_routes_changed", _emit.set_routes)
+            _emit.set_routes(events._callbacks, events._filtered)
         fn = _emit.emit_deferred
     else:
         fn = events.python_emit_deferred
@@ -26,15 +34,30 @@ def delivery(request, monkeypatch):
     monkeypatch.setattr(events, "emit_deferred", fn)
     monkeypatch.setattr(emit, "emit_deferred", fn)
     monkeypatch.setattr(backprop, "_emit_deferred", fn)
+
+
+@pytest.fixture(params=["c", "python"])
+def delivery(request, monkeypatch):
+    _use(request.param, monkeypatch)
     return request.param
 
 
 def test_the_c_delivery_is_built():
+    if os.environ.get("TAPEVIZ_PURE_PYTHON", "") not in ("", "0"):   # switched off on purpose
+        assert not events.C_DELIVERY and events.emit_deferred is events.python_emit_deferred
+        return
     assert events.C_DELIVERY, (
         "tapeviz/events/_emit.c was not built (no C compiler when `pip install -e .` ran?): "
         "events still work, in Python, at about twice the cost. Install gcc and run "
         "./run.sh setup again (it rebuilds when setup.py or _emit.c change)")
     assert events.emit_deferred is not events.python_emit_deferred
+
+
+def test_tapeviz_pure_python_switches_to_the_python_delivery():
+    code = "import tapeviz.events as e; print(e.C_DELIVERY, e.emit_deferred.__module__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "TAPEVIZ_PURE_PYTHON": "1"}, check=True).stdout
+    assert out.split() == ["False", "tapeviz.events"]
 
 
 def _train():
@@ -65,10 +88,7 @@ def test_both_deliveries_hand_out_the_same_events(monkeypatch):
     seen = {}
     for which in ("c", "python"):
         with pytest.MonkeyPatch.context() as mp:
-            fn = (events._emit.emit_deferred if which == "c" else events.python_emit_deferred)
-            for module, name in ((events, "emit_deferred"), (emit, "emit_deferred"),
-                                 (backprop, "_emit_deferred")):
-                mp.setattr(module, name, fn)
+            _use(which, mp)
             with events.capture() as got:
                 _train()
             # (op_defined comes once per op and process: only the first run has them)

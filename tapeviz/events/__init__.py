@@ -74,6 +74,11 @@ def _update_active() -> None:
     ACTIVE = (bool(_subscriptions) or _exclusive > 0) and _paused == 0
     OP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("op_recorded", "op_defined"))
     STEP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("backward_step"))
+    _routes_changed(_callbacks, _filtered)
+
+
+def _routes_changed(callbacks, filtered) -> None:
+    """Replaced by the C delivery's `set_routes`, which keeps its own copy of both."""
 
 
 def _wanted_by_any(*kinds) -> bool:
@@ -384,8 +389,9 @@ if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
     except ImportError:    # built without a C compiler: the Python version serves
         _emit = None
     if _emit is not None:
-        _emit.configure(globals(), _busy, _route, _report, _kept_unbuilt, _seq,
-                        _Deferrable._pending)
+        _emit.configure(_busy, _route, _report, _kept_unbuilt, _seq, _Deferrable._pending)
+        _routes_changed = _emit.set_routes    # noqa: F811  (_update_active calls it)
+        _routes_changed(_callbacks, _filtered)
         emit_deferred = _emit.emit_deferred   # noqa: F811
         C_DELIVERY = True
 

@@ -7,40 +7,56 @@
    about 2,500 (benchmarks/instructions.py "tapeviz W1 events").
 
    It reads the same state as the Python version, through the objects `configure` is given
-   once: the module's globals (`_callbacks` and `_filtered` are rebound when subscribers
-   change, so they are looked up on every call), the set of threads inside a subscriber,
-   `_route`, `_report`, `_kept_unbuilt`, the sequence counter and the `_pending` slot. */
+   once (the set of threads inside a subscriber, `_route`, `_report`, `_kept_unbuilt`, the
+   sequence counter and the `_pending` slot) and the two that are rebound whenever the
+   subscribers change (`_callbacks`, `_filtered`), which `_update_active` hands to
+   `set_routes` each time. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pythread.h>
 #include <time.h>
 
-static PyObject *module_dict;    /* tapeviz.events' globals: _callbacks and _filtered are rebound */
+static PyObject *callbacks;      /* _callbacks: the (callback, subscription) pairs, a tuple */
+static int filtered;             /* _filtered: some subscriber takes some kinds only */
 static PyObject *busy;           /* the set of thread ids inside a subscriber */
 static PyObject *route;          /* _route(cls) */
 static PyObject *report;         /* _report(sub, exc) */
 static PyObject *kept_unbuilt;   /* _kept_unbuilt(event) */
 static PyObject *seq;            /* itertools.count: the events' sequence numbers */
 static PyObject *pending_slot;   /* the member descriptor of the _pending slot */
-static PyObject *str_callbacks, *str_filtered;
 
 static PyObject *
 configure(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "configure takes 7 arguments");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "configure takes 6 arguments");
         return NULL;
     }
-    if (!PyDict_Check(args[0]) || !PySet_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "configure: a dict and a set first");
+    if (!PySet_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "configure: the busy set first");
         return NULL;
     }
-    PyObject **slots[] = {&module_dict, &busy, &route, &report, &kept_unbuilt, &seq,
-                          &pending_slot};
-    for (int i = 0; i < 7; i++) {
+    PyObject **slots[] = {&busy, &route, &report, &kept_unbuilt, &seq, &pending_slot};
+    for (int i = 0; i < 6; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slots[i], args[i]);
     }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+set_routes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "set_routes(callbacks: tuple, filtered)");
+        return NULL;
+    }
+    int is_filtered = PyObject_IsTrue(args[1]);
+    if (is_filtered < 0)
+        return NULL;
+    Py_INCREF(args[0]);
+    Py_XSETREF(callbacks, args[0]);
+    filtered = is_filtered;
     Py_RETURN_NONE;
 }
 
@@ -59,7 +75,7 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "emit_deferred(cls, build, *args)");
         return NULL;
     }
-    if (module_dict == NULL) {
+    if (busy == NULL || callbacks == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "tapeviz.events._emit is not configured");
         return NULL;
     }
@@ -78,21 +94,12 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             Py_RETURN_NONE;
         }
     }
-    PyObject *filtered = PyDict_GetItemWithError(module_dict, str_filtered);
-    if (filtered == NULL && PyErr_Occurred())
-        goto done;
-    if (filtered != NULL && PyObject_IsTrue(filtered)) {
+    if (filtered)
         pairs = PyObject_CallOneArg(route, cls);
-    }
-    else {
-        pairs = PyDict_GetItemWithError(module_dict, str_callbacks);
-        Py_XINCREF(pairs);
-    }
-    if (pairs == NULL) {
-        if (!PyErr_Occurred())
-            result = Py_NewRef(Py_None);
+    else
+        pairs = Py_NewRef(callbacks);
+    if (pairs == NULL)
         goto done;
-    }
     if (!PyTuple_Check(pairs)) {
         PyErr_SetString(PyExc_TypeError, "tapeviz.events: the callbacks must be a tuple");
         goto done;
@@ -202,7 +209,9 @@ static PyMethodDef methods[] = {
     {"emit_deferred", (PyCFunction)(void (*)(void))emit_deferred, METH_FASTCALL,
      "emit_deferred(cls, build, *args): see tapeviz.events.emit_deferred"},
     {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,
-     "configure(globals, busy, route, report, kept_unbuilt, seq, pending_slot)"},
+     "configure(busy, route, report, kept_unbuilt, seq, pending_slot)"},
+    {"set_routes", (PyCFunction)(void (*)(void))set_routes, METH_FASTCALL,
+     "set_routes(callbacks, filtered): the subscribers changed"},
     {NULL, NULL, 0, NULL}
 };
 
@@ -214,9 +223,5 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__emit(void)
 {
-    str_callbacks = PyUnicode_InternFromString("_callbacks");
-    str_filtered = PyUnicode_InternFromString("_filtered");
-    if (str_callbacks == NULL || str_filtered == NULL)
-        return NULL;
     return PyModule_Create(&module);
 }
