@@ -33,9 +33,21 @@ def show(obj, **kwargs):
     return _show(obj, **kwargs)
 
 
+#: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
+_INSTEAD = {
+    "function": "tapeviz runs eagerly only: remove the @tf.function decorator (TensorFlow "
+                "computes the same values eagerly)",
+    "print": "use Python's print(): tensors print as TensorFlow's do",
+    "add_n": "add them (a + b + c), or tf.reduce_sum(tf.stack(tensors), axis=0)",
+    "einsum": "use tf.matmul or tf.tensordot (with tf.transpose / tf.reshape)",
+}
+
+
 def __getattr__(name):
-    raise AttributeError(f"module 'tapeviz' has no attribute {name!r}. tapeviz implements the "
-                         "TensorFlow 2 eager autodiff API listed in API.md")
+    instead = _INSTEAD.get(name)
+    raise AttributeError(f"module 'tapeviz' has no attribute {name!r}. tapeviz implements "
+                         "TensorFlow 2's eager GradientTape API (the README's Engine section "
+                         "lists it)" + (f". Fix: {instead}" if instead else ""))
 
 
 # --- events and recordings (tapeviz/events/, tapeviz/recording/) -----------------------------
