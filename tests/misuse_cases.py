@@ -190,9 +190,23 @@ def variable_times_incompatible_tensor(tf):
     return v * tf.constant([1.0, 2.0])
 
 
-@raises("InvalidArgumentError", "ConcatV2", "(2, 3)", "(2, 4)")
+@raises("InvalidArgumentError", "ConcatV2", "(2, 3)", "(2, 4)", "float32", "on axis 1",
+        "Fix: concatenate along axis 1", "every axis but 0 matches")
 def concat_mismatched_other_axis(tf):
     return tf.concat([tf.ones((2, 3)), tf.ones((2, 4))], axis=0)
+
+
+@raises("InvalidArgumentError", "ConcatV2", "(2, 3)", "(3, 4)", "int32", "on axis 1",
+        "Fix: reshape/slice the inputs so that every axis but 0 matches")
+def concat_mismatched_on_both_axes(tf):
+    # both axes differ: concatenating along axis 1 would fail too, so that is not suggested
+    return tf.concat([tf.ones((2, 3), tf.int32), tf.ones((3, 4), tf.int32)], axis=0)
+
+
+@raises("InvalidArgumentError", "ConcatV2", "(2, 3)", "(2,)", "float32", "rank 1", "rank 2",
+        "Fix: give every input the same rank")
+def concat_of_different_ranks(tf):
+    return tf.concat([tf.ones((2, 3)), tf.ones(2)], axis=0)
 
 
 @raises("InvalidArgumentError", "Pack", "[2]", "[3]")

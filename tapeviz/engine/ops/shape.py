@@ -239,10 +239,32 @@ def concat(values, axis, name=None):
     for x in xs[1:]:
         if x._value.ndim != nd or any(a != b for i, (a, b) in
                                       enumerate(zip(x.shape, xs[0].shape)) if i != axis):
-            raise InvalidArgumentError(
-                f"ConcatV2: dimensions of inputs should match except on axis {axis}: shapes "
-                f"{[tuple(t.shape) for t in xs]} [Op:ConcatV2]", "ConcatV2")
+            raise InvalidArgumentError(_concat_mismatch(xs, axis), "ConcatV2")
     return apply(_VariadicConcat.get(len(xs)), tuple(xs), {"axis": axis})
+
+
+def _concat_mismatch(xs, axis) -> str:
+    """The message for inputs whose shapes differ off the concat axis (built only then)."""
+    shapes = [tuple(t.shape) for t in xs]
+    head = (f"ConcatV2: dimensions of inputs should match except on axis {axis}: shapes "
+            f"{shapes}, dtype {xs[0].dtype.name}")
+    ranks = [len(s) for s in shapes]
+    if len(set(ranks)) > 1:
+        i = next(i for i, r in enumerate(ranks) if r != ranks[0])
+        return (f"{head}; input #{i} has rank {ranks[i]} but input #0 has rank {ranks[0]}. "
+                f"Fix: give every input the same rank (tv.reshape or tv.expand_dims), so that "
+                f"every axis but {axis} matches [Op:ConcatV2]")
+    differ = [d for d in range(ranks[0]) if len({s[d] for s in shapes}) > 1]
+    off = [d for d in differ if d != axis]
+    i = next(i for i, s in enumerate(shapes) if s[off[0]] != shapes[0][off[0]])
+    what = (f"input #{i} has {shapes[i][off[0]]} on axis {off[0]} where input #0 has "
+            f"{shapes[0][off[0]]}")
+    if differ == off and len(off) == 1:
+        fix = (f"concatenate along axis {off[0]} (tv.concat(values, axis={off[0]})), or "
+               f"reshape/slice the inputs so that every axis but {axis} matches")
+    else:
+        fix = f"reshape/slice the inputs so that every axis but {axis} matches"
+    return f"{head}; {what}. Fix: {fix} [Op:ConcatV2]"
 
 
 def stack(values, axis=0, name=None):
