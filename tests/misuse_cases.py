@@ -378,7 +378,8 @@ def add_string_and_float(tf):
     return tf.constant("a") + tf.constant(1.0)
 
 
-@raises("ValueError", "float64", "float32")
+@raises("ValueError", "assign", "float64", "float32", "shape ()",
+        "Fix: tv.cast(value, tv.float32)")
 def variable_assign_other_dtype(tf):
     v = tf.Variable(1.0)
     return v.assign(tf.constant(2.0, dtype=tf.float64))
@@ -752,6 +753,21 @@ def assign_wrong_shape(tf):
 def assign_column_to_vector(tf):
     v = tf.Variable([1.0, 2.0])
     return v.assign(tf.ones((2, 1)))
+
+
+@raises("TypeError", "assign_add", "int32", "shape ()", "0.5", "float",
+        "fixed when it is created", "Python int", "Fix: create the variable as a float",
+        "tv.Variable(1.0)", "add an integer")
+def assign_add_float_to_int_variable(tf):
+    v = tf.Variable(1)
+    return v.assign_add(0.5)
+
+
+@raises("ValueError", "assign_sub", "int32", "float32", "(2,)", "fixed when it is created",
+        "Fix: create the variable as a float", "subtract an integer", "tv.cast(value, tv.int32)")
+def assign_sub_float_tensor_from_int_variable(tf):
+    v = tf.Variable([1, 2])
+    return v.assign_sub(tf.constant([0.5, 0.5]))
 
 
 @raises("InvalidArgumentError", "assign_add", "(3,)", "(2,)")

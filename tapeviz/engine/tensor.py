@@ -301,6 +301,32 @@ def watch_on_read(var: Variable) -> None:
                 tape._watch_variable(var, "auto")
 
 
+def _kind_of(value) -> str:
+    """The NumPy dtype kind of an assigned value that failed to convert ('' if unknown)."""
+    try:
+        return np.asarray(value).dtype.kind
+    except Exception:  # noqa: BLE001  (only used to word an error)
+        return ""
+
+
+def _fixed_dtype(var: Variable, method: str, kind: str) -> str:
+    """For a float value given to an integer variable: the variable's dtype is fixed when it is
+    created, so the fix is to create it as a float (or to pass an integer). '' otherwise."""
+    if var._value.dtype.kind not in "iu" or kind not in "fc":
+        return ""
+    name = var.dtype.name
+    origin = (" (a Variable created from a Python int, as tv.Variable(1), is int32)"
+              if name == "int32" else "")
+    scalar = var._value.ndim == 0
+    example = "tv.Variable(1.0) instead of tv.Variable(1)" if scalar else \
+        "tv.Variable([1.0, 2.0]) instead of tv.Variable([1, 2])"
+    verb = {"assign_add": "add", "assign_sub": "subtract"}.get(method, "assign")
+    return (f"a Variable's dtype is fixed when it is created, and this one is {name}{origin}, "
+            f"so it cannot take a float (tv.cast would truncate the value). Fix: create the "
+            f"variable as a float, e.g. {example} (or pass dtype=tv.float32), or {verb} an "
+            f"integer.")
+
+
 def _assign(var: Variable, value, method: str):
     if isinstance(value, _Operand):
         new = value
@@ -309,14 +335,21 @@ def _assign(var: Variable, value, method: str):
             new = Tensor(_to_array(value, var.dtype), None)
         except (TypeError, ValueError) as exc:
             kind = "string" if isinstance(value, (str, bytes)) else type(value).__name__
-            raise type(exc)(f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
-                            f"{tuple(var.shape)}) got {value!r} of type {kind}: {exc}") from None
+            head = (f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
+                    f"{tuple(var.shape)}) got {value!r} of type {kind}")
+            fixed = _fixed_dtype(var, method, _kind_of(value))
+            raise type(exc)(f"{head}: {fixed}" if fixed else f"{head}: {exc}") from None
     if type(new) is not Tensor:
         new = convert_to_tensor(new)
     # (equal NumPy dtypes first: the usual case then makes no DType objects)
     if new._value.dtype != var._value.dtype and new.dtype != var.dtype:
-        raise ValueError(f"{method} on variable {var.name!r} of dtype {var.dtype.name} got a value "
-                        f"of dtype {new.dtype.name}; fix: tv.cast(value, {var.dtype!r})")
+        head = (f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
+                f"{tuple(var.shape)}) got a value of dtype {new.dtype.name}, shape "
+                f"{tuple(new.shape)}")
+        fixed = _fixed_dtype(var, method, new._value.dtype.kind)
+        raise ValueError(f"{head}: {fixed} (Or tv.cast(value, {var.dtype!r}) if truncating "
+                         "is what you want.)"
+                         if fixed else f"{head}. Fix: tv.cast(value, {var.dtype!r})")
     if method == "assign":
         if new._value.shape != var._value.shape:
             raise ValueError(
