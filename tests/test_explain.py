@@ -345,6 +345,28 @@ def nan_from_where_trap():
     return tape, y, x
 
 
+def nan_from_where_trap_log():
+    v = tv.Variable([0.0, 1.0])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.where(v > 0, tv.math.log(v), tv.zeros_like(v)))  # expect
+    return tape, y, v
+
+
+def nan_from_where_trap_divide():
+    v = tv.Variable([0.0, 4.0])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.where(v != 0, 1.0 / v, 0.0))  # expect
+    return tape, y, v
+
+
+def inf_from_log_the_where_keeps():
+    # the where keeps log(0) = -inf: no trap, the plain log fix applies
+    v = tv.Variable([0.0, 1.0])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.where(v >= 0, tv.math.log(v), 0.0))  # expect
+    return tape, y, v
+
+
 def nan_from_norm_of_zero():
     x = tv.Variable([0.0, 0.0])
     with tv.GradientTape() as tape:
@@ -438,6 +460,9 @@ CORPUS = [
     (clipped_by_maximum, "zero", "clipped"),
     (nan_from_softplus_overflow, "nan", "nan_origin"),
     (nan_from_where_trap, "nan", "nan_origin"),
+    (nan_from_where_trap_log, "nan", "nan_origin"),
+    (nan_from_where_trap_divide, "nan", "nan_origin"),
+    (inf_from_log_the_where_keeps, "inf", "inf_origin"),
     (nan_from_norm_of_zero, "nan", "nan_origin"),
     (inf_from_log_of_zero, "inf", "inf_origin"),
     (inf_from_reciprocal, "inf", "inf_origin"),
@@ -497,6 +522,33 @@ def test_verdict_matches_the_gradient_tensorflow_would_return():
             assert np.isinf(grad.numpy()).any(), program.__name__
         elif verdict == "zero":
             assert not np.asarray(grad.numpy()).any(), program.__name__
+
+
+@pytest.mark.parametrize("program,op,phase,call", [
+    (nan_from_where_trap_log, "Log", "forward", "tv.math.log(tv.where(v > 0, v, 1.0))"),
+    (nan_from_where_trap_divide, "RealDiv", "forward", "1.0 / tv.where(v > 0, v, 1.0)"),
+    (nan_from_where_trap, "Pow", "backward", "tv.where(v > 0, v, 1.0) ** p"),
+], ids=["log", "divide", "pow"])
+def test_where_trap_fix_names_the_safe_input_whatever_the_op(program, op, phase, call):
+    # the NaN/Inf came from the branch tv.where discarded: the fix is a safe input for the op
+    # (in the forward pass for log(0) = -inf and 1/0 = inf, in the backward pass for 0 ** 0.5)
+    tape, y, v = program()
+    (why,) = tape.explain(y, v)
+    assert why.cause == "nan_origin" and why.node is not None
+    assert f"at {op} " in why.message and f"in the {phase} pass" in why.message
+    if phase == "forward":
+        assert "tv.where after it discarded those elements" in why.message
+    assert "where trap" in why.fix and "branch it discarded" in why.fix
+    assert f"Give {op} a safe input" in why.fix
+    assert "x_safe = tv.where(cond, x, 1.0)" in why.fix and call in why.fix
+    assert "epsilon" not in why.fix
+
+
+def test_log_of_zero_the_where_keeps_is_not_the_where_trap():
+    tape, y, v = inf_from_log_the_where_keeps()
+    (why,) = tape.explain(y, v)
+    assert why.cause == "inf_origin" and "Log" in why.message
+    assert "where trap" not in why.fix and "epsilon" in why.fix
 
 
 def test_explain_does_not_consume_a_one_shot_tape_and_works_after_gradient():

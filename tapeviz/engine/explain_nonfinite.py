@@ -22,7 +22,8 @@ def nonfinite_origin(ctx, source, verdict):
         outs_ok = all(_finite(known.get(t._id)) for t in outputs)
         if ins_ok and not outs_ok:
             return node, {"phase": "forward", "path": [_op_name(n) for n in path_ops],
-                          "downstream": _downstream_ops(ctx, node, on)}
+                          "downstream": _downstream_ops(ctx, node, on),
+                          "where_trap": _discarded_by_where(ctx, node, known)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
@@ -98,4 +99,30 @@ def _select_downstream(ctx, node) -> bool:
             if not isinstance(n.op, str) and n.op.name == "SelectV2":
                 return True
             ids.update(n.out_ids)
+    return False
+
+
+def _discarded_by_where(ctx, node, known) -> bool:
+    """The where trap in the forward pass: a `where` (SelectV2) after `node` takes a branch
+    computed from node's non-finite output and selects the other branch at every non-finite
+    element. The value is then finite, but the gradient is not: `where` sends a zero into the
+    discarded branch, and the op's local derivative there is inf (0 × inf = NaN)."""
+    ids = set(node.out_ids)
+    for n, inputs, outputs in ctx.entries:
+        if n.id <= node.id or not any(t._id in ids for t in inputs):
+            continue
+        if not isinstance(n.op, str) and n.op.name == "SelectV2" and len(inputs) == 3:
+            y = known.get(outputs[0]._id)
+            for branch in inputs[1:]:
+                b = known.get(branch._id) if branch._id in ids else None
+                if b is None or y is None or np.asarray(b).dtype.kind != "f":
+                    continue
+                bad = ~np.isfinite(np.asarray(b))
+                try:
+                    bad = np.broadcast_to(bad, np.shape(y))
+                except ValueError:
+                    continue
+                if bad.any() and np.isfinite(np.asarray(y)[bad]).all():
+                    return True
+        ids.update(n.out_ids)
     return False

@@ -133,6 +133,13 @@ def render(cause, name, node=None, **extra):
     return table[cause]
 
 
+# how an op is written in user code, for the where-trap fix ("f(x_safe)" for the others)
+_SAFE_CALL = {"Log": "tv.math.log({})", "Log1p": "tv.math.log1p({})", "Sqrt": "tv.sqrt({})",
+              "Rsqrt": "tv.math.rsqrt({})", "Pow": "{} ** p", "RealDiv": "1.0 / {}",
+              "Reciprocal": "tv.math.reciprocal({})", "Exp": "tv.exp({})",
+              "Acos": "tv.math.acos({})", "Asin": "tv.math.asin({})"}
+
+
 def _nonfinite(cause, name, node, op, at, extra):
     kind = "NaN" if cause == "nan_origin" else "Inf"
     phase = extra.get("phase", "unknown")
@@ -143,9 +150,15 @@ def _nonfinite(cause, name, node, op, at, extra):
     msg = f"The first non-finite value on the path appeared at {op}{at} in the {phase} pass."
     downstream = extra.get("downstream", [])
     if extra.get("where_trap"):
-        fix = ("tv.where still sends a zero gradient into the branch not taken, and 0 × inf "
-               "= NaN there: make the input safe before the op, e.g. "
-               "x_safe = tv.where(cond, x, 1.0); y = tv.where(cond, f(x_safe), 0.0).")
+        if phase == "forward":
+            msg += (" A tv.where after it discarded those elements, so the value is finite, "
+                    f"but the gradient still flows back through {op} there.")
+        call = _SAFE_CALL.get(op, "f({})")
+        fix = (f"this is the where trap: tv.where still sends a zero gradient into the branch "
+               f"it discarded, and 0 × inf = NaN there. Give {op} a safe input, so that the "
+               f"discarded branch is finite too: x_safe = tv.where(cond, x, 1.0); "
+               f"y = tv.where(cond, {call.format('x_safe')}, 0.0), e.g. "
+               f"tv.where(v > 0, {call.format('tv.where(v > 0, v, 1.0)')}, 0.0).")
     elif op == "Exp" and any(d in ("Log", "Log1p") for d in downstream):
         fix = ("log(1 + exp(x)) overflows for large x: use tv.nn.softplus(x), or a "
                "@tv.custom_gradient whose gradient is 1 - 1 / (1 + exp(x)).")
