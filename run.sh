@@ -71,12 +71,12 @@ setup_venv() {
     "$PY" -m pip install -q --upgrade pip setuptools wheel 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 }
 
-# What an install depends on: pyproject.toml, the C part (setup.py, tapeviz/events/_emit.c)
+# What an install depends on: pyproject.toml, the C part (setup.py, tapeviz/*/_*.c)
 # and what the install left (the package's presence: an editable install made before tapeviz/
 # existed cannot find it later; the built C module: a clean checkout has none).
 install_state() {
-    { sha256sum pyproject.toml setup.py tapeviz/events/_emit.c 2>/dev/null || true
-      ls -d tapeviz/__init__.py tapeviz/events/_emit*.so 2>/dev/null || true; } \
+    { sha256sum pyproject.toml setup.py tapeviz/*/_*.c 2>/dev/null || true
+      ls -d tapeviz/__init__.py tapeviz/*/_*.so 2>/dev/null || true; } \
         | sha256sum | cut -d' ' -f1
 }
 
@@ -95,9 +95,9 @@ pip_install() {
     # (this machine's pip config names local wheel folders that may not exist: drop that noise)
     "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
     install_state > "$stamp"
-    if ! ls tapeviz/events/_emit*.so >/dev/null 2>&1; then
-        warn "tapeviz/events/_emit.c was not built (no C compiler?): events are delivered by"
-        warn "the Python fallback, about twice as slow; install gcc and run ./run.sh setup again."
+    if ! ls tapeviz/events/_emit*.so tapeviz/recording/_tables*.so >/dev/null 2>&1; then
+        warn "tapeviz's C modules were not built (no C compiler?): events and recordings use"
+        warn "their Python fallbacks, which are slower; install gcc and run ./run.sh setup again."
     fi
     say "pip done in $((SECONDS - t0)) s"
 }

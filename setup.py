@@ -1,9 +1,15 @@
 """Only the C part of the build; everything else is in pyproject.toml.
 
-``tapeviz.events._emit`` delivers the engine's per-op events (a Python version of the same
-function is used where it cannot be built: ``optional=True`` turns a failed compile into a
-warning, not a failed install)."""
+Two small C modules, each the hot loop of a Python function that stays as the fallback
+(``optional=True`` turns a failed compile into a warning, not a failed install; and
+``TAPEVIZ_PURE_PYTHON=1`` uses the Python versions):
+
+* ``tapeviz.events._emit``: the delivery of the engine's per-op events (``emit_deferred``);
+* ``tapeviz.recording._tables``: the recording writer's refs and sites (``compact``).
+"""
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("tapeviz.events._emit", ["tapeviz/events/_emit.c"],
-                             optional=True)])
+setup(ext_modules=[
+    Extension("tapeviz.events._emit", ["tapeviz/events/_emit.c"], optional=True),
+    Extension("tapeviz.recording._tables", ["tapeviz/recording/_tables.c"], optional=True),
+])

@@ -13,6 +13,8 @@ Imports: stdlib, ``events`` and ``encode``.
 """
 from __future__ import annotations
 
+import os
+
 from .. import events as _events
 from ..events import sanitize
 from .encode import _encode
@@ -38,6 +40,13 @@ _GradientFinished = _events.GradientFinished
 _WITH_REFS = frozenset(_REF_FIELDS_BY_CLASS) | {_GradientFinished}
 
 CLEARED = b'{"kind":"refs_cleared"}\n'
+
+_c_compact = None      # WriterTables.compact in C (_tables.c), unless TAPEVIZ_PURE_PYTHON=1
+if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
+    try:
+        from ._tables import compact as _c_compact
+    except ImportError:    # built without a C compiler: the Python version serves
+        pass
 
 
 class WriterTables:
@@ -73,7 +82,17 @@ class WriterTables:
         self.by_line[key] = (sid, dict(site))
         return sid, line
 
-    def compact(self, cls, data: dict) -> bytes:
+    def _compact_c(self, cls, data: dict) -> bytes:
+        """:meth:`compact` through ``_tables.c``, which does the usual event's refs and known
+        site; a new site's definition line and ``gradient_finished`` stay here."""
+        if cls is _GradientFinished:
+            return self._compact_python(cls, data)
+        if _c_compact(self.refs, self.by_line, _REF_FIELDS_BY_CLASS.get(cls), data):
+            return b""
+        data["site"], defined = self.site(data["site"])
+        return defined
+
+    def _compact_python(self, cls, data: dict) -> bytes:
         """Replaces ``data``'s site and repeated refs by their ids, remembering the refs it
         leaves in full at once (a later ref of the same tensor in this event names it: readers
         resolve fields in the same order). Returns the line to write before the event (a new
@@ -126,6 +145,9 @@ class WriterTables:
             data["site"], defined = self.site(site)
             return defined
         return b""
+
+    #: (the C version when it was built: both do the same, tests/test_recording_tables.py)
+    compact = _compact_python if _c_compact is None else _compact_c
 
     def _ref(self, ref):
         if type(ref) is dict:
