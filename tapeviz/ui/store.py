@@ -165,6 +165,8 @@ class Store(param.Parameterized):
         tape["watched"][ref.get("id")] = {"how": e.get("how", "watch"), "site": e.get("site")}
         if ref.get("kind") == "variable":
             var = self._variable(ref)
+            if tape["id"] not in var["watched_by"]:
+                var["tapes_watching"] += 1
             var["watched_by"][tape["id"]] = e.get("how", "watch")
             if len(var["watched_by"]) > 20:
                 var["watched_by"].pop(next(iter(var["watched_by"])))
@@ -179,7 +181,7 @@ class Store(param.Parameterized):
                                          "trainable": ref.get("trainable"),
                                          "summary": ref.get("summary"), "watched_by": OrderedDict(),
                                          "grad": None, "norm": None, "verdict": "", "cause": "",
-                                         "call": None, "assigns": 0}
+                                         "call": None, "assigns": 0, "tapes_watching": 0}
         elif ref.get("trainable") is not None:
             var.update(name=ref.get("name", var["name"]), trainable=ref.get("trainable"),
                        shape=ref.get("shape"), dtype=ref.get("dtype"))
@@ -381,12 +383,20 @@ class Store(param.Parameterized):
             rows.append({"id": v["id"], "name": v["name"], "shape": shape_str(v["shape"]),
                          "dtype": v["dtype"] or "",
                          "trainable": "" if v["trainable"] is None else ("yes" if v["trainable"] else "no"),
-                         "watched by": ", ".join(f"tape {t} ({h})" for t, h in
-                                                 list(v["watched_by"].items())[-3:]),
+                         "watched by": _watched_by(v),
                          "value": summary_text(v["summary"]),
                          "gradient": summary_text(v["grad"]) if v["call"] is not None else "",
                          "norm": v["norm"], "verdict": v["verdict"], "cause": v["cause"]})
         return rows
+
+
+def _watched_by(var) -> str:
+    """The last three tapes that watched a variable, newest last, and how many came before
+    (a training loop opens a tape a step: without the count, three tapes read as all)."""
+    last = list(var["watched_by"].items())[-3:]
+    text = ", ".join(f"tape {t} ({h})" for t, h in last)
+    earlier = var.get("tapes_watching", len(last)) - len(last)
+    return f"{text} and {earlier:,} earlier" if earlier > 0 else text
 
 
 def _ints(value) -> list:

@@ -188,3 +188,25 @@ def test_unscoped_loop_collapses_on_whole_iterations():
     g2 = collapse({"nodes": mixed, "edges": edges, "clusters": {}}, limit=100)
     sizes = [n["members"] for n in g2["nodes"] if n["key"].startswith("grp:")]
     assert sizes == [50] * 12
+
+
+def test_watched_by_names_the_last_three_tapes_and_counts_the_earlier_ones():
+    def loop(steps):
+        def run():
+            import tapeviz as tv
+            x = tv.Variable(1.0, name="w")
+            for _ in range(steps):
+                with tv.GradientTape() as t:
+                    y = x * x
+                t.gradient(y, x)
+        return run
+    s = Store()
+    s.ingest(run_events(loop(25)))        # more than the 20 tapes a variable remembers
+    (row,) = [r for r in s.variables_rows() if r["name"] == "w:0"]
+    tapes = sorted(s.tapes)[-3:]
+    assert row["watched by"] == (", ".join(f"tape {t} (auto)" for t in tapes)
+                                 + " and 22 earlier")
+    few = Store()
+    few.ingest(run_events(loop(2)))
+    (row,) = [r for r in few.variables_rows() if r["name"] == "w:0"]
+    assert "earlier" not in row["watched by"] and row["watched by"].count("tape ") == 2
