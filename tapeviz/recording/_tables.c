@@ -9,6 +9,40 @@
 
 static PyObject *str_id, *str_site, *str_file, *str_line;
 
+/* `a == b` for two dicts, quicker when both were built by the same code: their keys then come
+   in the same order and are the same (interned) string objects, so they are walked side by
+   side instead of each key being looked up in the other dict; a nested dict (a ref's
+   summary) likewise. Any other pair of dicts, or any difference in their keys' order or
+   identity, goes to the general comparison, so the answer is always that of `==`. */
+static int
+same_dicts(PyObject *a, PyObject *b, int depth)
+{
+    if (a == b)
+        return 1;
+    if (PyDict_GET_SIZE(a) != PyDict_GET_SIZE(b))
+        return 0;
+    Py_ssize_t i = 0, j = 0;
+    PyObject *ka, *va, *kb, *vb;
+    while (PyDict_Next(a, &i, &ka, &va)) {
+        if (!PyDict_Next(b, &j, &kb, &vb) || ka != kb)
+            return PyObject_RichCompareBool(a, b, Py_EQ);
+        if (va == vb)
+            continue;
+        int same;
+        Py_INCREF(va);    /* a comparison may run Python code that changes the dicts */
+        Py_INCREF(vb);
+        if (depth < 2 && PyDict_CheckExact(va) && PyDict_CheckExact(vb))
+            same = same_dicts(va, vb, depth + 1);
+        else
+            same = PyObject_RichCompareBool(va, vb, Py_EQ);
+        Py_DECREF(va);
+        Py_DECREF(vb);
+        if (same <= 0)
+            return same;
+    }
+    return 1;
+}
+
 /* A ref (a dict with an exact int "id") already written in full, and equal to it: its id
    (new reference). Otherwise remembers it and returns NULL without an error; NULL with an
    error when a comparison raised. */
@@ -27,7 +61,8 @@ known_id(PyObject *refs, PyObject *ref)
     }
     else {
         Py_INCREF(known);    /* the comparison may run Python code that changes `refs` */
-        int same = PyObject_RichCompareBool(known, ref, Py_EQ);
+        int same = PyDict_CheckExact(known) ? same_dicts(known, ref, 0)
+                                            : PyObject_RichCompareBool(known, ref, Py_EQ);
         Py_DECREF(known);
         if (same < 0)
             return NULL;
