@@ -80,6 +80,13 @@ HAND_MADE = [
     ("watched", {"tensor": {"id": 1, "name": "a"}, "site": {"file": "f.py", "line": 3}}),
     ("watched", {"tensor": {"id": 1, "name": "changed"}, "site": {"file": "f.py", "line": 3,
                                                                    "code": "x"}}),
+    # equal to the last one, keys in another order (== says equal: a bare id)
+    ("watched", {"tensor": {"name": "changed", "id": 1}, "site": None}),
+    ("watched", {"tensor": {"id": 12, "summary": {"min": 0.0, "max": 1.0}}, "site": None}),
+    ("watched", {"tensor": {"id": 12, "summary": {"max": 1.0, "min": 0.0}}, "site": None}),
+    ("watched", {"tensor": {"id": 12, "summary": {"max": 1.0, "min": -0.0}}, "site": None}),
+    ("watched", {"tensor": {"id": 12, "summary": {"max": 1.0, "min": float("nan")}},
+                 "site": None}),
     ("watched", {"tensor": {"id": True, "name": "bool id"}, "site": None}),
     ("watched", {"tensor": 7, "site": {"file": ["unhashable"], "line": 1}}),
     ("op_recorded", {"inputs": [{"id": 1, "name": "changed"}, {"id": 2}, "text", 5],
@@ -102,8 +109,11 @@ def test_c_and_python_agree_on_hand_made_and_odd_events():
     assert c[0] == py[0] and c[1] == py[1] and c[2].refs == py[2].refs
     assert c[0][1]["tensor"] == 1                     # repeated: its id
     assert c[0][2]["tensor"]["name"] == "changed"     # changed: in full again
-    assert c[0][4]["site"] == {"file": ["unhashable"], "line": 1}   # not a key: inline
-    assert c[0][6]["inputs"] == [2, 2]
+    assert c[0][3]["tensor"] == 1                     # equal, keys in another order
+    assert c[0][5]["tensor"] == 12 and c[0][6]["tensor"] == 12     # -0.0 == 0.0
+    assert type(c[0][7]["tensor"]) is dict            # nan != 0.0: in full
+    assert c[0][9]["site"] == {"file": ["unhashable"], "line": 1}   # not a key: inline
+    assert c[0][11]["inputs"] == [2, 2]
 
 
 @pytest.mark.skipif(tables._c_compact is None, reason="the C tables were not built: "
