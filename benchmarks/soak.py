@@ -1,15 +1,18 @@
 """Long-run soak: a training loop of many steps with recording on; memory must stay flat.
 
-    .venv/bin/python benchmarks/soak.py [--steps 10000] [--out /tmp/soak.tvz]
+    .venv/bin/python benchmarks/soak.py [--steps 10000] [--out /tmp/soak.tvz] [--keep]
 
 Prints resident memory (from /proc) and the recording's size every tenth of the run, and the
 growth between the first and the last tenth. Nothing is asserted: this is a measurement.
+Without --out the recording goes to a temporary folder, deleted at the end (about 27 KiB a
+step: 80 MB at 3,000 steps) unless --keep is given; --out files are always kept.
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -30,8 +33,21 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=10_000)
     parser.add_argument("--out", default=None, help="recording path (default: a temp file)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary recording (default: deleted at the end)")
     args = parser.parse_args(argv)
-    out = args.out or os.path.join(tempfile.mkdtemp(prefix="tapeviz-soak-"), "soak.tvz")
+    temp = None if args.out else tempfile.mkdtemp(prefix="tapeviz-soak-")
+    try:
+        run(args, args.out or os.path.join(temp, "soak.tvz"))
+    finally:
+        if temp and args.keep:
+            print(f"soak: kept the recording in {temp}")
+        elif temp:
+            shutil.rmtree(temp, ignore_errors=True)
+            print(f"soak: deleted the temporary folder {temp} (--keep keeps it)")
+
+
+def run(args, out):
 
     rng = np.random.default_rng(0)
     x = tv.constant(rng.normal(size=(32, 16)).astype(np.float32))
