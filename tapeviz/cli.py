@@ -2,21 +2,63 @@
 
     tapeviz serve run.tvz [--follow] [--port P] [--address A] [--show]
     tapeviz serve DIR                        a folder's recordings, with a picker
-    tapeviz run script.py [args...]          record a script and follow it live
+    tapeviz run [-o run.tvz] script.py [args...]
+                                             record a script and follow it live
     tapeviz export run.tvz -o run.html       one self-contained HTML page
     tapeviz gallery [--port P] [--address A] the demo gallery
 
 The server binds 127.0.0.1 unless ``--address`` says otherwise, and prints where it listens.
+A bad input (no such file, not a recording) is one line on stderr and exit status 2.
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+
+
+#: How to make a recording, for the messages that refuse a file that is not one.
+HOW_TO_RECORD = ("record one with TAPEVIZ_RECORD=run.tvz python script.py, "
+                 "or tapeviz run script.py")
+
+
+def _fail(message: str):
+    """A one-line error on stderr and exit status 2 (as argparse does for a bad argument)."""
+    print(message, file=sys.stderr, flush=True)
+    raise SystemExit(2)
+
+
+def _check_recording(path, what: str = "open", follow: bool = False,
+                     fix: str = HOW_TO_RECORD) -> None:
+    """Exit with a one-line error unless ``path`` is a recording this tapeviz can read. Reads
+    the header line only. With ``follow``, a file that does not exist yet, is empty, or holds
+    the start of a first line that may still become a header is accepted (the follower waits
+    for it, as it always did); only a first line that cannot be a header is refused."""
+    from .recording.reader import _BOM_AND_SPACE, _CHUNK, RecordingError, read_header
+    try:
+        if follow:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(_CHUNK)
+            except FileNotFoundError:
+                return
+            first = head.lstrip(_BOM_AND_SPACE)
+            if not first or (b"\n" not in head and first[:1] == b"{" and len(head) < _CHUNK):
+                return
+        read_header(path)
+    except RecordingError as exc:
+        _fail(f"tapeviz {what}: {exc}" + ("" if "Fix:" in str(exc) else f"; {fix}"))
+    except IsADirectoryError:
+        _fail(f"tapeviz: cannot {what} {path}: it is a folder; give one .tvz recording file")
+    except FileNotFoundError:
+        _fail(f"tapeviz: no such recording: {path}; {HOW_TO_RECORD}")
+    except OSError as exc:
+        _fail(f"tapeviz: cannot {what} {path}: {exc.strerror or exc}")
 
 
 def _free_port(address: str) -> int:
@@ -31,11 +73,13 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     import panel as pn
     from .ui.app import make_app
 
-    path = os.path.abspath(path)
     if not follow and not os.path.exists(path):
-        raise SystemExit(f"tapeviz: no such recording: {path}")
+        _fail(f"tapeviz: no such recording: {os.path.abspath(path)}")
     if os.path.isdir(path) and follow:
-        raise SystemExit("tapeviz: --follow takes a recording file, not a folder")
+        _fail("tapeviz: --follow takes a recording file, not a folder")
+    if not os.path.isdir(path):
+        _check_recording(path, "serve", follow=follow)   # the header line only, before serving
+    path = os.path.abspath(path)
     if port == 0:
         port = _free_port(address)
     pn.extension("tabulator")
@@ -95,29 +139,84 @@ def _cmd_serve(args):
 
 
 def _cmd_run(args):
-    fd, path = tempfile.mkstemp(prefix="tapeviz-", suffix=".tvz")
-    os.close(fd)
-    os.unlink(path)     # the recorder creates it; the follower waits for it
-    env = dict(os.environ, TAPEVIZ_RECORD=path)
-    env.pop("_TAPEVIZ_RECORD_PID", None)
-    proc = subprocess.Popen([sys.executable, args.script, *args.args], env=env)
-    print(f"tapeviz: running {args.script} (pid {proc.pid}), recording to {path}", flush=True)
+    if not os.path.exists(args.script):
+        _fail(f"tapeviz: no such script: {args.script}")
+    keep, path = bool(args.output), None
+    if keep:
+        path = os.path.abspath(args.output)
+        if os.path.isdir(path):
+            _fail(f"tapeviz: -o {args.output} is a folder; give a file name, e.g. -o run.tvz")
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            # the recorder truncates it: only ever replace a recording, never another file
+            _check_recording(path, "run -o", fix="-o replaces only a recording: give "
+                                                  "another file name")
+    proc = None
 
     def stop():
-        if proc.poll() is None:
+        if proc is not None and proc.poll() is None:
             proc.terminate()
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
 
-    serve(path, follow=True, port=args.port, address=args.address, show=args.show,
-          title=f"tapeviz · {os.path.basename(args.script)}", on_stop=stop)
+    # SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) stop tapeviz run as
+    # Ctrl-C does: the script is stopped and the temporary recording deleted. A signal that
+    # is ignored (nohup) stays ignored.
+    def terminate(signum, frame):
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler) and handler is not signal.default_int_handler:
+            handler(signum, frame)      # the server's own Ctrl-C handler: a clean stop
+        else:
+            raise KeyboardInterrupt
+    previous = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            previous[sig] = signal.signal(sig, terminate)
+    try:
+        if keep:
+            if os.path.exists(path):
+                os.unlink(path)     # a recording it replaces: the follower must not read it
+            where = f"recording to {path} (kept)"
+        else:
+            # created here (no one else can take the name); the recorder writes into it
+            fd, path = tempfile.mkstemp(prefix="tapeviz-", suffix=".tvz")
+            os.close(fd)
+            where = (f"recording to {path} (a temporary file, deleted when tapeviz exits; "
+                     "-o FILE keeps the recording)")
+        env = dict(os.environ, TAPEVIZ_RECORD=path)
+        env.pop("_TAPEVIZ_RECORD_PID", None)
+        proc = subprocess.Popen([sys.executable, args.script, *args.args], env=env)
+        print(f"tapeviz: running {args.script} (pid {proc.pid}), {where}", flush=True)
+        serve(path, follow=True, port=args.port, address=args.address, show=args.show,
+              title=f"tapeviz · {os.path.basename(args.script)}", on_stop=stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop()
+        if not keep and path is not None:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            else:
+                print(f"tapeviz: deleted the temporary recording {path}", flush=True)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _cmd_export(args):
+    from .recording.reader import RecordingError
     from .ui.export import export
-    out = export(args.recording, args.output, title=args.title)
+    _check_recording(args.recording, "export")      # the header line: a one-line error
+    try:
+        out = export(args.recording, args.output, title=args.title)
+    except RecordingError as exc:
+        _fail(f"tapeviz: cannot export {args.recording}: {exc}")
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else args.recording
+        _fail(f"tapeviz: cannot export {args.recording}: {name}: {exc.strerror or exc}")
     print(f"tapeviz: wrote {out}")
 
 
@@ -144,6 +243,9 @@ def main(argv=None) -> int:
     sp = sub.add_parser("run", help="run a script with recording on and follow it live")
     sp.add_argument("script")
     sp.add_argument("args", nargs=argparse.REMAINDER)
+    sp.add_argument("-o", "--output", default=None, metavar="FILE",
+                    help="record to FILE and keep it (default: a temporary file, deleted "
+                         "when tapeviz exits); options go before the script")
     net(sp)
     sp.set_defaults(fn=_cmd_run)
     sp = sub.add_parser("export", help="write one self-contained HTML page")

@@ -80,24 +80,7 @@ def load_recording(path) -> Recording:
     recording from a newer, incompatible schema. ``FileNotFoundError`` as usual."""
     path = os.fspath(path)
     with open(path, "rb") as f:
-        start = f.peek(_CHUNK)[:_CHUNK]
-        try:
-            if start and b"\n" not in start and start.lstrip(_BOM_AND_SPACE)[:1] != b"{":
-                check_header(start, path, complete_line=False)   # not a header: read no more
-            reader = _LineReader(f)
-            first = reader.next_line()
-            if first is None:
-                raise RecordingError(f"{path!r} is empty (0 bytes): not a tapeviz recording "
-                                     "yet (the producer may have crashed before writing its "
-                                     "header)")
-            raw, complete_line, lineno = first
-            header = check_header(raw, path, complete_line)
-        except RecordingError:
-            sniffed = _sniff_binary(start)     # the first line alone may look like little
-            if sniffed:
-                raise RecordingError(f"{path!r} is not a tapeviz recording: it looks like "
-                                     f"{sniffed}") from None
-            raise
+        header, reader = _read_header(f, path)
         rec = Recording(header=header, path=path)
         parser = _EventParser(rec.warnings, path)
         parser.tables.names_refs = _major(header.get("version")) >= 2
@@ -124,6 +107,38 @@ def load_recording(path) -> Recording:
         if parser.extra_warnings:
             rec.warnings.append(f"... and {parser.extra_warnings} more warnings")
         return rec
+
+
+def read_header(path) -> dict:
+    """The header of recording ``path``, checked as :func:`load_recording` checks it, reading
+    only the first line (at most 16 MB, usually a few hundred bytes): a cheap "is this a
+    recording I can read?". Raises :class:`RecordingError` (with the same messages) or
+    ``OSError``."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        return _read_header(f, path)[0]
+
+
+def _read_header(f, path):
+    """(header, line reader positioned after it) for the binary file ``f``."""
+    start = f.peek(_CHUNK)[:_CHUNK]
+    try:
+        if start and b"\n" not in start and start.lstrip(_BOM_AND_SPACE)[:1] != b"{":
+            check_header(start, path, complete_line=False)   # not a header: read no more
+        reader = _LineReader(f)
+        first = reader.next_line()
+        if first is None:
+            raise RecordingError(f"{path!r} is empty (0 bytes): not a tapeviz recording "
+                                 "yet (the producer may have crashed before writing its "
+                                 "header)")
+        raw, complete_line, lineno = first
+        return check_header(raw, path, complete_line), reader
+    except RecordingError:
+        sniffed = _sniff_binary(start)     # the first line alone may look like little
+        if sniffed:
+            raise RecordingError(f"{path!r} is not a tapeviz recording: it looks like "
+                                 f"{sniffed}") from None
+        raise
 
 
 # ---------------------------------------------------------------------------------------------

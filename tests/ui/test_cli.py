@@ -1,0 +1,268 @@
+"""The ``tapeviz`` command with bad inputs, and ``tapeviz run``'s temporary recording.
+
+Every command runs in its own session (process group) and is stopped with ``os.killpg``, so a
+server or a script it started never outlives the test, even when an assertion fails."""
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, env_with_repo
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)
+HEADER = b'{"format": "tapeviz-recording", "version": 2}\n'
+
+SCRIPT = """\
+import time
+import tapeviz as tv
+x = tv.Variable(1.0, name="x")
+with tv.GradientTape() as t:
+    y = x * x
+t.gradient(y, x)
+time.sleep(600)      # still running when tapeviz run is stopped
+"""
+
+
+class Cli:
+    """``python -m tapeviz.cli ARGS`` in a new session; its output read line by line."""
+
+    def __init__(self, args, env=None):
+        self.proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", *map(str, args)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     cwd=ROOT, env=env or env_with_repo(),
+                                     start_new_session=True)
+        self.out: list = []
+        self.err: list = []
+        self.lines: queue.Queue = queue.Queue()
+        self._readers = [threading.Thread(target=self._read, args=(s, keep), daemon=True)
+                         for s, keep in ((self.proc.stdout, self.out),
+                                         (self.proc.stderr, self.err))]
+        for t in self._readers:
+            t.start()
+
+    def _read(self, stream, keep):
+        for line in stream:
+            keep.append(line)
+            self.lines.put(line)
+
+    def wait_for(self, pattern, timeout=120):
+        """The first match of ``pattern`` in its output; fails if it exits first."""
+        end = time.time() + timeout
+        seen = []
+        while time.time() < end:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            seen.append(line)
+            m = re.search(pattern, line)
+            if m:
+                return m
+        self.kill()
+        pytest.fail(f"no {pattern!r} in the output:\n{self.text()}")
+
+    def finish(self, timeout=60):
+        """(status, stdout, stderr) of a command that should exit by itself."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"still running after {timeout} s (it started a server?):\n"
+                        f"{self.text()}")
+        for t in self._readers:
+            t.join(10)
+        return self.proc.returncode, "".join(self.out), "".join(self.err)
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        """Send ``sig`` to the whole process group (as Ctrl-C or a kill of the group does)
+        and wait for the command to exit."""
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"did not exit after {sig!r}:\n{self.text()}")
+        for t in self._readers:
+            t.join(10)
+
+    def kill(self):
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+    def text(self):
+        return "".join(self.out) + "".join(self.err)
+
+
+@pytest.fixture
+def cli():
+    started = []
+
+    def start(*args, env=None):
+        c = Cli(args, env=env)
+        started.append(c)
+        return c
+    yield start
+    for c in started:        # whatever the test did: nothing it started keeps running
+        c.kill()
+
+
+def _one_line_error(status, out, err):
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in err and "serving" not in out, out + err
+    assert len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    (tmp_path / "x.png").write_bytes(PNG)
+    (tmp_path / "x.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "empty.tvz").write_bytes(b"")
+    (tmp_path / "events.tvz").write_text('{"kind": "op_recorded", "op": "Mul"}\n')
+    return tmp_path
+
+
+@pytest.mark.parametrize("name, why", [
+    ("x.png", "looks like a PNG image"), ("x.csv", "looks like CSV"),
+    ("empty.tvz", "is empty"), ("events.tvz", "has no recording header")])
+def test_serve_refuses_a_file_that_is_not_a_recording_before_serving(cli, bad_files, name,
+                                                                     why):
+    status, out, err = cli("serve", bad_files / name, "--port", "0").finish()
+    line = _one_line_error(status, out, err)
+    assert name in line and why in line and "TAPEVIZ_RECORD=run.tvz python" in line, line
+
+
+def test_serve_refuses_a_recording_from_a_newer_tapeviz(cli, tmp_path):
+    (tmp_path / "new.tvz").write_bytes(b'{"format": "tapeviz-recording", "version": 999}\n')
+    status, out, err = cli("serve", tmp_path / "new.tvz", "--port", "0").finish()
+    line = _one_line_error(status, out, err)
+    assert "newer tapeviz" in line and "upgrade tapeviz" in line, line
+
+
+def test_serve_follow_waits_for_a_missing_or_empty_file_but_refuses_a_foreign_one(cli,
+                                                                                   bad_files):
+    status, out, err = cli("serve", bad_files / "x.png", "--follow", "--port", "0").finish()
+    assert "x.png" in _one_line_error(status, out, err)
+    (bad_files / "partial.tvz").write_bytes(HEADER[:20])     # a header still being written
+    for name in ("not-yet.tvz", "empty.tvz", "partial.tvz"):
+        c = cli("serve", bad_files / name, "--follow", "--port", "0")
+        url = c.wait_for(r"serving .* at (http://127\.0\.0\.1:\d+/)").group(1)
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(url + "liveness", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail(f"serve --follow {name} never became live:\n{c.text()}")
+        c.stop()
+
+
+def test_serve_a_recording_still_works(cli, recordings):
+    c = cli("serve", recordings["main"], "--port", "0")
+    c.wait_for(r"serving main_prog\.tvz at http://127\.0\.0\.1:\d+/")
+    c.stop()
+
+
+def test_read_header_reads_only_the_first_line(tmp_path):
+    """The check before serving must not parse the file: on a pipe whose writer keeps it open
+    after the header line, read_header returns (reading the whole file would block)."""
+    from tapeviz.recording.reader import read_header
+    fifo = tmp_path / "pipe.tvz"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(read_header(fifo)), daemon=True)
+    reader.start()
+    with open(fifo, "wb") as w:
+        w.write(HEADER + b'{"kind": "op_recorded"')
+        w.flush()
+        reader.join(20)
+        assert got and got[0]["format"] == "tapeviz-recording", "read_header blocked"
+
+
+@pytest.mark.parametrize("name, why", [
+    ("x.csv", "looks like CSV"), ("x.png", "looks like a PNG image"),
+    ("empty.tvz", "is empty"), ("missing.tvz", "no such recording"), (".", "folder")])
+def test_export_a_bad_input_is_one_line_not_a_traceback(cli, bad_files, name, why):
+    status, out, err = cli("export", bad_files / name, "-o", bad_files / "y.html").finish()
+    line = _one_line_error(status, out, err)
+    assert why in line, line
+    assert not (bad_files / "y.html").exists()
+
+
+def test_export_to_a_folder_that_does_not_exist_is_one_line(cli, recordings, tmp_path):
+    status, out, err = cli("export", recordings["main"], "-o",
+                           tmp_path / "no" / "such" / "y.html").finish(timeout=120)
+    line = _one_line_error(status, out, err)
+    assert "y.html" in line and "No such file" in line, line
+
+
+def test_run_a_missing_script_exits_at_once(cli, tmp_path):
+    status, out, err = cli("run", "--port", "0", tmp_path / "nope.py").finish()
+    assert "nope.py" in _one_line_error(status, out, err)
+
+
+def _run_until_recorded(cli, tmp_path, *options):
+    """Start ``tapeviz run`` (temporary files under tmp_path/tmp) on SCRIPT; return it and its
+    recording's path once the server is up and the script's gradient is in the file."""
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    c = cli("run", "--port", "0", *options, script,
+            env=env_with_repo(TMPDIR=str(tmp_path / "tmp")))
+    rec = c.wait_for(r"recording to (\S+\.tvz)").group(1)
+    c.wait_for(r"serving .* at http://127\.0\.0\.1:\d+/")
+    for _ in range(300):
+        if os.path.exists(rec) and b"gradient_finished" in open(rec, "rb").read():
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"the script recorded nothing in {rec}:\n{c.text()}")
+    return c, rec
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_run_deletes_its_temporary_recording_at_exit(cli, tmp_path, sig):
+    c, rec = _run_until_recorded(cli, tmp_path)
+    assert os.path.dirname(rec) == str(tmp_path / "tmp")
+    c.stop(sig)
+    assert not os.path.exists(rec), c.text()
+    assert os.listdir(tmp_path / "tmp") == [], os.listdir(tmp_path / "tmp")
+    assert "deleted when tapeviz exits" in c.text() and "-o FILE" in c.text()
+    assert "deleted the temporary recording" in c.text()
+
+
+def test_run_with_output_keeps_the_recording(cli, tmp_path):
+    out = tmp_path / "kept.tvz"
+    c, rec = _run_until_recorded(cli, tmp_path, "-o", out)
+    assert rec == str(out) and "(kept)" in c.text()
+    c.stop(signal.SIGTERM)
+    from tapeviz.recording import load_recording
+    assert "gradient_finished" in {e.kind for e in load_recording(out)}
+    assert os.listdir(tmp_path / "tmp") == []
+
+
+def test_run_output_never_overwrites_a_file_that_is_not_a_recording(cli, tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    status, out, err = cli("run", "--port", "0", "-o", script, script).finish()
+    line = _one_line_error(status, out, err)
+    assert "train.py" in line and "not a tapeviz recording" in line, line
+    assert script.read_text() == SCRIPT
