@@ -83,6 +83,36 @@ def recordings(tmp_path_factory):
             "hostile": record_program(d, "hostile_prog", HOSTILE)}
 
 
+def next_match(lines: queue.Queue, proc, pattern, timeout=60):
+    """The first line taken from ``lines`` (a process's output, line by line) that matches
+    ``pattern``, as a re.Match; None when ``proc`` exits or ``timeout`` seconds pass first."""
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            if proc.poll() is not None:
+                return None
+            continue
+        m = re.search(pattern, line)
+        if m:
+            return m
+    return None
+
+
+def wait_live(url, timeout=60) -> bool:
+    """True once the server at ``url`` answers its /liveness (False after ``timeout``)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with urllib.request.urlopen(url + "liveness", timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 class Server:
     """``python -m tapeviz.cli ARGS`` in a subprocess (serve or gallery), read until it serves
     and its /liveness answers."""
@@ -103,31 +133,16 @@ class Server:
             self.lines.put(line)
 
     def _wait_url(self, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            try:
-                line = self.lines.get(timeout=0.5)
-            except queue.Empty:
-                if self.proc.poll() is not None:
-                    break
-                continue
-            m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-            if m:
-                return m.group(1)
+        m = next_match(self.lines, self.proc, r"(http://127\.0\.0\.1:\d+/)", timeout)
+        if m:
+            return m.group(1)
         self.stop()
         pytest.fail("tapeviz did not start:\n" + "".join(self.log[-60:]))
 
     def _wait_live(self, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            try:
-                with urllib.request.urlopen(self.url + "liveness", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        pytest.fail("tapeviz never became live:\n" + "".join(self.log[-60:]))
+        if not wait_live(self.url, timeout):
+            self.stop()
+            pytest.fail("tapeviz never became live:\n" + "".join(self.log[-60:]))
 
     def stop(self):
         if self.proc.poll() is None:

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import os
 import queue
-import re
 import signal
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 
 import pytest
 
-from conftest import ROOT, env_with_repo
+from conftest import ROOT, env_with_repo, next_match, wait_live
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)
 HEADER = b'{"format": "tapeviz-recording", "version": 2}\n'
@@ -56,19 +54,9 @@ class Cli:
 
     def wait_for(self, pattern, timeout=120):
         """The first match of ``pattern`` in its output; fails if it exits first."""
-        end = time.time() + timeout
-        seen = []
-        while time.time() < end:
-            try:
-                line = self.lines.get(timeout=0.5)
-            except queue.Empty:
-                if self.proc.poll() is not None:
-                    break
-                continue
-            seen.append(line)
-            m = re.search(pattern, line)
-            if m:
-                return m
+        m = next_match(self.lines, self.proc, pattern, timeout)
+        if m:
+            return m
         self.kill()
         pytest.fail(f"no {pattern!r} in the output:\n{self.text()}")
 
@@ -164,13 +152,7 @@ def test_serve_follow_waits_for_a_missing_or_empty_file_but_refuses_a_foreign_on
     for name in ("not-yet.tvz", "empty.tvz", "partial.tvz"):
         c = cli("serve", bad_files / name, "--follow", "--port", "0")
         url = c.wait_for(r"serving .* at (http://127\.0\.0\.1:\d+/)").group(1)
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(url + "liveness", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
+        if not wait_live(url):
             pytest.fail(f"serve --follow {name} never became live:\n{c.text()}")
         c.stop()
 

@@ -13,7 +13,7 @@ import tapeviz.ui as ui
 from tapeviz import events as ev
 from tapeviz.ui.source import ListSource, as_source
 
-from conftest import ROOT, env_with_repo
+from conftest import ROOT, env_with_repo, wait_live
 from test_store import _program, run_events
 
 
@@ -164,12 +164,7 @@ def test_tapeviz_run_records_the_script_and_serves_it(tmp_path):
             url = m and m.group(1)
         assert url and rec, "".join(log)
         assert "bound to 127.0.0.1" in "".join(log)
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(url + "liveness", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.2)
+        assert wait_live(url), "".join(log)
         with urllib.request.urlopen(url, timeout=60) as r:
             assert r.status == 200 and b"bokeh" in r.read().lower()
         from tapeviz.recording import load_recording
