@@ -79,6 +79,18 @@ thread_ident(void)
     return Py_NewRef(last_ident_obj);
 }
 
+/* Take this thread out of the busy set while an exception is on its way to the caller (the
+   set's own call must not see it, nor replace it). */
+static void
+leave(PyObject *me)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (PySet_Discard(busy, me) < 0)
+        PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
 static double
 now(void)
 {
@@ -178,7 +190,7 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             continue;
         }
         if (!PyErr_ExceptionMatches(PyExc_Exception)) {   /* KeyboardInterrupt, SystemExit */
-            PySet_Discard(busy, me);
+            leave(me);
             goto done;
         }
         PyObject *type, *exc, *tb;
@@ -192,7 +204,7 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(exc);
         Py_XDECREF(tb);
         if (r2 == NULL) {
-            PySet_Discard(busy, me);
+            leave(me);
             goto done;
         }
         Py_DECREF(r2);
