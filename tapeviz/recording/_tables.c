@@ -54,22 +54,28 @@ known_id(PyObject *refs, PyObject *ref)
     PyObject *tid = PyDict_GetItemWithError(ref, str_id);
     if (tid == NULL || !PyLong_CheckExact(tid))
         return NULL;
+    Py_INCREF(tid);      /* held: a comparison runs Python code, which could change `ref` */
     PyObject *known = PyDict_GetItemWithError(refs, tid);
     if (known == NULL) {
-        if (PyErr_Occurred())
+        if (PyErr_Occurred()) {
+            Py_DECREF(tid);
             return NULL;
+        }
     }
     else {
-        Py_INCREF(known);    /* the comparison may run Python code that changes `refs` */
+        Py_INCREF(known);    /* ... or `refs` */
         int same = PyDict_CheckExact(known) ? same_dicts(known, ref, 0)
                                             : PyObject_RichCompareBool(known, ref, Py_EQ);
         Py_DECREF(known);
-        if (same < 0)
+        if (same < 0) {
+            Py_DECREF(tid);
             return NULL;
+        }
         if (same)
-            return Py_NewRef(tid);
+            return tid;      /* (the reference taken above) */
     }
     PyDict_SetItem(refs, tid, ref);    /* (on failure its error is set: the caller sees it) */
+    Py_DECREF(tid);
     return NULL;
 }
 
@@ -102,7 +108,9 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 return NULL;
             }
             if (!many) {
+                Py_INCREF(value);    /* (a comparison runs Python code, which could drop it) */
                 PyObject *tid = known_id(refs, value);
+                Py_DECREF(value);
                 if (tid == NULL) {
                     if (PyErr_Occurred())
                         return NULL;
@@ -176,7 +184,9 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 2)
         Py_RETURN_FALSE;
     Py_INCREF(hit);
+    Py_INCREF(site);
     int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(hit, 1), site, Py_EQ);
+    Py_DECREF(site);
     if (same < 0) {
         Py_DECREF(hit);
         if (!PyErr_ExceptionMatches(PyExc_TypeError))
