@@ -145,3 +145,36 @@ def test_a_recording_written_with_either_reads_back_the_same(tmp_path, monkeypat
                                                if e.kind != "op_defined"]
         loaded[which] = path.read_bytes().count(b"\n")
     assert len(set(loaded.values())) == 1            # the same number of lines either way
+
+
+class _Clearing:
+    """A hand-made value whose == empties a dict the writer is working on, and says equal."""
+    def __init__(self):
+        self.victim = {}
+
+    def __eq__(self, other):
+        self.victim.clear()
+        return True
+    __hash__ = None
+
+
+@pytest.mark.skipif(tables._c_compact is None, reason="the C tables were not built: "
+                    "test_the_c_tables_are_built fails and says why")
+@pytest.mark.parametrize("method", ["_compact_c", "_compact_python"])
+def test_a_comparison_that_changes_the_event_under_the_writer_is_survived(method):
+    compact = getattr(tables.WriterTables, method)
+    t = tables.WriterTables()
+    compact(t, events.Watched, {"tensor": {"id": 5, "w": _Clearing()}, "site": None})
+    clearing = _Clearing()
+    ref = {"id": 5, "w": clearing}
+    clearing.victim = ref                    # the new ref empties itself while compared
+    data = {"tensor": ref, "site": None}
+    compact(t, events.Watched, data)
+    assert data["tensor"] == 5               # it said equal: the id, as == decided
+    site_eq = _Clearing()
+    data = {"tensor": 7, "site": {"file": "f.py", "line": 1, "x": site_eq}}
+    compact(t, events.Watched, data)          # a new site: its definition is made
+    site_eq.victim = data                     # the same site again, emptying the event
+    again = {"tensor": 7, "site": {"file": "f.py", "line": 1, "x": _Clearing()}}
+    again["site"]["x"].victim = again
+    compact(t, events.Watched, again)         # survives; what it leaves is =='s business
