@@ -89,11 +89,12 @@ pip_install() {
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(install_state)" ]; then
         return 0
     fi
-    say "pip install -e '.[$extras]' (pyproject.toml changed or first install)..."
+    say "pip install -e '.[$extras]' (first install, or pyproject.toml, setup.py or a C file changed)..."
     local t0=$SECONDS
     rm -f "$stamp"
     # (this machine's pip config names local wheel folders that may not exist: drop that noise)
-    "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
+    # (and setuptools' note that an editable install with C modules is an editable install)
+    "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v -E 'is ignored: it is neither a file nor a directory|BuildBackendWarning: Editable installation|^ *!!$|^ *\*{20,}$|Please be careful with folders in your working directory|name as your package as they may take precedence|with strategy, WheelFile|^ *$' || true; }
     install_state > "$stamp"
     if ! ls tapeviz/events/_emit*.so tapeviz/recording/_tables*.so >/dev/null 2>&1; then
         warn "tapeviz's C modules were not built (no C compiler?): events and recordings use"
