@@ -21,8 +21,9 @@ import threading
 
 
 class _ThreadStdout(io.TextIOBase):
-    """``sys.stdout`` that sends what a registered thread prints to that thread's buffers (and
-    to the real stdout): lessons of concurrent sessions keep their output apart."""
+    """``sys.stdout`` that sends what a registered thread prints to that thread's buffer, and
+    what other threads print to the real stdout: lessons of concurrent sessions keep their
+    output apart, and the page shows it (the server's log is not repeated on each visit)."""
 
     def __init__(self, fallback):
         self.fallback = fallback
@@ -31,7 +32,7 @@ class _ThreadStdout(io.TextIOBase):
     def write(self, s):
         buf = self.buffers.get(threading.get_ident())
         if buf is not None:
-            buf.write(s)
+            return buf.write(s)
         return self.fallback.write(s)
 
     def flush(self):

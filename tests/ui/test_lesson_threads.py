@@ -44,3 +44,18 @@ def test_a_lesson_started_meanwhile_waits_and_is_not_recorded_by_the_open_tape()
     ops_a = [e.op for e in runs["a"][0] if e.kind == "op_recorded"]
     ops_b = [e.op for e in runs["b"][0] if e.kind == "op_recorded"]
     assert ops_a.count("Mul") == 1 and ops_b.count("Mul") == 1
+
+
+def test_what_a_lesson_prints_goes_to_its_page_only(capsys):
+    import io
+    page = io.StringIO()
+    with lesson._printed_into(page):
+        print("lesson output")
+        other = threading.Thread(target=print, args=("server thread",))
+        other.start()
+        other.join()
+    print("after the lesson")
+    assert page.getvalue() == "lesson output\n"
+    out = capsys.readouterr().out
+    assert "lesson output" not in out                    # not repeated in the server's log
+    assert "server thread" in out and "after the lesson" in out
