@@ -151,7 +151,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
         if key not in keys or key in const_size:
             continue
         w, h = (v / _layout.POINTS_PER_INCH for v in sizes[key]) if key in sizes else \
-            _layout.node_size(n.get("label", ""))
+            _layout.node_size(n.get("label", ""), shape=n.get("shape", "box"))
         if key in hosts:       # room on both sides keeps the box centred under its inputs
             cw = max(const_size[c][0] for c in hosts[key]) + GAP
             ch = sum(const_size[c][1] for c in hosts[key]) + GAP * (len(hosts[key]) - 1)
@@ -178,7 +178,9 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
         x, y, w, h = out.nodes[consumer]
         cw = max(const_size[c][0] for c in consts) + GAP
         own_w = w - 2 * cw
-        own_h = _layout.node_size(by_key[consumer].get("label", ""))[1] * _layout.POINTS_PER_INCH
+        own_h = _layout.node_size(by_key[consumer].get("label", ""),
+                                  shape=by_key[consumer].get("shape", "box"))[1] * \
+            _layout.POINTS_PER_INCH
         out.nodes[consumer] = (x, y, own_w, own_h)
         total = sum(const_size[c][1] for c in consts) + GAP * (len(consts) - 1)
         top = y + total / 2
@@ -222,7 +224,7 @@ def _clamp(v, lo, hi):
 
 
 def _size_pt(node) -> tuple[float, float]:
-    w, h = _layout.node_size(node.get("label", ""))
+    w, h = _layout.node_size(node.get("label", ""), shape=node.get("shape", "box"))
     return w * _layout.POINTS_PER_INCH, h * _layout.POINTS_PER_INCH
 
 

@@ -53,10 +53,15 @@ def dot_program() -> str | None:
     return local if os.path.exists(local) else None
 
 
-def node_size(label: str, lines: int = 1) -> tuple[float, float]:
-    """Box size in inches for a label of this many characters (monospace-ish estimate)."""
+def node_size(label: str, lines: int = 1, shape: str = "box") -> tuple[float, float]:
+    """Node size in inches for a label of this many characters (monospace-ish estimate). An
+    ellipse holds its label's box inside it: the largest box an ellipse holds is 1/sqrt(2) of
+    its width and height, so it is that much wider (and a little taller) than a box."""
     chars = max((len(s) for s in label.split("\n")), default=1)
-    return max(0.7, 0.09 * chars + 0.3), 0.32 + 0.18 * max(lines, label.count("\n") + 1)
+    w, h = max(0.7, 0.09 * chars + 0.3), 0.32 + 0.18 * max(lines, label.count("\n") + 1)
+    if shape == "ellipse":
+        return max(0.7, 0.09 * chars * 1.414 + 0.2), h * 1.2
+    return w, h
 
 
 def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None) -> tuple[str, list, dict]:

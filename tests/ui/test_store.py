@@ -210,3 +210,12 @@ def test_watched_by_names_the_last_three_tapes_and_counts_the_earlier_ones():
     few.ingest(run_events(loop(2)))
     (row,) = [r for r in few.variables_rows() if r["name"] == "w:0"]
     assert "earlier" not in row["watched by"] and row["watched by"].count("tape ") == 2
+
+
+def test_an_ellipse_holds_its_label():
+    # the largest box inside an ellipse is 1/sqrt(2) of its width and height: the label's
+    # estimated width (0.09 in a character) must fit in it, as it fits a box of the same label
+    for label in ("x:0", "dense_1/kernel:0", "sequential/dense_12/bias:0"):
+        w, h = L.node_size(label, shape="ellipse")
+        bw, bh = L.node_size(label)
+        assert w / 2 ** 0.5 >= 0.09 * len(label) and h > bh and w >= bw
