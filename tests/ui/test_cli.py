@@ -135,6 +135,8 @@ def test_serve_refuses_a_file_that_is_not_a_recording_before_serving(cli, bad_fi
     status, out, err = cli("serve", bad_files / name, "--port", "0").finish()
     line = _one_line_error(status, out, err)
     assert name in line and why in line and "TAPEVIZ_RECORD=run.tvz python" in line, line
+    # only an empty file may be a recording still starting: only there is --follow the fix
+    assert ("--follow" in line) == (name == "empty.tvz"), line
 
 
 def test_serve_refuses_a_recording_from_a_newer_tapeviz(cli, tmp_path):
