@@ -52,7 +52,7 @@ def _check_recording(path, what: str = "open", follow: bool = False,
                 return
         read_header(path)
     except RecordingError as exc:
-        if what == "serve" and "is empty (0 bytes)" in str(exc):
+        if what == "serve" and os.path.isfile(path) and os.path.getsize(path) == 0:
             # a producer that has not written its header yet: following waits for it
             fix = f"if a script is still starting to record it, add --follow to wait; {fix}"
         _fail(f"tapeviz {what}: {exc}" + ("" if "Fix:" in str(exc) else f"; {fix}"))
