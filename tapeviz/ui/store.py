@@ -395,7 +395,7 @@ def _watched_by(var) -> str:
     (a training loop opens a tape a step: without the count, three tapes read as all)."""
     last = list(var["watched_by"].items())[-3:]
     text = ", ".join(f"tape {t} ({h})" for t, h in last)
-    earlier = var.get("tapes_watching", len(last)) - len(last)
+    earlier = var["tapes_watching"] - len(last)
     return f"{text} and {earlier:,} earlier" if earlier > 0 else text
 
 
