@@ -303,7 +303,14 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         else:
             _record(op, node, inputs, (y,))
     if _events.OP_EVENTS:
-        _emit_op(op, node, inputs, (y,))
+        if node.tapes and op.announced and _op_payload is not None:
+            # `op_event`'s usual case, without its call: a recorded op of a known kind
+            _events.emit_deferred(_OpRecorded, _op_payload, node, inputs, (y,), None,
+                                  _BACKWARD[-1] if _BACKWARD else None,
+                                  "/".join(_SCOPES) if _SCOPES else "",
+                                  _events.config["value_limit"])
+        else:
+            _emit_op(op, node, inputs, (y,))
     return y
 
 
@@ -395,8 +402,14 @@ def _hint(op, inputs, text) -> str:
     return "Fix: check the shapes and dtypes of the inputs."
 
 
+#: what `apply` reads for its inline op event, bound with `emit` on the first event
+_op_payload = _OpRecorded = _BACKWARD = _SCOPES = None
+
+
 def _emit_op(op, node, inputs, outputs):
-    global _emit_op
-    from .emit import op_event   # loaded on the first event: `import tapeviz` stays lean
-    _emit_op = op_event
-    op_event(op, node, inputs, outputs)
+    global _emit_op, _op_payload, _OpRecorded, _BACKWARD, _SCOPES
+    from . import emit   # loaded on the first event: `import tapeviz` stays lean
+    _emit_op = emit.op_event
+    _OpRecorded, _BACKWARD, _SCOPES = emit.OpRecorded, emit._BACKWARD, emit._SCOPES
+    _op_payload = emit._op_payload
+    _emit_op(op, node, inputs, outputs)
