@@ -44,6 +44,8 @@ def pair(x, y, op_name: str):
         elif ty in _PY_NUMBERS and x._value.dtype.kind == "f":
             dtype = x._value.dtype
             return x, Tensor(SCALARS.get((y, dtype)) or scalar(y, dtype))
+        elif ty is Variable and x._value.dtype is y._value.dtype:   # a layer's `h @ w + b`
+            return x, _read_variable(y)
     # the first operand that is a tensor sets the dtype; a Python or NumPy value after it is
     # converted to that dtype (a float into an int dtype is refused, as TF refuses it)
     if isinstance(x, _Operand):
