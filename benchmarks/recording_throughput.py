@@ -98,8 +98,8 @@ def engine_events(total, deferred=False):
                 if not deferred or not pending:
                     events.materialize(e)
                     continue
-                build, seq, t, args = pending
-                _set_pending(e, (_built(build(*args)), seq, t, ()))
+                build, seq, t, *args = pending
+                _set_pending(e, (_built(build(*args)), seq, t))
             sent += len(chunk)
             yield chunk
     finally:

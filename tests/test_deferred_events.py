@@ -165,7 +165,7 @@ def test_a_payload_built_for_a_writer_is_built_once_and_read_later_from_it():
     pending = [(e, events._get_pending(e)) for e in seen if events._get_pending(e)]
     assert {e.kind for e, _ in pending} >= {"op_recorded", "backward_step", "watched",
                                             "variable_assigned", "gradient_finished"}
-    for event, (build, seq, time, args) in pending:
+    for event, (build, seq, time, *args) in pending:
         calls = []
 
         def counted(*a, build=build, calls=calls):
@@ -173,14 +173,14 @@ def test_a_payload_built_for_a_writer_is_built_once_and_read_later_from_it():
             return build(*a)
 
         expected = type(event)(seq=seq, time=time, **build(*args)).to_dict()
-        written = deferred.built_payload(event, (counted, seq, time, args))
+        written = deferred.built_payload(event, (counted, seq, time, *args))
         assert json.dumps(written) == json.dumps(expected), event.kind
         assert list(written) == list(expected)       # the engine builds in field order
         assert events._get_pending(event)            # still deferred, on the built values
         assert (event.seq, event.time) == (seq, time)
         assert json.dumps(event.to_dict()) == json.dumps(expected)   # the read fills it
         assert events.engine_built(event) and len(calls) == 1
-        assert deferred.built_payload(event, (counted, seq, time, args)) == written
+        assert deferred.built_payload(event, (counted, seq, time, *args)) == written
 
 
 def test_a_deferred_payload_without_some_fields_gives_them_their_defaults(tmp_path):

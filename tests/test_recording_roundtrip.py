@@ -99,7 +99,7 @@ def test_a_field_read_builds_a_deferred_event_once_and_leaves_it_built():
         tape.gradient(y, v)
     pending = [(e, _get_pending(e)) for e in seen if _get_pending(e)]
     assert pending, "the engine's events are deferred until read"
-    for event, (build, seq, time, args) in pending:
+    for event, (build, seq, time, *args) in pending:
         calls = []
 
         def counted(*a, build=build, calls=calls):
@@ -109,7 +109,7 @@ def test_a_field_read_builds_a_deferred_event_once_and_leaves_it_built():
         # the same payload through the dataclass's own __init__: what the dict must equal,
         # rather than the slots materialized_dict set itself
         expected = type(event)(seq=seq, time=time, **build(*args)).to_dict()
-        fast = materialized_dict(event, (counted, seq, time, args))
+        fast = materialized_dict(event, (counted, seq, time, *args))
         assert events.engine_built(event)              # built by tapeviz, fields set
         assert json.dumps(fast) == json.dumps(expected), event.kind
         assert list(fast) == list(expected)            # the same field order

@@ -343,7 +343,7 @@ def emit_deferred(cls, build, *args) -> None:
     if not pairs:     # nobody wants this kind: nothing to build
         return
     event = _new_event(cls)
-    _set_pending(event, (build, next(_seq), _now(), args))
+    _set_pending(event, (build, next(_seq), _now(), *args))
     me = _ident()
     _busy.add(me)
     try:

@@ -157,21 +157,17 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
         PyObject *t = PyFloat_FromDouble(now());
-        PyObject *rest = PyTuple_New(nargs - 2);
-        if (t == NULL || rest == NULL) {
+        pending = t == NULL ? NULL : PyTuple_New(nargs + 1);
+        if (pending == NULL) {
             Py_DECREF(number);
             Py_XDECREF(t);
-            Py_XDECREF(rest);
             goto done;
         }
+        PyTuple_SET_ITEM(pending, 0, Py_NewRef(build));
+        PyTuple_SET_ITEM(pending, 1, number);
+        PyTuple_SET_ITEM(pending, 2, t);
         for (Py_ssize_t i = 2; i < nargs; i++)
-            PyTuple_SET_ITEM(rest, i - 2, Py_NewRef(args[i]));
-        pending = PyTuple_Pack(4, build, number, t, rest);
-        Py_DECREF(number);
-        Py_DECREF(t);
-        Py_DECREF(rest);
-        if (pending == NULL)
-            goto done;
+            PyTuple_SET_ITEM(pending, i + 1, Py_NewRef(args[i]));
     }
     if (Py_TYPE(pending_slot)->tp_descr_set(pending_slot, event, pending) < 0)
         goto done;

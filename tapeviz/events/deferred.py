@@ -1,7 +1,8 @@
 """Deferred payloads: an event's fields are built on their first read, so a subscriber that
 only counts events pays for no summaries, refs or sites.
 
-A deferred event holds ``(build, seq, time, args)`` in its ``_pending`` slot until a field,
+A deferred event holds ``(build, seq, time, *args)`` in its ``_pending`` slot (one flat
+tuple: a tuple of the args inside it cost every event one more allocation) until a field,
 ``to_dict()``, ``==`` or ``repr`` reads it; ``build(*args)`` then returns the fields as a
 dict. ``_pending`` is ``None`` for an event built the ordinary way (``from_dict``, by hand)
 and ``False`` once tapeviz built it itself (:func:`engine_built`). Imports: stdlib only.
@@ -175,8 +176,7 @@ def materialized_dict(event, pending) -> dict:
     make = _MATERIALIZERS.get(type(event))
     if make is None:
         make = _materializer(type(event))
-    build, seq, time, args = pending
-    return make(event, build(*args), seq, time)
+    return make(event, pending[0](*pending[3:]), pending[1], pending[2])
 
 
 def _values_of(values: dict) -> dict:
@@ -192,10 +192,10 @@ def built_payload(event, pending) -> dict:
     encoding the event). Keys in the build's order, which is the fields' for the engine's
     payloads; a field the build leaves out is left out here too (readers give it its
     default, as reading the event does), and the tensors the build read are let go."""
-    build, seq, time, args = pending
-    values = build(*args)
+    build, seq, time = pending[:3]
+    values = build(*pending[3:])
     if build is not _values_of:
-        _set_pending(event, (_values_of, seq, time, (values,)))
+        _set_pending(event, (_values_of, seq, time, values))
     return {"kind": type(event).KIND, "seq": seq, "time": time, **values}
 
 
@@ -272,7 +272,7 @@ def deferred(cls, build, *args) -> Event:
     runs on the first read of a field, ``to_dict()``, equality or ``repr``: never, for a
     subscriber that does not look. ``args`` must not change afterwards (tensors do not)."""
     event = _new_event(cls)
-    _set_pending(event, (build, next(_seq), _now(), args))
+    _set_pending(event, (build, next(_seq), _now(), *args))
     return event
 
 
