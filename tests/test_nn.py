@@ -55,6 +55,24 @@ def test_softmax_cross_entropy_gradients_and_dtypes():
     assert loss.dtype == gx.dtype == tv.float32 and loss.shape == (1,)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64])
+def test_sparse_cross_entropy_refuses_every_label_outside_the_classes(dtype):
+    # the check reads negative labels as unsigned: -1 as a uint8 is 255, not past 300 classes
+    for classes in (3, 300):
+        logits = tv.constant(np.zeros((3, classes), np.float32))
+        top = min(classes - 1, np.iinfo(dtype).max)     # the last class the dtype can name
+        bad = [classes, classes + 1] if np.dtype(dtype).kind == "u" else [-1, classes, -128]
+        for label in bad:
+            if np.array(label).astype(dtype).item() != label:   # not representable
+                continue
+            labels = np.array([0, label, top], dtype)
+            with pytest.raises(InvalidArgumentError, match=f"label value of {label} "):
+                tv.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        good = np.array([0, top, 1], dtype)
+        loss = tv.nn.sparse_softmax_cross_entropy_with_logits(labels=good, logits=logits)
+        np.testing.assert_allclose(loss.numpy(), np.log(classes), rtol=1e-6)
+
+
 def test_sparse_cross_entropy_errors_like_tensorflow():
     logits = tv.constant([[2.0, 1.0, 0.1], [0.5, 2.5, -1.0]])
     with pytest.raises(InvalidArgumentError, match="outside the valid range"):

@@ -419,6 +419,16 @@ _sparse_xent = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward
                      saves=((0, 1), False))
 
 
+def _label_out_of_range(labels, n) -> bool:
+    """Some label outside [0, n): one NumPy pass, not four (it runs every training step). A
+    negative label seen as unsigned (32 or 64 bits) is larger than any class count."""
+    if labels.dtype.kind == "i":
+        if labels.dtype.itemsize < 4:    # -1 as a uint8 is 255: not past 300 classes
+            return bool(np.logical_or.reduce((labels < 0) | (labels >= n), axis=None))
+        labels = labels.view(labels.dtype.str.replace("i", "u"))
+    return bool(np.maximum.reduce(labels, axis=None) >= n)
+
+
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Cross-entropy of `logits` (..., classes) against integer class `labels` (...):
     `-log softmax(logits)[label]`, one loss per row. Gradient wrt logits:
@@ -453,8 +463,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                          f"should equal the shape of logits except for the last dimension "
                          f"(received {tuple(x.shape)}).")
     n = x._value.shape[-1]
-    bad = (z._value < 0) | (z._value >= n)
-    if np.logical_or.reduce(bad, axis=None):
+    if z._value.size and _label_out_of_range(z._value, n):
+        bad = (z._value < 0) | (z._value >= n)
         raise InvalidArgumentError(
             f"Received a label value of {int(z._value[bad].flat[0])} which is outside the valid "
             f"range of [0, {n}). Label values: "
