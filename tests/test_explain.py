@@ -605,3 +605,48 @@ def test_explanation_as_dict_has_every_field_in_order():
     expected["path"] = ["Mul"]
     assert e.as_dict() == expected and list(e.as_dict()) == [f.name for f in
                                                               dataclasses.fields(e)]
+
+
+# --- fixes in the user's words: `import tapeviz as tf` gets `tf.` -------------------------------
+ALIASED = '''\
+import numpy as np
+import {module} as {alias}
+x = {alias}.Variable(2.0)
+v = {alias}.Variable([0.0, 1.0])
+with {alias}.GradientTape(persistent=True) as tape:
+    y = {alias}.constant(float(np.sin(x.numpy()))) * 3.0   # was tv.sin(x)
+    z = {alias}.reduce_sum({alias}.where(v > 0, {alias}.math.log(v), 0.0))
+escaped, = tape.explain(y, x)
+trapped, = tape.explain(z, v)
+with {alias}.events.capture() as seen:
+    with {alias}.GradientTape() as once:
+        w = {alias}.reduce_sum({alias}.where(v > 0, {alias}.math.log(v), 0.0))
+    once.gradient(w, v)
+finished = [e for e in seen if e.kind == "gradient_finished"][0].results[0]
+'''
+
+
+@pytest.mark.parametrize("alias", ["tf", "tv", "tapeviz_engine"])
+def test_fixes_name_tapeviz_as_the_users_code_does(alias, tmp_path):
+    script = tmp_path / "aliased.py"       # a file: explanations quote the user's line
+    script.write_text(ALIASED.format(module="tapeviz", alias=alias))
+    namespace = {}
+    exec(compile(script.read_text(), str(script), "exec"), namespace)
+    escaped, trapped, finished = (namespace[k] for k in ("escaped", "trapped", "finished"))
+    assert escaped.cause == "numpy_escape" and trapped.cause == finished["cause"] == "nan_origin"
+    other = "tv" if alias != "tv" else "tf"
+    for text in (escaped.fix, trapped.message, trapped.fix, finished["fix"]):
+        assert f"{alias}." in text and f"{other}." not in text, text
+    assert f"{alias}.where(v > 0, {alias}.math.log({alias}.where(v > 0, v, 1.0)), 0.0)" in \
+        trapped.fix
+    # the user's own line is quoted as written, its comment's "tv." included
+    assert "(`y = " in escaped.message and "# was tv.sin(x)`)" in escaped.message
+
+
+def test_released_tapes_say_so_in_the_users_words():
+    namespace = {}
+    exec(compile("import tapeviz as tf\na, b = tf.Variable(1.0), tf.Variable(2.0)\n"
+                 "with tf.GradientTape() as tape:\n    y = a * b\n"
+                 "tape.gradient(y, a)\nwhy, = tape.explain(y, b)\n", "<released>", "exec"),
+         namespace)
+    assert "tf.GradientTape(persistent=True)" in namespace["why"].fix

@@ -15,7 +15,7 @@ import numpy as np
 from .. import events as _events
 from . import messages
 from . import op as _op
-from .site import filename as site_file, lineno as site_line, user_names
+from .site import filename as site_file, lineno as site_line, user_names, user_prefix
 from .tensor import Variable
 
 VERDICTS = ("value", "none", "zero", "nan", "inf")
@@ -100,12 +100,15 @@ def explain_flat(tape, targets, sources, results, unconnected) -> list:
     names = user_names(sources)
     with _Quiet():
         ctx = _Context(tape, targets)
+        ctx.prefix = user_prefix()
         return [_explain_one(ctx, s, r, unconnected, names.get(id(s)))
                 for s, r in zip(sources, results)]
 
 
 class _Context:
     """What every source's explanation shares: the target's lineage and the tape's nodes."""
+
+    prefix = "tv"    # the name the user's code calls tapeviz by, for fixes in their words
 
     def __init__(self, tape, targets):
         self.tape = tape
@@ -167,27 +170,28 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
             return Explanation(name, "value", "ok", "Recorded ops connect the target to this "
                                "source, so its gradient exists; the one-shot tape released its "
                                "values before this source was asked for, so the number itself "
-                               "is unknown.", "Use tv.GradientTape(persistent=True), or explain "
-                               "before calling gradient, to see the value.")
+                               "is unknown.", messages.in_words(
+                                   "Use tv.GradientTape(persistent=True), or explain before "
+                                   "calling gradient, to see the value.", ctx.prefix))
         g = None
     if g is None:
         cause, node, extra = _why_none(ctx, source)
-        return _make(name, "none", cause, node, extra, source)
+        return _make(name, "none", cause, node, extra, source, ctx.prefix)
     value = np.asarray(g._value)
     if np.isnan(value).any() or np.isinf(value).any():
         from .explain_nonfinite import nonfinite_origin   # (rare: loaded when needed)
         verdict = "nan" if np.isnan(value).any() else "inf"
         node, extra = nonfinite_origin(ctx, source, verdict)
-        return _make(name, verdict, f"{verdict}_origin", node, extra, source)
+        return _make(name, verdict, f"{verdict}_origin", node, extra, source, ctx.prefix)
     if not value.any():
         if unconnected == "zero" and not _tape_connects(ctx, source):
-            return _make(name, "zero", "zero_unconnected", None, {}, source)
+            return _make(name, "zero", "zero_unconnected", None, {}, source, ctx.prefix)
         cause, node, extra = _why_zero(ctx, source)
-        return _make(name, "zero", cause, node, extra, source)
+        return _make(name, "zero", cause, node, extra, source, ctx.prefix)
     cause, node, extra = _why_zero(ctx, source)
     if cause == "saturated":   # a vanishing value through an activation stuck in its tail
-        return _make(name, "value", cause, node, extra, source)
-    return _make(name, "value", "ok", None, {}, source)
+        return _make(name, "value", cause, node, extra, source, ctx.prefix)
+    return _make(name, "value", "ok", None, {}, source, ctx.prefix)
 
 
 def _tape_connects(ctx, source) -> bool:
@@ -201,11 +205,11 @@ def _tape_connects(ctx, source) -> bool:
     return any(t._id in reach for t in ctx.targets)
 
 
-def _make(name, verdict, cause, node, extra, source) -> Explanation:
+def _make(name, verdict, cause, node, extra, source, prefix="tv") -> Explanation:
     site = extra.get("site") or (node.site if node is not None else None)
     if cause in ("not_watched", "not_trainable") or (cause == "integer_dtype" and node is None):
         site = site or _creation_site(source)
-    message, fix = messages.render(cause, name=name, node=node, **extra)
+    message, fix = messages.render(cause, name=name, node=node, prefix=prefix, **extra)
     path = tuple(extra.get("path", ()))
     if node is not None and not path:
         path = (_op_name(node),)

@@ -1,6 +1,8 @@
 """The cause vocabulary of explanations: one plain sentence and one fix per cause."""
 from __future__ import annotations
 
+import re
+
 from .site import source_line
 
 #: cause -> when it applies (documented in the README's Explanations section)
@@ -41,10 +43,30 @@ def _at(site) -> str:
     return f" at line {site[1]}" + (f" (`{code}`)" if code else "")
 
 
-def render(cause, name, node=None, **extra):
-    """(message, fix) for one explanation."""
-    op = _op(node)
+# the user's own words (their name for the source, their source line) stand in as these while
+# the texts are put in the name their code calls tapeviz by: a quoted line keeps its "tv."
+_NAME, _AT = "\x00name\x00", "\x00at\x00"
+_TV = re.compile(r"\btv\.")
+
+
+def in_words(text: str, prefix: str) -> str:
+    """A text written with ``tv.`` in the name the user's code calls tapeviz by (``tf.`` after
+    ``import tapeviz as tf``)."""
+    return text if prefix == "tv" else _TV.sub(prefix + ".", text)
+
+
+def render(cause, name, node=None, prefix="tv", **extra):
+    """(message, fix) for one explanation, naming tapeviz's functions as ``prefix``."""
     at = _at(extra.get("site") or (node.site if node is not None else None))
+    if prefix == "tv":
+        return _texts(cause, name, node, at, extra)
+    message, fix = _texts(cause, _NAME, node, _AT, extra)
+    return tuple(in_words(text, prefix).replace(_NAME, name).replace(_AT, at)
+                 for text in (message, fix))
+
+
+def _texts(cause, name, node, at, extra):
+    op = _op(node)
     table = {
         "ok": ("The gradient is finite and non-zero.", ""),
         "not_watched": (

@@ -119,6 +119,25 @@ def user_names(objects) -> dict:
     return found
 
 
+def user_prefix() -> str:
+    """The name the user's code calls tapeviz by (``tf`` after ``import tapeviz as tf``; ``tv``
+    when none is found), so that a fix reads as code they can paste."""
+    package = sys.modules.get(__name__.split(".")[0])
+    frame = _getframe(1)
+    while frame is not None and _is_internal(frame.f_code):
+        frame = frame.f_back
+    if frame is None or package is None:
+        return "tv"
+    for scope in (frame.f_globals, frame.f_locals):   # (imports are usually the module's)
+        for guess in ("tv", "tf"):
+            if scope.get(guess) is package:
+                return guess
+        for name, value in list(scope.items()):
+            if value is package and name.isidentifier() and not name.startswith("_"):
+                return name
+    return "tv"
+
+
 def as_dict(site) -> dict | None:
     """{"file", "line", "func", "code"} for events and explanations (a fresh dict each call;
     the source line is looked up once per site)."""

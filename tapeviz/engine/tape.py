@@ -16,7 +16,7 @@ from . import op as _op
 from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _sources, _unconnected)
-from .site import as_dict, user_names, user_site
+from .site import as_dict, user_names, user_prefix, user_site
 from .tape_events import (finished_payload, gradient_health, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
@@ -311,7 +311,7 @@ class GradientTape:
             else:
                 from .explain import TapeState
                 state = TapeState(self, entries)
-            later = (state, targets, entries, user_names(sources), unconnected)
+            later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
             _events.emit(_events.deferred(

@@ -61,7 +61,8 @@ def result_payload(source, result, explanation, value_limit=None, value=None,
     return out
 
 
-def explain_later(sources, results, tape, targets, entries, names, unconnected) -> list:
+def explain_later(sources, results, tape, targets, entries, names, unconnected,
+                  prefix="tv") -> list:
     """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
     when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
     from .explain import _Context, _explain_one, _lineage
@@ -69,6 +70,7 @@ def explain_later(sources, results, tape, targets, entries, names, unconnected) 
     ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
     ctx.nodes = [e[0] for e in entries]
     ctx.lineage = _lineage(targets)
+    ctx.prefix = prefix
     return [_explain_one(ctx, s, r, unconnected, names.get(id(s)))
             for s, r in zip(sources, results)]
 
