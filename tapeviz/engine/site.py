@@ -132,9 +132,10 @@ def user_prefix() -> str:
         for guess in ("tv", "tf"):
             if scope.get(guess) is package:
                 return guess
-        for name, value in list(scope.items()):
-            if value is package and name.isidentifier() and not name.startswith("_"):
-                return name
+        if package in scope.values():     # (a C-speed test: the loop only when it finds)
+            for name, value in list(scope.items()):
+                if value is package and name.isidentifier() and not name.startswith("_"):
+                    return name
     return "tv"
 
 
