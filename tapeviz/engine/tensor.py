@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import itertools
-from sys import getrefcount as _getrefcount
 
 import numpy as np
 
-from .. import events as _events
 from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
@@ -301,123 +299,6 @@ def watch_on_read(var: Variable) -> None:
                 tape._watch_variable(var, "auto")
 
 
-def _kind_of(value) -> str:
-    """The NumPy dtype kind of an assigned value that failed to convert ('' if unknown)."""
-    try:
-        return np.asarray(value).dtype.kind
-    except Exception:  # noqa: BLE001  (only used to word an error)
-        return ""
-
-
-def _fixed_dtype(var: Variable, method: str, kind: str) -> str:
-    """For a float value given to an integer variable: the variable's dtype is fixed when it is
-    created, so the fix is to create it as a float (or to pass an integer). '' otherwise."""
-    if var._value.dtype.kind not in "iu" or kind not in "fc":
-        return ""
-    name = var.dtype.name
-    origin = (" (a Variable created from a Python int, as tv.Variable(1), is int32)"
-              if name == "int32" else "")
-    scalar = var._value.ndim == 0
-    example = "tv.Variable(1.0) instead of tv.Variable(1)" if scalar else \
-        "tv.Variable([1.0, 2.0]) instead of tv.Variable([1, 2])"
-    verb = {"assign_add": "add", "assign_sub": "subtract"}.get(method, "assign")
-    return (f"a Variable's dtype is fixed when it is created, and this one is {name}{origin}, "
-            f"so it cannot take a float (tv.cast would truncate the value). Fix: create the "
-            f"variable as a float, e.g. {example} (or pass dtype=tv.float32), or {verb} an "
-            f"integer.")
-
-
-def _assign(var: Variable, value, method: str):
-    if isinstance(value, _Operand):
-        new = value
-    else:
-        try:
-            new = Tensor(_to_array(value, var.dtype), None)
-        except (TypeError, ValueError) as exc:
-            kind = "string" if isinstance(value, (str, bytes)) else type(value).__name__
-            head = (f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
-                    f"{tuple(var.shape)}) got {value!r} of type {kind}")
-            fixed = _fixed_dtype(var, method, _kind_of(value))
-            raise type(exc)(f"{head}: {fixed}" if fixed else f"{head}: {exc}") from None
-    if type(new) is not Tensor:
-        new = convert_to_tensor(new)
-    # (equal NumPy dtypes first: the usual case then makes no DType objects)
-    if new._value.dtype != var._value.dtype and new.dtype != var.dtype:
-        head = (f"{method} on variable {var.name!r} (dtype {var.dtype.name}, shape "
-                f"{tuple(var.shape)}) got a value of dtype {new.dtype.name}, shape "
-                f"{tuple(new.shape)}")
-        fixed = _fixed_dtype(var, method, new._value.dtype.kind)
-        raise ValueError(f"{head}: {fixed} (Or tv.cast(value, {var.dtype!r}) if truncating "
-                         "is what you want.)"
-                         if fixed else f"{head}. Fix: tv.cast(value, {var.dtype!r})")
-    if method == "assign":
-        if new._value.shape != var._value.shape:
-            raise ValueError(
-                f"Cannot assign value of shape {tuple(new._value.shape)} to variable "
-                f"{var.name!r} of shape {tuple(var._value.shape)}. Fix: reshape the value "
-                f"(tv.reshape(value, {list(var._value.shape)})) or create a new Variable")
-        result = new._value.copy() if isinstance(new._value, np.ndarray) else new._value
-    else:
-        combine = np.add if method == "assign_add" else np.subtract
-        sole = _refs(var) <= _SOLE      # (before `old` below adds a reference)
-        old, delta = var._value, new._value
-        if (sole and type(old) is np.ndarray and old.base is None and old.flags.writeable
-                and (delta.shape == old.shape or delta.ndim == 0)):
-            # Nothing but the variable holds the old array (a tape entry, a read, a view or
-            # the user's own NumPy array would each hold a reference), so nobody can see it
-            # change: update it in place, as a NumPy training loop would (no fresh array,
-            # no page faults). A weak reference is not counted: a cache keyed by arrays
-            # must hold them (events' summary cache does).
-            result = combine(old, delta, old)     # (out= positionally: no keyword parsing)
-        else:
-            # a fresh array: tapes and tensors may hold the old value (VJPs need it)
-            try:
-                result = combine(old, delta)
-            except ValueError:
-                result = None
-        if result is None or result.shape != var._value.shape:
-            from .errors import InvalidArgumentError
-            raise InvalidArgumentError(
-                f"{method} on variable {var.name!r}: shapes {tuple(var._value.shape)} and "
-                f"{tuple(new._value.shape)} are incompatible. Fix: the delta must have the "
-                "variable's shape (or broadcast to it)", method)
-        if result.dtype is not var._value.dtype:
-            result = result.astype(var._value.dtype, copy=False)
-    site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
-    var._node = Node(method, (var._node, new._node), (var._id, new._id), site,
-                     {"name": var._name, "trainable": var.trainable})
-    var._value = result
-    for tape in _op.OPEN:
-        tape._assigns.append((var._id, new._id, method, var._node))
-    if _events.ACTIVE:
-        # (emit_deferred with its own builder, as op events: no Lazy fields for `make` to find)
-        _events.emit_deferred(_events.VariableAssigned, _assigned_payload, var, result,
-                              var._node, method, new, new._value, new._node, site,
-                              _events.config["value_limit"])
-    return var
-
-
-def _refs(holder) -> int:
-    """References to `holder._value` as `sys.getrefcount` counts them from here."""
-    value = holder._value
-    return _getrefcount(value)
-
-
-class _Probe:
-    __slots__ = ("_value",)
-
-
-def _probe_sole() -> int:
-    """What `_refs` says for an array only its holder references (measured, not assumed:
-    interpreters differ in the temporary references they count)."""
-    probe = _Probe()
-    probe._value = np.empty(0)
-    return _refs(probe)
-
-
-#: `_refs(var)` when nothing but the variable holds its array.
-_SOLE = _probe_sole()
-
 def bind_operators(ops_module) -> None:
     """Make `t + u`, `t - u`, `t * u`, `t / u`, `t @ u`, `-t` and `t[k]` call the op function
     itself instead of the one-line method above that calls it: one Python frame less per
@@ -438,3 +319,4 @@ from .convert import (_to_array, constant, convert_to_tensor, is_tensor,  # noqa
 # how tensors appear in events (refs) and where values escape live in refs.py
 from .refs import (_VARIABLE_NODES, _assigned_payload, note_escape, ref,  # noqa: E402,F401
                    ref_dict)
+from .assign import _assign  # noqa: E402  (assignment lives in assign.py)
