@@ -192,3 +192,50 @@ def test_a_dense_layers_backward_pass_runs_its_matmuls_and_sums_without_apply(mo
     np.testing.assert_allclose(gw.numpy(), x_np.T @ np.ones((5, 3), np.float32), rtol=1e-6)
     np.testing.assert_allclose(gb.numpy(), np.full(3, 5.0), rtol=1e-6)
     assert gw.dtype == gb.dtype == tv.float32
+
+
+def _sgd_run(listened):
+    """Two SGD steps on two variables; ``listened``: inside an open tape (the general
+    assignment path) instead of outside any (the optimizer's quiet path)."""
+    ws = [tv.Variable(np.array([1.0, -2.0], np.float32), name="w"),
+          tv.Variable(np.float32(0.5), name="b")]
+    grads = [tv.constant([0.5, 0.25]), tv.constant(2.0)]
+    opt = tv.keras.optimizers.SGD(0.1)
+    ids_drawn, nodes = [], []
+    for _ in range(2):
+        first = tv.constant(0.0)._id
+        before = [w._node for w in ws]
+        if listened:
+            with tv.GradientTape():
+                opt.apply_gradients(zip(grads, ws))
+        else:
+            opt.apply_gradients(zip(grads, ws))
+        ids_drawn.append(tv.constant(0.0)._id - first)
+        nodes.append([(w._node.op, w._node.attrs, w._node.parents[0] is b, w._node.in_ids[0])
+                      for w, b in zip(ws, before)])
+    return [w.numpy().tolist() for w in ws], int(opt.iterations), ids_drawn, nodes, ws
+
+
+def test_optimizer_quiet_path_updates_as_the_listened_one():
+    quiet = _sgd_run(False)
+    listened = _sgd_run(True)
+    assert quiet[:3] == listened[:3]
+    assert [[n[:3] for n in step] for step in quiet[3]] == \
+        [[n[:3] for n in step] for step in listened[3]]
+    assert all(n[0] == "assign_sub" and n[3] == w._id for step in quiet[3]
+               for n, w in zip(step, quiet[4]))
+    assert quiet[0] == [[pytest.approx(0.9), pytest.approx(-2.05)], pytest.approx(0.1)]
+
+
+def test_optimizer_quiet_path_updates_in_place_only_when_nothing_else_holds_the_value():
+    w = tv.Variable(np.ones(3, np.float32))
+    opt = tv.keras.optimizers.SGD(1.0)
+    g = tv.constant(np.ones(3, np.float32))
+    opt.apply_gradients([(g, w)])
+    address = id(w._value)
+    opt.apply_gradients([(g, w)])
+    assert id(w._value) == address
+    read = w.read_value()
+    opt.apply_gradients([(g, w)])
+    assert read.numpy().tolist() == [-1.0, -1.0, -1.0]
+    assert w.numpy().tolist() == [-2.0, -2.0, -2.0]

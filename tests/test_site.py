@@ -120,7 +120,8 @@ def test_assignments_and_optimizer_updates_take_a_line_only_when_it_can_be_read(
     opt = tv.keras.optimizers.SGD(learning_rate=0.1)
     grads = [tv.constant([1.0, 1.0])]
     opt.apply_gradients(zip(grads, [v])); line = _line()    # noqa: E702
-    assert v._node.site is None and v._node.parents[1].site is None   # nothing may read them
+    # nothing may read them: no line, and no leaf for the update's value (quiet path)
+    assert v._node.site is None and v._node.parents[1] is None
     with tv.GradientTape():
         opt.apply_gradients(zip(grads, [v])); line = _line()    # noqa: E702
     update, const = v._node, v._node.parents[1]

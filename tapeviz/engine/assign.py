@@ -11,7 +11,9 @@ from . import op as _op
 from .convert import _to_array, convert_to_tensor
 from .op import Node
 from .refs import _assigned_payload
-from .tensor import Tensor, Variable, _Operand
+from .tensor import Tensor, Variable, _Operand, _ids
+
+_next_id = _ids.__next__
 
 
 def _kind_of(value) -> str:
@@ -71,31 +73,7 @@ def _assign(var: Variable, value, method: str):
                 f"(tv.reshape(value, {list(var._value.shape)})) or create a new Variable")
         result = new._value.copy() if isinstance(new._value, np.ndarray) else new._value
     else:
-        combine = np.add if method == "assign_add" else np.subtract
-        sole = _refs(var) <= _SOLE      # (before `old` below adds a reference)
-        old, delta = var._value, new._value
-        if (sole and type(old) is np.ndarray and old.base is None and old.flags.writeable
-                and (delta.shape == old.shape or delta.ndim == 0)):
-            # Nothing but the variable holds the old array (a tape entry, a read, a view or
-            # the user's own NumPy array would each hold a reference), so nobody can see it
-            # change: update it in place, as a NumPy training loop would (no fresh array,
-            # no page faults). A weak reference is not counted: a cache keyed by arrays
-            # must hold them (events' summary cache does).
-            result = combine(old, delta, old)     # (out= positionally: no keyword parsing)
-        else:
-            # a fresh array: tapes and tensors may hold the old value (VJPs need it)
-            try:
-                result = combine(old, delta)
-            except ValueError:
-                result = None
-        if result is None or result.shape != var._value.shape:
-            from .errors import InvalidArgumentError
-            raise InvalidArgumentError(
-                f"{method} on variable {var.name!r}: shapes {tuple(var._value.shape)} and "
-                f"{tuple(new._value.shape)} are incompatible. Fix: the delta must have the "
-                "variable's shape (or broadcast to it)", method)
-        if result.dtype is not var._value.dtype:
-            result = result.astype(var._value.dtype, copy=False)
+        result = _combined(var, new._value, method)
     site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
     var._node = Node(method, (var._node, new._node), (var._id, new._id), site,
                      {"name": var._name, "trainable": var.trainable})
@@ -108,6 +86,50 @@ def _assign(var: Variable, value, method: str):
                               var._node, method, new, new._value, new._node, site,
                               _events.config["value_limit"])
     return var
+
+
+def _combined(var: Variable, delta, method: str):
+    """The variable's value plus (assign_add) or minus (assign_sub) the array ``delta``. The
+    caller must hold no reference to the variable's array (the in-place test counts them)."""
+    combine = np.add if method == "assign_add" else np.subtract
+    sole = _refs(var) <= _SOLE      # (before `old` below adds a reference)
+    old = var._value
+    if (sole and type(old) is np.ndarray and old.base is None and old.flags.writeable
+            and (delta.shape == old.shape or delta.ndim == 0)):
+        # Nothing but the variable holds the old array (a tape entry, a read, a view or
+        # the user's own NumPy array would each hold a reference), so nobody can see it
+        # change: update it in place, as a NumPy training loop would (no fresh array,
+        # no page faults). A weak reference is not counted: a cache keyed by arrays
+        # must hold them (events' summary cache does).
+        result = combine(old, delta, old)     # (out= positionally: no keyword parsing)
+    else:
+        # a fresh array: tapes and tensors may hold the old value (VJPs need it)
+        try:
+            result = combine(old, delta)
+        except ValueError:
+            result = None
+    if result is None or result.shape != old.shape:
+        from .errors import InvalidArgumentError
+        raise InvalidArgumentError(
+            f"{method} on variable {var.name!r}: shapes {tuple(old.shape)} and "
+            f"{tuple(delta.shape)} are incompatible. Fix: the delta must have the "
+            "variable's shape (or broadcast to it)", method)
+    if result.dtype is not old.dtype:
+        result = result.astype(old.dtype, copy=False)
+    return result
+
+
+def assign_quiet(var: Variable, delta, method: str) -> None:
+    """`var.assign_add(delta)` or `assign_sub`, for a caller (an optimizer) that has checked
+    that no tape is open and nobody listens (`op.OPEN`, `events.ACTIVE`) and whose ``delta``
+    is an array of the variable's dtype. What `_assign` does then, less what nothing could
+    read: no Tensor around ``delta`` (its id is still drawn: later ids are the same) and no
+    leaf node for it (the assignment's node has None there, as for a Python value; a
+    constant's leaf is on no gradient path, so explanations never name it)."""
+    result = _combined(var, delta, method)
+    var._node = Node(method, (var._node, None), (var._id, _next_id()), None,
+                     {"name": var._name, "trainable": var.trainable})
+    var._value = result
 
 
 def _refs(holder) -> int:
