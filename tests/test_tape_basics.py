@@ -61,3 +61,29 @@ def test_jacobian_of_elementwise_square_is_diagonal():
         tape.watch(x)
         y = x * x
     np.testing.assert_allclose(tape.jacobian(y, x).numpy(), np.diag([2.0, 4.0, 6.0]))
+
+
+def test_gradient_keeps_the_structure_of_flat_and_nested_sources():
+    # a flat list or tuple of tensors skips nest's walk: it must pack as the walk does
+    from collections import namedtuple
+    from tapeviz.engine import nest
+    Pair = namedtuple("Pair", "a b")
+    a, b = tv.Variable(2.0), tv.Variable(3.0)
+    c = tv.constant(5.0)
+    expected = {id(a): 15.0, id(b): 10.0, id(c): 6.0}
+    structures = [[a, b], (a, b), [a, c], [[a], b], [a, (b,)], {"b": b, "a": a}, Pair(a, b),
+                  [a, [b, c]], [], (), a]
+    for sources in structures:
+        with tv.GradientTape() as tape:
+            tape.watch(c)
+            y = a * b * c
+        got = tape.gradient(y, sources)
+        want = nest.pack_sequence_as(sources, [expected[id(s)] for s in nest.flatten(sources)])
+        assert type(got) is type(sources) or not nest.is_nested(sources)
+        assert nest.pack_sequence_as(got, [float(g) for g in nest.flatten(got)]) == want
+        if isinstance(sources, list):
+            assert got is not sources
+    with tv.GradientTape() as tape:
+        y = a * 2.0
+    with pytest.raises(ValueError, match="Argument `sources` must be a tensor"):
+        tape.gradient(y, [a, 1.0])

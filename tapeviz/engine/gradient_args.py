@@ -29,7 +29,30 @@ def _unconnected(value) -> str:
     return v
 
 
+def _flat_tensors(structure) -> bool:
+    """Is it a list or tuple of tensors and variables (exact types, which are never nested)?
+    The usual `sources`: flattened and packed without nest's walk, whose isinstance checks
+    cost more than the rest of a small gradient call's bookkeeping."""
+    kind = type(structure)
+    if kind is not list and kind is not tuple:
+        return False
+    for s in structure:
+        t = type(s)
+        if t is not Variable and t is not Tensor:
+            return False
+    return True
+
+
+def _packed(sources, results: list):
+    """`nest.pack_sequence_as(sources, results)`: results shaped like `sources`."""
+    if _flat_tensors(sources):
+        return list(results) if type(sources) is list else tuple(results)
+    return nest.pack_sequence_as(sources, results)
+
+
 def _sources(sources) -> list:
+    if _flat_tensors(sources):
+        return list(sources)
     flat = nest.flatten(sources)
     out = []
     for s in flat:
@@ -80,7 +103,10 @@ def _not_a_tensor_target(t) -> str:
 def _ones(t):
     if t._value.dtype.kind != "f":
         return None
-    return Tensor(np.ones(t._value.shape, t._value.dtype), _op.leaf_node("Const"))
+    # (empty and fill: np.ones is a Python function around the same two steps)
+    ones = np.empty(t._value.shape, t._value.dtype)
+    ones.fill(1)
+    return Tensor(ones, _op.leaf_node("Const"))
 
 
 def _as_upstream(g, t):

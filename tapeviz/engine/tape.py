@@ -15,7 +15,7 @@ from . import nest
 from . import op as _op
 from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
-                            _ones, _sources, _unconnected)
+                            _ones, _packed, _sources, _unconnected)
 from .site import as_dict, user_names, user_prefix, user_site
 from .tape_events import (finished_payload, gradient_health, started_payload,
                           watched_payload)
@@ -198,7 +198,8 @@ class GradientTape:
         unconnected = _unconnected(unconnected_gradients)
         self._check_usable("gradient")
         flat_sources = _sources(sources)
-        flat_targets = [_as_target(t) for t in nest.flatten(target)]
+        flat_targets = ([target] if type(target) is Tensor else   # (the usual loss: no walk)
+                        [_as_target(t) for t in nest.flatten(target)])
         if output_gradients is not None:
             flat_up = [_as_upstream(g, t)
                        for g, t in zip(nest.flatten(output_gradients), flat_targets)]
@@ -213,11 +214,13 @@ class GradientTape:
                              call=call)
         finally:
             self._end_call(call)
-        results = [self._result(grads.get(s._id), s, unconnected) for s in flat_sources]
+        raw = [grads.get(s._id) for s in flat_sources]
+        results = raw if unconnected == "none" else [
+            self._result(g, s, unconnected) for g, s in zip(raw, flat_sources)]
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
-                     raw=[grads.get(s._id) for s in flat_sources])
+                     raw=raw)
         self._log_call("gradient", (target, sources, output_gradients, unconnected_gradients))
-        return nest.pack_sequence_as(sources, results)
+        return _packed(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
