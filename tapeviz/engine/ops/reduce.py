@@ -18,7 +18,7 @@ def _spread(g, y, x, axes):
     k = lead(g, y)
     if k or g._value.ndim:   # (a scalar needs no reshape: broadcasting adds every axis)
         g = reshape(g, g.shape[:k] + _kept_shape(x, axes))
-    return broadcast_to(g, g.shape[:k] + x.shape)
+    return spread_to(g, g._value.shape[:k] + x._value.shape)
 
 
 def _reduction(name, forward, vjp, formula, grad, kinds="fiu", saves=None):
@@ -260,5 +260,5 @@ def norm(tensor_, ord="euclidean", axis=None, keepdims=None, name=None):
                      "np.inf")
 
 
-from .shape import broadcast_to, reshape  # noqa: E402
+from .shape import reshape, spread_to  # noqa: E402
 from .elementwise import abs, cast, equal, exp, not_equal, sqrt, square  # noqa: E402

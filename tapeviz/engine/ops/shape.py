@@ -92,7 +92,7 @@ _NDITER_FLAGS, _READONLY = ["multi_index", "refs_ok", "zerosize_ok"], ["readonly
 def _broadcast_forward(x, shape):
     if shape and min(shape) >= 0 and type(x) is np.ndarray:
         # np.broadcast_to's own nditer, without the Python checks around it (half its cost):
-        # the same read-only view (a reduction's VJP broadcasts the upstream gradient)
+        # the same read-only view
         return np.nditer((x,), flags=_NDITER_FLAGS, op_flags=_READONLY, itershape=shape,
                          order="C").itviews[0]
     return np.broadcast_to(x, shape)
@@ -111,6 +111,18 @@ def broadcast_to(input, shape, name=None):
     return apply(_broadcast_to, (x,), {"shape": shape})
 
 
+def spread_to(x, shape: tuple):
+    """`broadcast_to` for a VJP (``shape`` a tuple of ints): `sum_to`'s counterpart, and as
+    lean inside a quiet backward pass (a reduction's VJP spreads its upstream gradient)."""
+    if x._value.shape == shape:
+        return x
+    if _op.QUIET_LEAN:
+        out = _op.lean_kernel(_broadcast_forward, x._value, shape)
+        if out is not None:
+            return out
+    return apply(_broadcast_to, (x,), {"shape": shape})
+
+
 def _sum_to_forward(x, shape):
     extra = x.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(i + extra for i, n in enumerate(shape)
@@ -124,7 +136,7 @@ def _sum_to_vjp(g, y, x, shape):
     k = lead(g, y)
     if x.ndim > len(shape):
         g = reshape(g, g.shape[:k] + (1,) * (x.ndim - len(shape)) + tuple(shape))
-    return broadcast_to(g, g.shape[:k] + x.shape)
+    return spread_to(g, g._value.shape[:k] + x._value.shape)
 
 
 _sum_to = defop("SumToShape", _sum_to_forward, [_sum_to_vjp],
