@@ -72,14 +72,15 @@ class Optimizer:
         """Apply one update per (gradient, variable) pair; None gradients are skipped with a
         warning (an error when every gradient is None), as Keras."""
         pairs = list(grads_and_vars)
-        for g, v in pairs:
+        missing = []
+        for g, v in pairs:   # (one pass: two list comprehensions cost more than the checks)
             if not isinstance(v, Variable):
                 raise TypeError(f"apply_gradients expects (gradient, variable) pairs; got "
                                 f"{type(v).__name__} in place of a tv.Variable. Fix: "
                                 "optimizer.apply_gradients(zip(grads, model.trainable_variables))")
-        kept = [(g, v) for g, v in pairs if g is not None]
-        missing = [v.name for g, v in pairs if g is None]
-        if not kept:
+            if g is None:
+                missing.append(v.name)
+        if len(missing) == len(pairs):
             raise ValueError(f"No gradients provided for any variable: {missing}. Fix: check "
                              "that the loss was computed inside the GradientTape from these "
                              "variables (tape.explain(loss, variables) says why)")
@@ -88,7 +89,9 @@ class Optimizer:
                           "loss. They are not updated. (tape.explain(loss, variables) says "
                           "why.)", UserWarning, stacklevel=2)
         lrs: dict = {}      # the learning rate, read once per call and dtype
-        for g, v in kept:
+        for g, v in pairs:
+            if g is None:
+                continue
             g = g._value if isinstance(g, _Operand) else np.asarray(g)
             if g.shape != v._value.shape:
                 raise ValueError(f"Gradient of shape {g.shape} does not match variable "
