@@ -14,6 +14,7 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("tapeviz.events._emit", ["tapeviz/events/_emit.c"], optional=True),
-    Extension("tapeviz.recording._tables", ["tapeviz/recording/_tables.c"], optional=True),
+    Extension("tapeviz.recording._tables",
+              ["tapeviz/recording/_tables.c", "tapeviz/recording/_writer.c"], optional=True),
     Extension("tapeviz.engine._site", ["tapeviz/engine/_site.c"], optional=True),
 ])

@@ -79,23 +79,17 @@ known_id(PyObject *refs, PyObject *ref)
     return NULL;
 }
 
-/* compact(refs, by_line, spec, data) -> bool: the refs named by `spec` ((name, many) pairs,
-   or None) replaced in `data` as tables.WriterTables.compact does; then its site. True when
-   the event needs nothing more (no site, or a known one, now its id); False when Python
-   must decide the site (new, or not a usable key). */
-static PyObject *
-compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The refs named by `spec` ((name, many) pairs, or None) replaced in `data` as
+   tables.WriterTables.compact does; then its site. 1 when the event needs nothing more (no
+   site, or a known one, now its id); 0 when Python must decide the site (new, or not a usable
+   key); -1 with an error set. Shared with _writer.c, which compacts the usual event itself. */
+int
+_tapeviz_compact(PyObject *refs, PyObject *by_line, PyObject *spec, PyObject *data)
 {
-    if (nargs != 4 || !PyDict_Check(args[0]) || !PyDict_Check(args[1]) ||
-            !PyDict_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "compact(refs: dict, by_line: dict, spec, data: dict)");
-        return NULL;
-    }
-    PyObject *refs = args[0], *by_line = args[1], *spec = args[2], *data = args[3];
     if (spec != Py_None) {
         if (!PyTuple_Check(spec)) {
             PyErr_SetString(PyExc_TypeError, "compact: spec must be a tuple");
-            return NULL;
+            return -1;
         }
         for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spec); k++) {
             PyObject *field = PyTuple_GET_ITEM(spec, k);
@@ -105,7 +99,7 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             if (value == NULL) {
                 if (!PyErr_Occurred())
                     PyErr_SetObject(PyExc_KeyError, name);
-                return NULL;
+                return -1;
             }
             if (!many) {
                 Py_INCREF(value);    /* (a comparison runs Python code, which could drop it) */
@@ -113,13 +107,13 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 Py_DECREF(value);
                 if (tid == NULL) {
                     if (PyErr_Occurred())
-                        return NULL;
+                        return -1;
                     continue;
                 }
                 int failed = PyDict_SetItem(data, name, tid);
                 Py_DECREF(tid);
                 if (failed)
-                    return NULL;
+                    return -1;
                 continue;
             }
             if (!PyList_CheckExact(value))
@@ -127,12 +121,12 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             /* a snapshot: a comparison runs Python code, which could change the list */
             PyObject *items = PyList_AsTuple(value);
             if (items == NULL)
-                return NULL;
+                return -1;
             Py_ssize_t n = PyTuple_GET_SIZE(items);
             PyObject *out = PyList_New(n);
             if (out == NULL) {
                 Py_DECREF(items);
-                return NULL;
+                return -1;
             }
             for (Py_ssize_t i = 0; i < n; i++) {
                 PyObject *ref = PyTuple_GET_ITEM(items, i);
@@ -141,7 +135,7 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     if (PyErr_Occurred()) {
                         Py_DECREF(out);
                         Py_DECREF(items);
-                        return NULL;
+                        return -1;
                     }
                     tid = Py_NewRef(ref);
                 }
@@ -151,38 +145,38 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             int failed = PyDict_SetItem(data, name, out);
             Py_DECREF(out);
             if (failed)
-                return NULL;
+                return -1;
         }
     }
     PyObject *site = PyDict_GetItemWithError(data, str_site);
     if (site == NULL) {
         if (PyErr_Occurred())
-            return NULL;
-        Py_RETURN_TRUE;
+            return -1;
+        return 1;
     }
     if (!PyDict_CheckExact(site))
-        Py_RETURN_TRUE;
+        return 1;
     PyObject *file = PyDict_GetItemWithError(site, str_file);
     if (file == NULL && PyErr_Occurred())
-        return NULL;
+        return -1;
     PyObject *line = PyDict_GetItemWithError(site, str_line);
     if (line == NULL && PyErr_Occurred())
-        return NULL;
+        return -1;
     PyObject *key = PyTuple_Pack(2, file ? file : Py_None, line ? line : Py_None);
     if (key == NULL)
-        return NULL;
+        return -1;
     PyObject *hit = PyDict_GetItemWithError(by_line, key);
     Py_DECREF(key);
     if (hit == NULL) {
         if (PyErr_Occurred()) {
             if (!PyErr_ExceptionMatches(PyExc_TypeError))
-                return NULL;
+                return -1;
             PyErr_Clear();             /* not a usable key: Python decides */
         }
-        Py_RETURN_FALSE;
+        return 0;
     }
     if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 2)
-        Py_RETURN_FALSE;
+        return 0;
     Py_INCREF(hit);
     Py_INCREF(site);
     int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(hit, 1), site, Py_EQ);
@@ -190,24 +184,47 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (same < 0) {
         Py_DECREF(hit);
         if (!PyErr_ExceptionMatches(PyExc_TypeError))
-            return NULL;
+            return -1;
         PyErr_Clear();
-        Py_RETURN_FALSE;
+        return 0;
     }
     if (!same) {
         Py_DECREF(hit);
-        Py_RETURN_FALSE;
+        return 0;
     }
     int failed = PyDict_SetItem(data, str_site, PyTuple_GET_ITEM(hit, 0));
     Py_DECREF(hit);
     if (failed)
-        return NULL;
-    Py_RETURN_TRUE;
+        return -1;
+    return 1;
 }
+
+/* compact(refs, by_line, spec, data) -> bool: _tapeviz_compact for tables.py */
+static PyObject *
+compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyDict_Check(args[0]) || !PyDict_Check(args[1]) ||
+            !PyDict_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "compact(refs: dict, by_line: dict, spec, data: dict)");
+        return NULL;
+    }
+    int done = _tapeviz_compact(args[0], args[1], args[2], args[3]);
+    if (done < 0)
+        return NULL;
+    return PyBool_FromLong(done);
+}
+
+/* in _writer.c */
+PyObject *_tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *_tapeviz_setup_writer(PyObject *self, PyObject *names);
 
 static PyMethodDef methods[] = {
     {"compact", (PyCFunction)(void (*)(void))compact, METH_FASTCALL,
      "compact(refs, by_line, spec, data) -> bool: see tapeviz.recording.tables"},
+    {"write", (PyCFunction)(void (*)(void))_tapeviz_write, METH_FASTCALL,
+     "write(record, cls, data, pending) -> 1, 0 or -1: see tapeviz.recording.writer"},
+    {"setup_writer", _tapeviz_setup_writer, METH_O,
+     "setup_writer(names: dict): the objects write() uses (writer.py, at import)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -16,10 +16,11 @@ import warnings
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
+from . import encode as _encode_module, tables as _tables_module
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
-from .tables import _WITH_REFS, WriterTables
+from .tables import _REF_FIELDS_BY_CLASS, _WITH_REFS, WriterTables
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
@@ -28,6 +29,27 @@ FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
+
+def _c_names() -> dict:
+    """What _writer.c works with: the same objects as the Python below."""
+    return {
+        "OpRecorded": _OpRecorded, "BackwardStep": _BackwardStep,
+        "GradientFinished": _events.GradientFinished, "ref_fields": _REF_FIELDS_BY_CLASS,
+        "fragments": _encode_module._fragments, "ascii_fragment": _ascii_fragment,
+        "writer_globals": globals(), "tables_globals": vars(_tables_module),
+        "cleared": _tables_module.CLEARED,
+        "errors": (ValueError, TypeError, RecursionError, OverflowError, KeyError),
+        "newline": NEWLINE}
+
+
+_c_write = None      # the usual event of _on_event in C (_writer.c), unless TAPEVIZ_PURE_PYTHON=1
+if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
+    try:
+        from ._tables import setup_writer as _setup_writer, write as _c_write
+    except ImportError:    # built without a C compiler (or an older build): Python serves
+        pass
+    else:
+        _setup_writer(_c_names())
 
 
 class record:
@@ -68,6 +90,10 @@ class record:
         self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
+        # C does what this Python does, where it is the same Python: the tables' C version
+        # and orjson (tests compare the two writers, and the two tables, side by side)
+        self._write_c = (_c_write if self._dumps is not None and
+                         WriterTables.compact is WriterTables._compact_c else None)
         self._lock = threading.Lock()
         self._failed = False
         self._file = open(self.path, "wb")
@@ -119,9 +145,13 @@ class record:
         with self._lock:
             if self.closed:
                 return
+            write = self._write_c     # 1: written; -1: an error the except below takes
+            done = write(self, cls, data, pending) if write is not None else 0
+            if done > 0:
+                return
             tables = self._tables
             try:
-                if data is None:
+                if done or data is None:
                     raise ValueError("no payload")
                 defined = tables.compact(cls, data)
                 if defined:
@@ -195,6 +225,9 @@ class record:
                         return line
                     # the format is ASCII: \u escapes, as json writes them
                     return line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
+        return self._strict(data)
+
+    def _strict(self, data: dict) -> bytes:
         return "".join(self._encoder(data, 0)).encode("ascii") + b"\n"
 
     def _sanitized(self, event):
