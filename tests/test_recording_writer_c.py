@@ -4,6 +4,8 @@ both must write the same bytes, line for line: real engine events (built, unbuil
 in summaries, a table that fills up) and odd ones that the C code hands back to Python."""
 import json
 import os
+import threading
+import types
 
 import numpy as np
 import pytest
@@ -19,22 +21,24 @@ def test_the_c_writer_is_built_and_used(tmp_path):
     try:
         if os.environ.get("TAPEVIZ_PURE_PYTHON", "") not in ("", "0"):
             assert writer._c_write is None and rec._write_c is None
+            assert rec._on_event.__func__ is writer.record._on_event
             return
         assert writer._c_write is not None, (
             "tapeviz/recording/_writer.c was not built: recordings are written by the Python "
             "version, more slowly")
         assert rec._write_c is writer._c_write
+        assert rec._on_event.__func__ is writer._c_on_event
     finally:
         rec.close()
 
 
 @pytest.fixture
 def c_write():
-    """The C function itself, also where TAPEVIZ_PURE_PYTHON=1 left it unused. Not built,
-    this import fails the test: the two writers are compared, never one of them skipped."""
-    from tapeviz.recording._tables import setup_writer, write
-    setup_writer(writer._c_names())
-    return write
+    """The C functions themselves (write, on_event), also where TAPEVIZ_PURE_PYTHON=1 left
+    them unused. Not built, this import fails the test: the writers are compared, never one
+    of them skipped."""
+    from tapeviz.recording import _tables
+    return writer._setup_c(_tables)
 
 
 def _fed_directly(path):
@@ -47,7 +51,7 @@ def _fed_directly(path):
 
 
 class _Counted:
-    """The C function, counting what it answered (1: written, 0: not handled, -1: error)."""
+    """The C write, counting what it answered (1: written, 0: not handled, -1: error)."""
     def __init__(self, write):
         self.write, self.answers = write, []
 
@@ -57,16 +61,26 @@ class _Counted:
         return done
 
 
+def _writers(tmp_path, c_write):
+    """Three writers: all C (on_event and write), Python's _on_event around C's write
+    (counted), all Python."""
+    write, on_event = c_write
+    recs = [_fed_directly(tmp_path / f"{name}.tvz") for name in ("c", "c_write", "python")]
+    recs[0]._write_c, recs[0]._on_event = write, types.MethodType(on_event, recs[0])
+    recs[1]._write_c = _Counted(write)
+    recs[1]._on_event = recs[2]._on_event = None
+    del recs[1]._on_event, recs[2]._on_event      # the class's method, Python
+    recs[2]._write_c = None
+    return recs
+
+
 def _write_both(tmp_path, stream, c_write):
-    """Each event to a C writer and to a Python one, in turn; both files' lines (the header
-    and the footer without their times) and the C function's answers."""
-    recs = []
-    for name in ("c", "python"):
-        recs.append(_fed_directly(tmp_path / f"{name}.tvz"))
-    counted = recs[0]._write_c = _Counted(c_write)
-    recs[1]._write_c = None
+    """Each event to each writer (its own twin of it, in turn); their files' lines (the
+    header and the footer without their times) must be the same. Returns the lines and
+    what the C write answered."""
+    recs = _writers(tmp_path, c_write)
     for event in stream:     # each its own twin: writing an event can build it
-        for rec, twin in zip(recs, _twins(event)):
+        for rec, twin in zip(recs, _twins(event, len(recs))):
             rec._on_event(twin)
     for rec in recs:
         rec.close()
@@ -77,11 +91,12 @@ def _write_both(tmp_path, stream, c_write):
         footer = json.loads(lines[-2])
         files.append((lines[1:-2], footer["events"], footer["dropped"], rec.events_written,
                       rec.dropped))
-    assert files[0] == files[1]
-    return files[0][0], counted.answers
+    assert files[0] == files[2]
+    assert files[1] == files[2]
+    return files[0][0], recs[1]._write_c.answers
 
 
-def _twins(event):
+def _twins(event, n=2):
     """Two copies of an event: a deferred one's payload built once (as the engine's are
     before a recording reads them) and left deferred on it; any other one slot for slot."""
     cls = type(event)
@@ -89,7 +104,7 @@ def _twins(event):
         pending = _get_pending(event)
     except AttributeError:
         pending = None
-    twins = (object.__new__(cls), object.__new__(cls))
+    twins = [object.__new__(cls) for _ in range(n)]
     if pending:
         try:
             build = _built(pending[0](*pending[3:]))
@@ -213,6 +228,17 @@ def _odd_events():
         events.make(events.Scalar, name="loss", value=float("inf"), step=1),
         events.make(events.Scalar, name="ok", value=1.0, step=2),
         object.__new__(events.Watched),                                 # made without __init__
+        events.make(events.Scalar, name="int", value=3, step=3),
+        events.make(events.Scalar, name="bool", value=True, step=4),
+        events.make(events.Scalar, name="np", value=np.float64(2.5), step=5),
+        events.make(events.Scalar, name=float("nan"), value=2.5, step=6),   # orjson: null
+        events.make(op, node=22, op="Plain", attrs={"x": 1.0, "l": [1, "a", None]},
+                    inputs=[dict(REF)], site=dict(SITE)),
+        events.make(op, node=23, op="Tuple", attrs={"t": (1, 2)}),
+        events.make(op, node=24, op="Deep", attrs={"d": [[{"e": 1}]]}),
+        events.make(op, node=25, op="IntKey", attrs={1: "one"}),
+        events.make(op, node=26, op="Ünïcode", attrs={}, site={"file": "ü.py", "line": 9}),
+        events.make(events.TapeOpened, tape=3, site={"file": "odd.py", "line": 1, "func": "g"}),
         ev(op, node=21, op="After", inputs=[REF], outputs=[REF], attrs={}, site=dict(SITE)),
     ]
 
@@ -226,6 +252,15 @@ def test_odd_events_are_written_the_same_by_c_and_python(tmp_path, c_write):
     assert any(len(line) > writer._BUFFER_SIZE for line in lines)
 
 
+def test_events_read_back_from_a_recording_are_written_the_same(tmp_path, c_write):
+    first, _ = _write_both(tmp_path, _mlp_events(steps=2, build=2), c_write)
+    loaded = list(tv.load_recording(tmp_path / "python.tvz"))
+    assert len(loaded) > 50
+    (tmp_path / "again").mkdir()
+    lines, _ = _write_both(tmp_path / "again", loaded, c_write)
+    assert len(lines) >= len(first) - 2
+
+
 def test_a_stream_of_usual_events_past_every_flush_is_the_same(tmp_path, monkeypatch, c_write):
     monkeypatch.setattr(writer, "FLUSH_EVENTS", 7)       # read at every event, by both
     stream = _mlp_events(steps=6, build=2) + _odd_events() + _mlp_events(steps=2)
@@ -235,10 +270,9 @@ def test_a_stream_of_usual_events_past_every_flush_is_the_same(tmp_path, monkeyp
 
 def test_a_closed_or_failed_writer_counts_the_same(tmp_path, c_write):
     stream = _mlp_events(steps=2)
-    recs = [_fed_directly(tmp_path / "c.tvz"), _fed_directly(tmp_path / "python.tvz")]
-    recs[0]._write_c, recs[1]._write_c = c_write, None
+    recs = _writers(tmp_path, c_write)
     for i, rec in enumerate(recs):
-        twins = [_twins(e)[i] for e in stream]
+        twins = [_twins(e, len(recs))[i] for e in stream]
         for e in twins[:30]:
             rec._on_event(e)
         rec.flush()
@@ -250,6 +284,21 @@ def test_a_closed_or_failed_writer_counts_the_same(tmp_path, c_write):
                 rec._on_event(e)
         rec.close()
         rec._on_event(twins[0])    # closed: nothing more
-    assert (recs[0].events_written, recs[0].dropped) == (recs[1].events_written,
-                                                         recs[1].dropped)
-    assert recs[0].dropped > 0
+    counts = {(rec.events_written, rec.dropped) for rec in recs}
+    assert len(counts) == 1 and recs[0].dropped > 0
+
+
+def test_the_c_on_event_takes_the_lock_and_lets_it_go(tmp_path, c_write):
+    rec = _writers(tmp_path, c_write)[0]
+    event = _mlp_events(steps=1)[5]
+    before = rec._buffered_events      # (the op definitions replayed to it)
+    rec._lock.acquire()
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (rec._on_event(event), done.set()))
+    thread.start()
+    assert not done.wait(0.2)      # it waits for the lock the flusher would hold
+    rec._lock.release()
+    assert done.wait(5)
+    thread.join()
+    assert rec._buffered_events == before + 1 and not rec._lock.locked()
+    rec.close()

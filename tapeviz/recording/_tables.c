@@ -217,6 +217,9 @@ compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 /* in _writer.c */
 PyObject *_tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *_tapeviz_setup_writer(PyObject *self, PyObject *names);
+/* in _on_event.c */
+PyObject *_tapeviz_on_event(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *_tapeviz_setup_on_event(PyObject *self, PyObject *names);
 
 static PyMethodDef methods[] = {
     {"compact", (PyCFunction)(void (*)(void))compact, METH_FASTCALL,
@@ -225,6 +228,10 @@ static PyMethodDef methods[] = {
      "write(record, cls, data, pending) -> 1, 0 or -1: see tapeviz.recording.writer"},
     {"setup_writer", _tapeviz_setup_writer, METH_O,
      "setup_writer(names: dict): the objects write() uses (writer.py, at import)"},
+    {"on_event", (PyCFunction)(void (*)(void))_tapeviz_on_event, METH_FASTCALL,
+     "on_event(record, event): record._on_event for an event tapeviz built"},
+    {"setup_on_event", _tapeviz_setup_on_event, METH_O,
+     "setup_on_event(names: dict): the objects on_event() uses (writer.py, at import)"},
     {NULL, NULL, 0, NULL}
 };
 

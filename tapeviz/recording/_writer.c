@@ -20,12 +20,12 @@ int _tapeviz_compact(PyObject *refs, PyObject *by_line, PyObject *spec, PyObject
 
 /* set once by setup_writer() (writer.py at import); the module globals are read at each call,
    as writer.py and tables.py read theirs (tests change MAX_REFS) */
-static PyObject *OpRecorded, *BackwardStep, *GradientFinished, *ref_fields, *fragments,
+static PyObject *OpRecorded, *BackwardStep, *GradientFinished, *Scalar, *ref_fields, *fragments,
     *ascii_fragment, *writer_globals, *tables_globals, *cleared, *errors, *option_kw,
     *newline;
 static PyObject *s_dumps, *s_tables, *s_buffer, *s_end, *s_buffered, *s_refs, *s_by_line,
     *s_site, *s_attrs, *s_formula, *s_append, *s_flush, *s_strict, *s_flush_events,
-    *s_flush_bytes, *s_buffer_size, *s_max_refs, *s_site_method;
+    *s_flush_bytes, *s_buffer_size, *s_max_refs, *s_site_method, *s_value, *s_time;
 
 static int
 global_ssize(PyObject *globals, PyObject *name, Py_ssize_t *out)
@@ -135,11 +135,48 @@ finite_attrs(PyObject *attrs)
     return 1;
 }
 
-/* `record._line` for an event tapeviz built (new reference, NULL with an error) */
-static PyObject *
-make_line(PyObject *rec, PyObject *cls, PyObject *data, PyObject *dumps)
+/* encode.py's `_plain`: orjson writes it as the strict encoder does */
+static int
+plain(PyObject *v, int depth)
 {
-    if (cls == BackwardStep) {    /* formulas are not ASCII: escaped once (memoised) */
+    if (PyUnicode_CheckExact(v) || PyLong_CheckExact(v) || PyBool_Check(v) || v == Py_None)
+        return 1;
+    if (PyFloat_CheckExact(v))
+        return isfinite(PyFloat_AS_DOUBLE(v));
+    if (depth == 0)
+        return 0;
+    if (PyDict_CheckExact(v)) {
+        Py_ssize_t i = 0;
+        PyObject *key, *x;
+        while (PyDict_Next(v, &i, &key, &x))
+            if (!PyUnicode_CheckExact(key) || !plain(x, depth - 1))
+                return 0;
+        return 1;
+    }
+    if (PyList_CheckExact(v)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(v); i++)
+            if (!plain(PyList_GET_ITEM(v, i), depth - 1))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* encode.py's `_finite_number` of data[name]; 0 also when it is missing */
+static int
+finite_number(PyObject *data, PyObject *name)
+{
+    PyObject *x = PyDict_GetItemWithError(data, name);
+    if (x == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    return PyLong_CheckExact(x) || (PyFloat_CheckExact(x) && isfinite(PyFloat_AS_DOUBLE(x)));
+}
+
+/* `record._line`, for an event it takes orjson's way (new reference, NULL with an error) */
+static PyObject *
+make_line(PyObject *rec, PyObject *cls, PyObject *data, PyObject *dumps, int engine_built)
+{
+    if (engine_built && cls == BackwardStep) {    /* formulas are not ASCII: escaped once */
         PyObject *text = PyDict_GetItemWithError(data, s_formula);
         if (text == NULL) {
             if (!PyErr_Occurred())
@@ -186,42 +223,40 @@ make_line(PyObject *rec, PyObject *cls, PyObject *data, PyObject *dumps)
     return line;
 }
 
-/* write(record, cls, data, pending) -> 1 (written, counted, flushed when due), 0 (nothing
-   done: writer.py writes it) or -1 (an error writer.py's except takes: it writes the event
-   the general way). Called with record._lock held, record.closed False. */
-PyObject *
-_tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* write() below: 1, 0, -1, or -2 with an error set (one writer.py would not catch) */
+int
+_tapeviz_write_event(PyObject *rec, PyObject *cls, PyObject *data, PyObject *pending)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "write(record, cls, data, pending)");
-        return NULL;
+    if (errors == NULL || !PyDict_CheckExact(data) || cls == GradientFinished)
+        return 0;
+    int engine_built = pending != Py_None;
+    if (!engine_built) {    /* by hand or from a file: orjson's way when _line's checks say */
+        int fast = cls == Scalar ? finite_number(data, s_value) : plain(data, 3);
+        if (fast == 1 && cls == Scalar)
+            fast = finite_number(data, s_time);
+        if (fast != 1)
+            return fast < 0 ? -2 : 0;
     }
-    PyObject *rec = args[0], *cls = args[1], *data = args[2];
-    if (errors == NULL || args[3] == Py_None || !PyDict_CheckExact(data) ||
-            cls == GradientFinished)
-        return PyLong_FromLong(0);
-    if (cls == OpRecorded) {
+    else if (cls == OpRecorded) {
         PyObject *attrs = PyDict_GetItemWithError(data, s_attrs);
-        if (attrs == NULL) {
-            if (PyErr_Occurred())
-                return NULL;
-            return PyLong_FromLong(0);
-        }
+        if (attrs == NULL)
+            return PyErr_Occurred() ? -2 : 0;
         if (finite_attrs(attrs) != 1)    /* non-finite: sanitised, the Python way */
-            return PyLong_FromLong(0);
+            return 0;
     }
     else if (cls == BackwardStep) {
         PyObject *text = PyDict_GetItemWithError(data, s_formula);
         if (text == NULL && PyErr_Occurred())
-            return NULL;
+            return -2;
         if (text == NULL || !PyUnicode_CheckExact(text))
-            return PyLong_FromLong(0);
+            return 0;
     }
     Py_ssize_t size, limit;
     if (global_ssize(writer_globals, s_buffer_size, &size))
-        return NULL;
+        return -2;
     PyObject *dumps = NULL, *buffer = NULL, *tables = NULL, *refs = NULL, *by_line = NULL;
-    PyObject *spec = NULL, *line = NULL, *result = NULL;
+    PyObject *spec = NULL, *line = NULL;
+    int result = -2;
     if (!(dumps = PyObject_GetAttr(rec, s_dumps)) || !(buffer = PyObject_GetAttr(rec, s_buffer))
             || !(tables = PyObject_GetAttr(rec, s_tables))
             || !(refs = PyObject_GetAttr(tables, s_refs))
@@ -230,7 +265,7 @@ _tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (dumps == Py_None || !PyByteArray_CheckExact(buffer) ||
             PyByteArray_GET_SIZE(buffer) < size || !PyDict_CheckExact(refs) ||
             !PyDict_CheckExact(by_line)) {
-        result = PyLong_FromLong(0);
+        result = 0;
         goto done;
     }
     spec = PyDict_GetItemWithError(ref_fields, cls);
@@ -267,7 +302,7 @@ _tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (bad)
             goto failed;
     }
-    line = make_line(rec, cls, data, dumps);
+    line = make_line(rec, cls, data, dumps, engine_built);
     if (line == NULL)
         goto failed;
 
@@ -293,12 +328,12 @@ _tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         Py_DECREF(flushed);
     }
-    result = PyLong_FromLong(1);
+    result = 1;
     goto done;
 failed:
     if (PyErr_ExceptionMatches(errors)) {
         PyErr_Clear();
-        result = PyLong_FromLong(-1);
+        result = -1;
     }
 done:
     Py_XDECREF(line);
@@ -311,6 +346,20 @@ done:
     return result;
 }
 
+/* write(record, cls, data, pending) -> 1 (written, counted, flushed when due), 0 (nothing
+   done: writer.py writes it) or -1 (an error writer.py's except takes: it writes the event
+   the general way). Called with record._lock held, record.closed False. */
+PyObject *
+_tapeviz_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "write(record, cls, data, pending)");
+        return NULL;
+    }
+    int done = _tapeviz_write_event(args[0], args[1], args[2], args[3]);
+    return done < -1 ? NULL : PyLong_FromLong(done);
+}
+
 static PyObject *
 intern(const char *name)
 {
@@ -321,27 +370,27 @@ intern(const char *name)
 PyObject *
 _tapeviz_setup_writer(PyObject *self, PyObject *names)
 {
-    static const char *keys[] = {"OpRecorded", "BackwardStep", "GradientFinished",
+    static const char *keys[] = {"OpRecorded", "BackwardStep", "GradientFinished", "Scalar",
                                  "ref_fields", "fragments", "ascii_fragment",
                                  "writer_globals", "tables_globals", "cleared", "errors",
                                  "newline"};
-    PyObject **slots[] = {&OpRecorded, &BackwardStep, &GradientFinished, &ref_fields,
+    PyObject **slots[] = {&OpRecorded, &BackwardStep, &GradientFinished, &Scalar, &ref_fields,
                           &fragments, &ascii_fragment, &writer_globals, &tables_globals,
                           &cleared, &errors, &newline};
     if (!PyDict_Check(names)) {
         PyErr_SetString(PyExc_TypeError, "setup_writer(names: dict)");
         return NULL;
     }
-    PyObject *got[11];
-    for (int i = 0; i < 11; i++) {
+    PyObject *got[12];
+    for (int i = 0; i < 12; i++) {
         got[i] = PyDict_GetItemString(names, keys[i]);
         if (got[i] == NULL) {
             PyErr_Format(PyExc_KeyError, "setup_writer: no %s", keys[i]);
             return NULL;
         }
     }
-    if (!PyDict_Check(got[3]) || !PyDict_Check(got[4]) || !PyDict_Check(got[6]) ||
-            !PyDict_Check(got[7]) || !PyBytes_CheckExact(got[8])) {
+    if (!PyDict_Check(got[4]) || !PyDict_Check(got[5]) || !PyDict_Check(got[7]) ||
+            !PyDict_Check(got[8]) || !PyBytes_CheckExact(got[9])) {
         PyErr_SetString(PyExc_TypeError, "setup_writer: a table or globals is not a dict");
         return NULL;
     }
@@ -353,7 +402,7 @@ _tapeviz_setup_writer(PyObject *self, PyObject *names)
         s_flush = intern("_flush_locked"); s_strict = intern("_strict");
         s_flush_events = intern("FLUSH_EVENTS"); s_flush_bytes = intern("FLUSH_BYTES");
         s_buffer_size = intern("_BUFFER_SIZE"); s_max_refs = intern("MAX_REFS");
-        s_site_method = s_site;
+        s_site_method = s_site; s_value = intern("value"); s_time = intern("time");
         /* interned: orjson tells its keywords by identity, as Python's calls pass them */
         PyObject *option = intern("option");
         option_kw = option ? PyTuple_Pack(1, option) : NULL;
@@ -361,7 +410,7 @@ _tapeviz_setup_writer(PyObject *self, PyObject *names)
         if (PyErr_Occurred())
             return NULL;
     }
-    for (int i = 0; i < 11; i++)
+    for (int i = 0; i < 12; i++)
         Py_XSETREF(*slots[i], Py_NewRef(got[i]));
     Py_RETURN_NONE;
 }

@@ -11,11 +11,13 @@ import os
 import sys
 import threading
 import time
+import types
 import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
+from ..events.deferred import _DICT_MAKERS, _MEMBER, _Deferrable, _dict_maker, _getters
+from ..events.deferred import built_payload
 from . import encode as _encode_module, tables as _tables_module
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
@@ -29,28 +31,6 @@ FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
-
-def _c_names() -> dict:
-    """What _writer.c works with: the same objects as the Python below."""
-    return {
-        "OpRecorded": _OpRecorded, "BackwardStep": _BackwardStep,
-        "GradientFinished": _events.GradientFinished, "ref_fields": _REF_FIELDS_BY_CLASS,
-        "fragments": _encode_module._fragments, "ascii_fragment": _ascii_fragment,
-        "writer_globals": globals(), "tables_globals": vars(_tables_module),
-        "cleared": _tables_module.CLEARED,
-        "errors": (ValueError, TypeError, RecursionError, OverflowError, KeyError),
-        "newline": NEWLINE}
-
-
-_c_write = None      # the usual event of _on_event in C (_writer.c), unless TAPEVIZ_PURE_PYTHON=1
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from ._tables import setup_writer as _setup_writer, write as _c_write
-    except ImportError:    # built without a C compiler (or an older build): Python serves
-        pass
-    else:
-        _setup_writer(_c_names())
-
 
 class record:
     """Record every tape event to ``path`` (JSON Lines), from now until ``close()``.
@@ -94,6 +74,8 @@ class record:
         # and orjson (tests compare the two writers, and the two tables, side by side)
         self._write_c = (_c_write if self._dumps is not None and
                          WriterTables.compact is WriterTables._compact_c else None)
+        if self._write_c is not None:     # its Python, below, as _on_event.c's fallback
+            self._on_event = types.MethodType(_c_on_event, self)
         self._lock = threading.Lock()
         self._failed = False
         self._file = open(self.path, "wb")
@@ -147,38 +129,42 @@ class record:
                 return
             write = self._write_c     # 1: written; -1: an error the except below takes
             done = write(self, cls, data, pending) if write is not None else 0
-            if done > 0:
+            if done <= 0:
+                self._write_locked(event, cls, data, engine_built, done)
+
+    def _write_locked(self, event, cls, data, engine_built: bool, done: int = 0) -> None:
+        """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
+        not closed). ``done`` -1: the C version met an error the except below takes."""
+        tables = self._tables
+        try:
+            if done or data is None:
+                raise ValueError("no payload")
+            defined = tables.compact(cls, data)
+            if defined:
+                self._append(defined)
+            line = self._line(cls, data, engine_built)
+        # KeyError: a deferred payload that left a field out (built_payload writes what
+        # the build gave): written the general way, which fills in the defaults
+        except (ValueError, TypeError, RecursionError, OverflowError, KeyError):
+            line = self._sanitized(event)
+            if line is None:
                 return
-            tables = self._tables
-            try:
-                if done or data is None:
-                    raise ValueError("no payload")
-                defined = tables.compact(cls, data)
-                if defined:
-                    self._append(defined)
-                line = self._line(cls, data, engine_built)
-            # KeyError: a deferred payload that left a field out (built_payload writes what
-            # the build gave): written the general way, which fills in the defaults
-            except (ValueError, TypeError, RecursionError, OverflowError, KeyError):
-                line = self._sanitized(event)
-                if line is None:
-                    return
-                self._append(line)
-                if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
-                    self._append(tables.clear())
+            self._append(line)
+            if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
+                self._append(tables.clear())
+        else:
+            start = self._end
+            end = start + len(line)
+            if end <= _BUFFER_SIZE:      # _append's usual case, without the call
+                self._view[start:end] = line
+                self._end = end
             else:
-                start = self._end
-                end = start + len(line)
-                if end <= _BUFFER_SIZE:      # _append's usual case, without the call
-                    self._view[start:end] = line
-                    self._end = end
-                else:
-                    self._append(line)
-                if tables.full():
-                    self._append(tables.clear())
-            self._buffered_events += 1
-            if self._buffered_events >= FLUSH_EVENTS or self._end >= FLUSH_BYTES:
-                self._flush_locked()
+                self._append(line)
+            if tables.full():
+                self._append(tables.clear())
+        self._buffered_events += 1
+        if self._buffered_events >= FLUSH_EVENTS or self._end >= FLUSH_BYTES:
+            self._flush_locked()
 
     def _append(self, line: bytes) -> None:
         """Copy a line into the one buffer, not kept as a bytes object per line (a batch of
@@ -390,6 +376,58 @@ def _forget_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def _c_names() -> dict:
+    """What _writer.c works with: the same objects as the Python above."""
+    return {
+        "OpRecorded": _OpRecorded, "BackwardStep": _BackwardStep,
+        "GradientFinished": _events.GradientFinished, "Scalar": _Scalar,
+        "ref_fields": _REF_FIELDS_BY_CLASS,
+        "fragments": _encode_module._fragments, "ascii_fragment": _ascii_fragment,
+        "writer_globals": globals(), "tables_globals": vars(_tables_module),
+        "cleared": _tables_module.CLEARED,
+        "errors": (ValueError, TypeError, RecursionError, OverflowError, KeyError),
+        "newline": NEWLINE}
+
+
+def _c_plan(cls):
+    """``(kind, name, slot, name, slot, ...)``: the slots ``_dict_maker``'s function reads,
+    in its order, for _on_event.c to make the same dict; None: that function makes it."""
+    try:
+        plan = [cls.KIND]
+        for name, get in _getters(cls):
+            slot = getattr(get, "__self__", None)
+            if type(slot) is not _MEMBER:
+                return None
+            plan += (name, slot)
+    except Exception:     # not an event class
+        return None
+    return tuple(plan)
+
+
+def _setup_c(c):
+    """Hands the C versions (the ``_tables`` module) what they work with; returns its
+    ``write`` and ``on_event``."""
+    c.setup_writer(_c_names())
+    c.setup_on_event({
+        "make_plan": _c_plan, "python_on_event": record._on_event,
+        "built_payload": built_payload, "pending_slot": _Deferrable.__dict__["_pending"],
+        "build_errors": (ValueError, TypeError, RecursionError, OverflowError,
+                         AttributeError)})
+    return c.write, c.on_event
+
+
+# the usual event of _on_event in C (_writer.c, _on_event.c), unless TAPEVIZ_PURE_PYTHON=1
+_c_write = _c_on_event = None
+if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
+    try:
+        from . import _tables as _c_module
+        _c_module.on_event
+    except (ImportError, AttributeError):   # no C compiler (or an older build): Python serves
+        pass
+    else:
+        _c_write, _c_on_event = _setup_c(_c_module)
 
 
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
