@@ -82,6 +82,11 @@ def _write_both(tmp_path, stream, c_write):
     for event in stream:     # each its own twin: writing an event can build it
         for rec, twin in zip(recs, _twins(event, len(recs))):
             rec._on_event(twin)
+        # and the same state after each event: the same flush points, the same tables
+        states = [(rec._end, rec._buffered_events, rec.events_written, rec.dropped,
+                   os.path.getsize(rec.path), len(rec._tables.refs), len(rec._tables.sites))
+                  for rec in recs]
+        assert states[0] == states[2] and states[1] == states[2]
     for rec in recs:
         rec.close()
     files = []
