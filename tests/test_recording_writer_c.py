@@ -37,8 +37,8 @@ def c_write():
     """The C functions themselves (write, on_event), also where TAPEVIZ_PURE_PYTHON=1 left
     them unused. Not built, this import fails the test: the writers are compared, never one
     of them skipped."""
-    from tapeviz.recording import _tables
-    return writer._setup_c(_tables)
+    from tapeviz.recording import _tables, native
+    return native.setup(_tables, writer)
 
 
 def _fed_directly(path):

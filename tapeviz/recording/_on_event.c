@@ -1,11 +1,13 @@
 /* `record._on_event` (writer.py) in C: the event's dict made from its slots (as
    events/deferred.py's `_dict_maker` function does, for a built or hand-made event) or from
    its deferred payload (`built_payload`, in Python), then the lock, and
-   `_tapeviz_write_event` (_writer.c) inside it. Why C: the Python around the write (the call, the dict's function,
-   the `with`) was about 8k instructions an event of the writer's 40k.
+   `_tapeviz_write_event` (_writer.c) inside it. Why C: the Python around the write (the
+   call, the dict's function, the `with`) was about 8k instructions an event of the
+   writer's 40k.
 
-   Any other event (a slot never set, a writer that failed) goes to writer.py's `_on_event` whole, before anything is done; an event the write hands back goes to its
-   `_write_locked`, under the same lock. */
+   Any other event (a slot never set, a writer that failed) goes to writer.py's `_on_event`
+   whole, before anything is done; an event the write hands back goes to its
+   `_write_locked`, under the same lock. The objects it works with: native.py. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "structmember.h"
@@ -169,7 +171,7 @@ done:
     return result;
 }
 
-/* setup_on_event(names): what on_event works with (writer.py, at import) */
+/* setup_on_event(names): what on_event works with (native.py, at import) */
 PyObject *
 _tapeviz_setup_on_event(PyObject *self, PyObject *names)
 {

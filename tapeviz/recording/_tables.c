@@ -227,11 +227,11 @@ static PyMethodDef methods[] = {
     {"write", (PyCFunction)(void (*)(void))_tapeviz_write, METH_FASTCALL,
      "write(record, cls, data, pending) -> 1, 0 or -1: see tapeviz.recording.writer"},
     {"setup_writer", _tapeviz_setup_writer, METH_O,
-     "setup_writer(names: dict): the objects write() uses (writer.py, at import)"},
+     "setup_writer(names: dict): the objects write() uses (native.py, at import)"},
     {"on_event", (PyCFunction)(void (*)(void))_tapeviz_on_event, METH_FASTCALL,
      "on_event(record, event): record._on_event for an event tapeviz built"},
     {"setup_on_event", _tapeviz_setup_on_event, METH_O,
-     "setup_on_event(names: dict): the objects on_event() uses (writer.py, at import)"},
+     "setup_on_event(names: dict): the objects on_event() uses (native.py, at import)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -18,7 +18,7 @@
 
 int _tapeviz_compact(PyObject *refs, PyObject *by_line, PyObject *spec, PyObject *data);
 
-/* set once by setup_writer() (writer.py at import); the module globals are read at each call,
+/* set once by setup_writer() (native.py, at import); the module globals are read at each call,
    as writer.py and tables.py read theirs (tests change MAX_REFS) */
 static PyObject *OpRecorded, *BackwardStep, *GradientFinished, *Scalar, *ref_fields, *fragments,
     *ascii_fragment, *writer_globals, *tables_globals, *cleared, *errors, *option_kw,

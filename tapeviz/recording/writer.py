@@ -2,7 +2,8 @@
 line each, in batches (every 2,048 events or 1 MiB, every 0.2 s from a background thread, at
 close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unchanged.
 Sites and repeated tensor refs are written once (``tables.py``).
-Imports: stdlib, ``events``, ``encode``, ``reader`` and ``tables``.
+Imports: stdlib, ``events``, ``encode``, ``reader`` and ``tables`` (and ``native``, the
+usual event's C version, when it was built).
 """
 from __future__ import annotations
 
@@ -16,13 +17,11 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _MEMBER, _Deferrable, _dict_maker, _getters
-from ..events.deferred import built_payload
-from . import encode as _encode_module, tables as _tables_module
+from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
-from .tables import _REF_FIELDS_BY_CLASS, _WITH_REFS, WriterTables
+from .tables import _WITH_REFS, WriterTables
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
@@ -378,56 +377,11 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
 
 
-def _c_names() -> dict:
-    """What _writer.c works with: the same objects as the Python above."""
-    return {
-        "OpRecorded": _OpRecorded, "BackwardStep": _BackwardStep,
-        "GradientFinished": _events.GradientFinished, "Scalar": _Scalar,
-        "ref_fields": _REF_FIELDS_BY_CLASS,
-        "fragments": _encode_module._fragments, "ascii_fragment": _ascii_fragment,
-        "writer_globals": globals(), "tables_globals": vars(_tables_module),
-        "cleared": _tables_module.CLEARED,
-        "errors": (ValueError, TypeError, RecursionError, OverflowError, KeyError),
-        "newline": NEWLINE}
-
-
-def _c_plan(cls):
-    """``(kind, name, slot, name, slot, ...)``: the slots ``_dict_maker``'s function reads,
-    in its order, for _on_event.c to make the same dict; None: that function makes it."""
-    try:
-        plan = [cls.KIND]
-        for name, get in _getters(cls):
-            slot = getattr(get, "__self__", None)
-            if type(slot) is not _MEMBER:
-                return None
-            plan += (name, slot)
-    except Exception:     # not an event class
-        return None
-    return tuple(plan)
-
-
-def _setup_c(c):
-    """Hands the C versions (the ``_tables`` module) what they work with; returns its
-    ``write`` and ``on_event``."""
-    c.setup_writer(_c_names())
-    c.setup_on_event({
-        "make_plan": _c_plan, "python_on_event": record._on_event,
-        "built_payload": built_payload, "pending_slot": _Deferrable.__dict__["_pending"],
-        "build_errors": (ValueError, TypeError, RecursionError, OverflowError,
-                         AttributeError)})
-    return c.write, c.on_event
-
-
 # the usual event of _on_event in C (_writer.c, _on_event.c), unless TAPEVIZ_PURE_PYTHON=1
 _c_write = _c_on_event = None
 if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from . import _tables as _c_module
-        _c_module.on_event
-    except (ImportError, AttributeError):   # no C compiler (or an older build): Python serves
-        pass
-    else:
-        _c_write, _c_on_event = _setup_c(_c_module)
+    from . import native as _native
+    _c_write, _c_on_event = _native.load(sys.modules[__name__])
 
 
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
