@@ -307,3 +307,17 @@ def test_the_c_on_event_takes_the_lock_and_lets_it_go(tmp_path, c_write):
     thread.join()
     assert rec._buffered_events == before + 1 and not rec._lock.locked()
     rec.close()
+
+
+def test_the_c_write_calls_orjson_not_the_strict_encoder(tmp_path, c_write):
+    """orjson tells its keyword by identity: a C call it did not understand would raise
+    TypeError and send every line the slow strict way (the same bytes, or nearly)."""
+    rec = _writers(tmp_path, c_write)[0]
+
+    def strict(data):
+        raise AssertionError(f"the strict encoder wrote {data.get('kind')}")
+    rec._strict = strict
+    for event in _mlp_events(steps=2):
+        if event.kind not in ("gradient_finished", "scalar"):   # (these may go the strict way)
+            rec._on_event(event)
+    rec.close()
