@@ -119,17 +119,21 @@ def _combined(var: Variable, delta, method: str):
     return result
 
 
-def assign_quiet(var: Variable, delta, method: str) -> None:
-    """`var.assign_add(delta)` or `assign_sub`, for a caller (an optimizer) that has checked
-    that no tape is open and nobody listens (`op.OPEN`, `events.ACTIVE`) and whose ``delta``
-    is an array of the variable's dtype. What `_assign` does then, less what nothing could
-    read: no Tensor around ``delta`` (its id is still drawn: later ids are the same) and no
-    leaf node for it (the assignment's node has None there, as for a Python value; a
-    constant's leaf is on no gradient path, so explanations never name it)."""
+def assign_quiet(var: Variable, delta, method: str) -> bool:
+    """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when nothing
+    could read it: no tape open, nobody listening (`op.OPEN`, `events.ACTIVE`), ``delta`` of
+    the variable's dtype. Then it does what `_assign` does, less what nothing could read: no
+    Tensor around ``delta`` (its id is still drawn: later ids are the same) and no leaf node
+    for it (the assignment's node has None there, as for a Python value; a constant's leaf is
+    on no gradient path, so explanations never name it). Otherwise it changes nothing and
+    returns False: the caller assigns the usual way."""
+    if _op.OPEN or _events.ACTIVE or delta.dtype is not var._value.dtype:
+        return False
     result = _combined(var, delta, method)
     var._node = Node(method, (var._node, None), (var._id, _next_id()), None,
                      {"name": var._name, "trainable": var.trainable})
     var._value = result
+    return True
 
 
 def _refs(holder) -> int:

@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 
-from .. import events as _events
 from ..engine import dtypes as _dt
 from ..engine import op as _op
 from ..engine.assign import assign_quiet
@@ -101,12 +100,9 @@ class Optimizer:
             if lr is None:
                 lr = lrs[dtype] = self._lr(dtype)
             self._update(v, g if g.dtype is dtype else g.astype(dtype, copy=False), lr)
-        iterations = self.iterations
-        if _op.OPEN or _events.ACTIVE or iterations._value.dtype is not _ONE.dtype:
-            iterations.assign_add(_ONE)
-        else:
-            assign_quiet(iterations, _ONE, "assign_add")
-        return iterations
+        if not assign_quiet(self.iterations, _ONE, "assign_add"):
+            self.iterations.assign_add(_ONE)
+        return self.iterations
 
     def minimize(self, loss, var_list, tape=None):
         """`loss` a callable (run under a new tape) or a tensor computed under `tape`."""
@@ -148,10 +144,9 @@ class SGD(Optimizer):
     def _update(self, var, g, lr):
         dtype = var._value.dtype
         if self.momentum == 0:
-            if _op.OPEN or _events.ACTIVE:
-                var.assign_sub(Tensor(g * lr))
-            else:   # nothing could read the update as a tensor: the usual training loop
-                assign_quiet(var, g * lr, "assign_sub")
+            delta = g * lr
+            if not assign_quiet(var, delta, "assign_sub"):   # a tape or a listener may read it
+                var.assign_sub(Tensor(delta))
             return
         momentum = np.asarray(self.momentum, dtype)
         m = self._slot(var, "momentum")
