@@ -97,9 +97,9 @@ pip_install() {
     "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v -E 'is ignored: it is neither a file nor a directory|BuildBackendWarning: Editable installation|^ *!!$|^ *\*{20,}$|Please be careful with folders in your working directory|name as your package as they may take precedence|with strategy, WheelFile|^ *$' || true; }
     install_state > "$stamp"
     if ! ls tapeviz/events/_emit*.so tapeviz/recording/_tables*.so tapeviz/engine/_site*.so \
-            >/dev/null 2>&1; then
-        warn "tapeviz's C modules were not built (no C compiler?): source lines, events and"
-        warn "recordings use their Python fallbacks, which are slower; install gcc and run"
+            tapeviz/events/_stats*.so >/dev/null 2>&1; then
+        warn "tapeviz's C modules were not built (no C compiler?): source lines, events,"
+        warn "summaries and recordings use their Python fallbacks, which are slower; install gcc and run"
         warn "./run.sh setup again."
     fi
     say "pip done in $((SECONDS - t0)) s"

@@ -1,6 +1,6 @@
 """Only the C part of the build; everything else is in pyproject.toml.
 
-Three small C modules, each the hot loop of a Python function that stays as the fallback
+Four small C modules, each the hot loop of a Python function that stays as the fallback
 (``optional=True`` turns a failed compile into a warning, not a failed install; and
 ``TAPEVIZ_PURE_PYTHON=1`` uses the Python versions):
 
@@ -9,7 +9,9 @@ Three small C modules, each the hot loop of a Python function that stays as the 
   usual event whole (``record._on_event``: ``_on_event.c`` and ``_writer.c``);
 * ``tapeviz.engine._site``: the user's source line of each op (``user_site``), on CPython 3.11
   (it reads the interpreter's frames, whose layout changes between versions; elsewhere the
-  module builds empty and the Python version runs).
+  module builds empty and the Python version runs);
+* ``tapeviz.events._stats``: a large float array's summary stats in one pass
+  (``summary._large_stats``; NumPy's passes are the fallback).
 """
 from setuptools import Extension, setup
 
@@ -19,4 +21,5 @@ setup(ext_modules=[
               ["tapeviz/recording/_tables.c", "tapeviz/recording/_writer.c",
                "tapeviz/recording/_on_event.c"], optional=True),
     Extension("tapeviz.engine._site", ["tapeviz/engine/_site.c"], optional=True),
+    Extension("tapeviz.events._stats", ["tapeviz/events/_stats.c"], optional=True),
 ])

@@ -1,12 +1,14 @@
 """Summaries of arrays: shape, dtype, stats, NaN/Inf counts, and the value itself when small.
 
-Small arrays are summarised in plain Python, large ones in a few vectorised NumPy passes
-(NumPy is imported on first use, so ``import tapeviz.events`` stays light); the last
-summaries are cached by array identity. Imports: stdlib, ``codec`` (NumPy lazily).
+Small arrays are summarised in plain Python, large float arrays in one pass of C
+(``_stats.c``), anything else in a few vectorised NumPy passes (NumPy is imported on first
+use, so ``import tapeviz.events`` stays light); the last summaries are cached by array
+identity. Imports: stdlib, ``codec`` (NumPy lazily).
 """
 from __future__ import annotations
 
 import math
+import os
 import threading
 
 from .codec import sanitize
@@ -122,6 +124,13 @@ def _small_stats(flat: list, size: int, floating: bool, out: dict) -> bool:
 
 
 def _large_stats(a, size: int, out: dict) -> None:
+    if _finite_stats is not None:
+        got = _finite_stats(a)      # one pass; None: not a plain float array, or not finite
+        if got is not None:
+            lo, hi, total, squares, zeros = got
+            out.update(min=lo, max=hi, mean=total / size, norm=math.sqrt(squares), nan=0,
+                       inf=0, zeros=zeros)
+            return
     np = _np()
     f = a.astype(np.float64, copy=False).ravel()
     lo, hi = float(f.min()), float(f.max())
@@ -151,6 +160,15 @@ def _careful_stats(np, f, size: int, out: dict) -> None:
 
 
 _numpy = None
+
+#: The C one-pass stats of a C-contiguous float32/float64 array (_stats.c), unless it was not
+#: built (no C compiler) or TAPEVIZ_PURE_PYTHON=1: NumPy's passes then serve.
+_finite_stats = None
+if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
+    try:
+        from ._stats import finite_stats as _finite_stats
+    except ImportError:
+        pass
 
 
 def _np():
