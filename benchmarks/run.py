@@ -19,7 +19,7 @@ Engine workloads (workloads.py, peers.py):
   W6  Hessian of a 50-parameter function (jacobian of a gradient under nested tapes) vs
       autograd.hessian and torch.autograd.functional.hessian
   events on/off: W1 and W3 with a no-op subscriber vs none; W1 with a subscriber of
-  gradient_finished only (subscribe(kinds=...)) vs none
+  gradient_finished only (subscribe(kinds=...)) vs none; W3 recording to a file vs none
   W1 at the top level of a script after 1,000 other lines vs in a function (the cost of
       source lines in large code objects)
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
@@ -173,8 +173,12 @@ def engine_rows(args):
             ("W3", None, "W3 MLP step, events on vs off", "ms", ms, 1.03),
             ("W1", None, "W1 chain per op, events on vs off", "us", us, 1.20),
             ("W1", w.GRADIENT_KINDS, "W1 with a subscriber of gradient_finished only vs off",
-             "us", us, None)):
-        events_name = f"tapeviz {wl} {'gradient ' if kinds else ''}events"
+             "us", us, None),
+            ("W3", "recording", "W3 MLP step, recording to a file vs off", "ms", ms, None)):
+        events_name = (f"tapeviz {wl} recording" if kinds == "recording" else
+                       f"tapeviz {wl} {'gradient ' if kinds else ''}events")
+        if args.in_process and kinds == "recording":
+            continue     # a recording takes every event of its process: off's too
         if args.in_process:
             on = w.Events(w.FACTORIES[f"tapeviz {wl}"](), kinds)
             off = w.FACTORIES[f"tapeviz {wl}"]()

@@ -262,6 +262,33 @@ def with_events(factory, kinds=None):
     return make
 
 
+class Recorded:
+    """Record all of this process's events to a temporary file until ``close``."""
+
+    def __init__(self, fn):
+        import tempfile
+        from tapeviz.recording import record
+        self.fn = fn
+        self.dir = tempfile.TemporaryDirectory(prefix="tapeviz-bench-")
+        self.recording = record(os.path.join(self.dir.name, "bench.tvz"))
+
+    def __call__(self):
+        return self.fn()
+
+    def close(self):
+        self.recording.close()
+        self.dir.cleanup()
+
+
+def with_recording(factory):
+    def make():
+        import atexit
+        recorded = Recorded(factory())     # on for the worker's whole life
+        atexit.register(recorded.close)
+        return recorded
+    return make
+
+
 # --- the workloads by name (what a worker process builds) ------------------------------------
 FACTORIES = {
     "tapeviz W3": tapeviz_mlp,
@@ -282,6 +309,7 @@ FACTORIES = {
     "tapeviz W3 events": with_events(tapeviz_mlp),
     "tapeviz W1 events": with_events(tapeviz_chain),
     "tapeviz W1 gradient events": with_events(tapeviz_chain, GRADIENT_KINDS),
+    "tapeviz W3 recording": with_recording(tapeviz_mlp),
     "tapeviz W4": tapeviz_w4,
     "numpy W4": numpy_w4,
 }

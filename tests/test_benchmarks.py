@@ -149,3 +149,19 @@ def test_instructions_py_help_and_refuses_a_bad_range():
     bad = subprocess.run([sys.executable, script, "tapeviz W1", "--few", "5", "--many", "5"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--many must be larger" in bad.stderr   # before valgrind
+
+
+def test_the_recorded_w3_workload_records_its_steps_and_cleans_up():
+    import workloads
+    from tapeviz.recording import load_recording
+    step = workloads.FACTORIES["tapeviz W3 recording"]()
+    try:
+        step()
+        step()
+        path = step.recording.path
+        step.recording.flush()
+        kinds = [e.kind for e in load_recording(path)]
+        assert kinds.count("gradient_finished") == 2 and kinds.count("op_recorded") >= 20
+    finally:
+        step.close()
+    assert not os.path.exists(path)
