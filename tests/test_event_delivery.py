@@ -219,3 +219,59 @@ def test_emit_deferred_needs_a_class_and_a_builder(delivery):
         warnings.simplefilter("ignore")
         with pytest.raises(TypeError):
             events.emit_deferred(int, lambda: {})     # not an event class
+
+
+# --- event objects nobody kept (the C delivery hands them out again) --------------------------
+def _probe(node, **extra):
+    return {"op": "Probe", "node": node, **extra}
+
+
+def test_an_event_dropped_after_delivery_says_only_its_own_fields(delivery):
+    """Whatever a subscriber did to an event it let go, the next event is fresh: its fields,
+    stamps and payload are its own (the C delivery reuses the dropped object)."""
+    seen = []
+
+    def meddle(e):
+        seen.append((e.seq, e.op, e.node, e.attrs))
+        if e.node == 1:       # written past the frozen dataclass, then the event is dropped
+            object.__setattr__(e, "attrs", {"left": "behind"})
+            assert e.attrs == {"left": "behind"}
+    with events.subscribe(meddle), warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        events.emit_deferred(events.OpRecorded, _probe, 1)
+        events.emit_deferred(events.OpRecorded, _probe, 2)
+        events.emit_deferred(events.OpRecorded, lambda n: _probe(n, attrs={"own": 1}), 3)
+    assert not warned
+    assert [s[1:] for s in seen] == [("Probe", 1, {}), ("Probe", 2, {}), ("Probe", 3, {"own": 1})]
+    assert seen[0][0] < seen[1][0] < seen[2][0]
+
+
+def test_events_a_subscriber_keeps_strongly_or_weakly_are_never_reused(delivery):
+    import weakref
+    kept, weak, dropped_ids = [], [], []
+
+    def keep_some(e):
+        if e.node % 3 == 0:
+            kept.append(e)
+        elif e.node % 3 == 1:
+            weak.append(weakref.ref(e))
+            weak.append(e.node)
+    with events.subscribe(keep_some):
+        for i in range(12):
+            events.emit_deferred(events.OpRecorded, _probe, i)
+    assert [e.node for e in kept] == [0, 3, 6, 9]
+    assert len({id(e) for e in kept}) == 4
+    assert all(ref() is None for ref in weak[::2])   # dropped: gone, not handed out again
+
+
+def test_a_dropped_event_holds_no_arguments(delivery):
+    import weakref
+
+    class Big:
+        pass
+    big = Big()
+    alive = weakref.ref(big)
+    with events.subscribe(lambda e: None):
+        events.emit_deferred(events.OpRecorded, lambda b: _probe(0), big)
+        del big
+    assert alive() is None       # the unbuilt payload's arguments went with the event
