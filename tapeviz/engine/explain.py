@@ -188,10 +188,21 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
             return _make(name, "zero", "zero_unconnected", None, {}, source, ctx.prefix)
         cause, node, extra = _why_zero(ctx, source)
         return _make(name, "zero", cause, node, extra, source, ctx.prefix)
+    if not _may_saturate(ctx):     # (what follows reads every ReLU on the path: skip it)
+        return _make(name, "value", "ok", None, {}, source, ctx.prefix)
     cause, node, extra = _why_zero(ctx, source)
     if cause == "saturated":   # a vanishing value through an activation stuck in its tail
         return _make(name, "value", cause, node, extra, source, ctx.prefix)
     return _make(name, "value", "ok", None, {}, source, ctx.prefix)
+
+
+def _may_saturate(ctx) -> bool:
+    """Did the tape record a Sigmoid or Tanh, the only ops `_why_zero` calls saturated?
+    Worked out once per gradient call, for all its sources."""
+    known = ctx.__dict__.get("saturable")
+    if known is None:
+        known = ctx.saturable = any(_op_name(e[0]) in ("Sigmoid", "Tanh") for e in ctx.entries)
+    return known
 
 
 def _tape_connects(ctx, source) -> bool:
