@@ -7,6 +7,17 @@ import pytest
 from tapeviz import events
 
 
+def pytest_configure(config):
+    # pandas 3 makes bokeh emit Pandas4Warning (reset_index(inplace=True)) for DataFrame
+    # sources. Only where the class exists: pandas 2 (the newest on Python 3.10) has none, and
+    # a filter naming a missing class is an error for pytest.
+    try:
+        from pandas.errors import Pandas4Warning  # noqa: F401
+    except ImportError:
+        return
+    config.addinivalue_line("filterwarnings", "ignore::pandas.errors.Pandas4Warning")
+
+
 @pytest.fixture(autouse=True)
 def _no_subscription_left_open():
     before = set(map(id, events.subscribers()))
