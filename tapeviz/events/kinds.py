@@ -6,16 +6,41 @@ Imports: stdlib and ``deferred`` only.
 """
 from __future__ import annotations
 
+import dataclasses
+import sys
 from dataclasses import dataclass, field
 
 from .deferred import (_Deferrable, _dict_maker, _get_pending, _make_deferrable, _materialize,
                        _set_pending, install_stamps)
 
+if sys.version_info >= (3, 11):
+    _event_class = dataclass(frozen=True, slots=True)
+else:
+    def _event_class(cls):
+        """``dataclass(frozen=True, slots=True)`` as Python 3.11 makes it. Python 3.10's gives a
+        subclass a slot of its own for every field, the inherited ones too (bpo-45897, fixed
+        in 3.11): each kind's own ``seq`` and ``time`` slots would then hide the base's, which
+        :func:`install_stamps` reads from and the engine's deferred events are stamped in."""
+        cls = dataclass(frozen=True)(cls)
+        inherited = set()
+        for base in cls.__mro__[1:-1]:
+            slots = base.__dict__.get("__slots__", ())
+            inherited.update((slots,) if isinstance(slots, str) else slots)
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        body = {k: v for k, v in cls.__dict__.items()
+                if k not in names and k not in ("__dict__", "__weakref__")}
+        body["__slots__"] = tuple(n for n in names if n not in inherited)
+        slotted = type(cls)(cls.__name__, cls.__bases__, body)
+        slotted.__qualname__ = cls.__qualname__
+        slotted.__getstate__ = dataclasses._dataclass_getstate     # as 3.10's slots=True does
+        slotted.__setstate__ = dataclasses._dataclass_setstate
+        return slotted
+
 #: 2: recordings write each source site once (a ``site`` line) and events refer to it by id.
 SCHEMA_VERSION = 2
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class Event(_Deferrable):
     KIND = "event"
     seq: int = 0
@@ -38,7 +63,7 @@ class Event(_Deferrable):
         return _dict_maker(type(self))(self)
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class OpDefined(Event):
     """The first use of an op in a run: its human formulas, so a recording describes itself."""
     KIND = "op_defined"
@@ -48,7 +73,7 @@ class OpDefined(Event):
     differentiable: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class TapeOpened(Event):
     KIND = "tape_opened"
     tape: int = 0
@@ -58,14 +83,14 @@ class TapeOpened(Event):
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class TapeClosed(Event):
     KIND = "tape_closed"
     tape: int = 0
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class Watched(Event):
     """A tensor or variable joined a tape's watch set; ``how`` is ``"watch"`` or ``"auto"``."""
     KIND = "watched"
@@ -75,7 +100,7 @@ class Watched(Event):
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class OpRecorded(Event):
     """An op ran. ``tapes`` lists the tapes that recorded it; empty with a ``skipped`` reason
     (``"paused"`` inside ``stop_recording``, ``"outside_tape"`` after a tape closed) for an op
@@ -93,21 +118,21 @@ class OpRecorded(Event):
     scope: str = ""                    # name scope (a Keras layer's name), for grouping
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class RecordingPaused(Event):
     KIND = "recording_paused"
     tape: int = 0
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class RecordingResumed(Event):
     KIND = "recording_resumed"
     tape: int = 0
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class VariableAssigned(Event):
     KIND = "variable_assigned"
     variable: dict = field(default_factory=dict)
@@ -116,7 +141,7 @@ class VariableAssigned(Event):
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class Escaped(Event):
     """A value left the tape: ``via`` is ``"numpy()"``, ``"np.sin"``, ``"float()"``, ..."""
     KIND = "escaped"
@@ -125,7 +150,7 @@ class Escaped(Event):
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class GradientStarted(Event):
     KIND = "gradient_started"
     call: int = 0
@@ -137,7 +162,7 @@ class GradientStarted(Event):
     site: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class BackwardStep(Event):
     """One op's vector-Jacobian product during a backward pass.
 
@@ -154,7 +179,7 @@ class BackwardStep(Event):
     input_grads: list = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class GradientFinished(Event):
     """Per source: ``{"tensor": ref, "grad": summary | None, "norm": float | None,
     "verdict", "cause", "message", "fix", "filename", "lineno", "path"}``."""
@@ -164,7 +189,7 @@ class GradientFinished(Event):
     results: list = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class Scalar(Event):
     """A number the user reports for charts, e.g. ``tv.events.log_scalar("loss", loss, step)``."""
     KIND = "scalar"
@@ -173,7 +198,7 @@ class Scalar(Event):
     step: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_event_class
 class RecordingClosed(Event):
     """The last line of a recording, written by its writer only (never sent to subscribers):
     a reader that follows the file stops here. ``reason`` is ``"closed"`` (``close()`` or the
