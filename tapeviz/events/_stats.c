@@ -31,6 +31,25 @@ typedef struct {
     int64_t zeros;
 } Stats;
 
+/* The elements the vector loop left (all of them without SSE2), then the totals: the same
+   for both element types, hence a macro. */
+#define FINISH(p, i, n, lo, hi, sum, sq, zeros, out) do {                                  \
+        double s4[4] = {0, 0, 0, 0}, q4[4] = {0, 0, 0, 0};                                  \
+        for (; (i) < (n); (i)++) {                                                          \
+            double x = (p)[i];                                                              \
+            lo = x < lo ? x : lo;                                                           \
+            hi = x > hi ? x : hi;                                                           \
+            zeros += x == 0.0;                                                              \
+            s4[(i) & 3] += x;                                                               \
+            q4[(i) & 3] += x * x;                                                           \
+        }                                                                                   \
+        (out)->lo = lo;                                                                     \
+        (out)->hi = hi;                                                                     \
+        (out)->sum = sum + ((s4[0] + s4[1]) + (s4[2] + s4[3]));                             \
+        (out)->sq = sq + ((q4[0] + q4[1]) + (q4[2] + q4[3]));                              \
+        (out)->zeros = zeros;                                                               \
+    } while (0)
+
 static void
 stats_f32(const float *p, Py_ssize_t n, Stats *out)
 {
@@ -79,20 +98,7 @@ stats_f32(const float *p, Py_ssize_t n, Stats *out)
         sq = q[0] + q[1];
     }
 #endif
-    double s4[4] = {0, 0, 0, 0}, q4[4] = {0, 0, 0, 0};
-    for (; i < n; i++) {
-        double x = p[i];
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-        zeros += x == 0.0;
-        s4[i & 3] += x;
-        q4[i & 3] += x * x;
-    }
-    out->lo = lo;
-    out->hi = hi;
-    out->sum = sum + ((s4[0] + s4[1]) + (s4[2] + s4[3]));
-    out->sq = sq + ((q4[0] + q4[1]) + (q4[2] + q4[3]));
-    out->zeros = zeros;
+    FINISH(p, i, n, lo, hi, sum, sq, zeros, out);
 }
 
 static void
@@ -129,20 +135,7 @@ stats_f64(const double *p, Py_ssize_t n, Stats *out)
         zeros = z[0] + z[1];
     }
 #endif
-    double s4[4] = {0, 0, 0, 0}, q4[4] = {0, 0, 0, 0};
-    for (; i < n; i++) {
-        double x = p[i];
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-        zeros += x == 0.0;
-        s4[i & 3] += x;
-        q4[i & 3] += x * x;
-    }
-    out->lo = lo;
-    out->hi = hi;
-    out->sum = sum + ((s4[0] + s4[1]) + (s4[2] + s4[3]));
-    out->sq = sq + ((q4[0] + q4[1]) + (q4[2] + q4[3]));
-    out->zeros = zeros;
+    FINISH(p, i, n, lo, hi, sum, sq, zeros, out);
 }
 
 /* "f"/"d", optionally with the native byte order's prefix ('@', '=', or '<'/'>' when that
