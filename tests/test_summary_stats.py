@@ -146,3 +146,30 @@ def test_pure_python_summaries_skip_the_c_stats():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(os.environ, TAPEVIZ_PURE_PYTHON="1"))
     assert out.stdout.split() == ["True", "49.5"]
+
+
+def test_the_plain_loop_for_cpus_without_sse2_gives_the_same_answers(tmp_path):
+    """Other CPUs (ARM) build `_stats.c` without its SSE2 loop: build it that way here."""
+    import importlib.util
+    import shutil
+    import sysconfig
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None or not summary._finite_stats:
+        pytest.skip("no C compiler here (the C stats are not built either)")
+    source = os.path.join(os.path.dirname(summary.__file__), "_stats.c")
+    built = tmp_path / ("_stats" + sysconfig.get_config_var("EXT_SUFFIX"))
+    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-U__SSE2__",
+                    "-I" + sysconfig.get_paths()["include"], source, "-o", str(built)],
+                   check=True, capture_output=True)
+    spec = importlib.util.spec_from_file_location("_stats", built)
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    rng = np.random.default_rng(7)
+    for n in (1, 5, 8, 9, 100, 1001):
+        for dtype in (np.float32, np.float64):
+            a = rng.normal(size=n).astype(dtype)
+            a[rng.random(n) < 0.2] = -0.0
+            check(plain.finite_stats(a), a)
+            b = a.copy()
+            b[n // 2] = np.nan
+            assert plain.finite_stats(b) is None
