@@ -8,6 +8,7 @@ refused, values that escaped to NumPy, pause spans, open/close marks).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 
 import numpy as np
@@ -117,6 +118,12 @@ class _Context:
         self.nodes = [e[0] for e in self.entries] or tape._released_nodes or []
         self.lineage = _lineage(targets)
 
+    @functools.cached_property
+    def saturable(self) -> bool:
+        """Did the tape record a Sigmoid or Tanh, the only ops `_why_zero` calls saturated?
+        (Once per gradient call, for all its sources.)"""
+        return any(_op_name(e[0]) in ("Sigmoid", "Tanh") for e in self.entries)
+
 
 class TapeState:
     """What an explanation reads of a tape, copied at a gradient call: the explanation of a
@@ -188,21 +195,12 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
             return _make(name, "zero", "zero_unconnected", None, {}, source, ctx.prefix)
         cause, node, extra = _why_zero(ctx, source)
         return _make(name, "zero", cause, node, extra, source, ctx.prefix)
-    if not _may_saturate(ctx):     # (what follows reads every ReLU on the path: skip it)
+    if not ctx.saturable:     # (what follows reads every ReLU on the path: skip it)
         return _make(name, "value", "ok", None, {}, source, ctx.prefix)
     cause, node, extra = _why_zero(ctx, source)
     if cause == "saturated":   # a vanishing value through an activation stuck in its tail
         return _make(name, "value", cause, node, extra, source, ctx.prefix)
     return _make(name, "value", "ok", None, {}, source, ctx.prefix)
-
-
-def _may_saturate(ctx) -> bool:
-    """Did the tape record a Sigmoid or Tanh, the only ops `_why_zero` calls saturated?
-    Worked out once per gradient call, for all its sources."""
-    known = ctx.__dict__.get("saturable")
-    if known is None:
-        known = ctx.saturable = any(_op_name(e[0]) in ("Sigmoid", "Tanh") for e in ctx.entries)
-    return known
 
 
 def _tape_connects(ctx, source) -> bool:
