@@ -100,11 +100,17 @@ def escape_site(depth: int = 2):
     return None
 
 
-def user_names(objects) -> dict:
-    """id(obj) -> the name the user's code binds it to (locals first), for readable messages."""
-    frame = _getframe(1)
+def _user_frame():
+    """The innermost frame of the user's code (not tapeviz's), or None."""
+    frame = _getframe(2)
     while frame is not None and _is_internal(frame.f_code):
         frame = frame.f_back
+    return frame
+
+
+def user_names(objects) -> dict:
+    """id(obj) -> the name the user's code binds it to (locals first), for readable messages."""
+    frame = _user_frame()
     if frame is None:
         return {}
     wanted = {id(o) for o in objects}
@@ -123,9 +129,7 @@ def user_prefix() -> str:
     """The name the user's code calls tapeviz by (``tf`` after ``import tapeviz as tf``; ``tv``
     when none is found), so that a fix reads as code they can paste."""
     package = sys.modules.get(__name__.split(".")[0])
-    frame = _getframe(1)
-    while frame is not None and _is_internal(frame.f_code):
-        frame = frame.f_back
+    frame = _user_frame()
     if frame is None or package is None:
         return "tv"
     for scope in (frame.f_globals, frame.f_locals):   # (imports are usually the module's)
