@@ -75,9 +75,7 @@ def _assign(var: Variable, value, method: str):
     else:
         result = _combined(var, new._value, method)
     site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
-    var._node = Node(method, (var._node, new._node), (var._id, new._id), site,
-                     {"name": var._name, "trainable": var.trainable})
-    var._value = result
+    _commit(var, result, method, new._node, new._id, site)
     for tape in _op.OPEN:
         tape._assigns.append((var._id, new._id, method, var._node))
     if _events.ACTIVE:
@@ -129,11 +127,15 @@ def assign_quiet(var: Variable, delta, method: str) -> bool:
     returns False: the caller assigns the usual way."""
     if _op.OPEN or _events.ACTIVE or delta.dtype is not var._value.dtype:
         return False
-    result = _combined(var, delta, method)
-    var._node = Node(method, (var._node, None), (var._id, _next_id()), None,
+    _commit(var, _combined(var, delta, method), method, None, _next_id(), None)
+    return True
+
+
+def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> None:
+    """The variable takes its new value, and its lineage the assignment's node."""
+    var._node = Node(method, (var._node, parent), (var._id, in_id), site,
                      {"name": var._name, "trainable": var.trainable})
     var._value = result
-    return True
 
 
 def _refs(holder) -> int:
