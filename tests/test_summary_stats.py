@@ -154,8 +154,8 @@ def test_the_plain_loop_for_cpus_without_sse2_gives_the_same_answers(tmp_path):
     import shutil
     import sysconfig
     cc = shutil.which("gcc") or shutil.which("cc")
-    if cc is None or not summary._finite_stats:
-        pytest.skip("no C compiler here (the C stats are not built either)")
+    if cc is None:
+        pytest.skip("no C compiler here (so the C stats are not built either)")
     source = os.path.join(os.path.dirname(summary.__file__), "_stats.c")
     built = tmp_path / ("_stats" + sysconfig.get_config_var("EXT_SUFFIX"))
     subprocess.run([cc, "-shared", "-fPIC", "-O2", "-U__SSE2__",
