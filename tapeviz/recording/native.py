@@ -35,7 +35,7 @@ def setup(c, writer):
         "ref_fields": tables._REF_FIELDS_BY_CLASS, "fragments": encode._fragments,
         "ascii_fragment": encode._ascii_fragment, "writer_globals": vars(writer),
         "tables_globals": vars(tables), "cleared": tables.CLEARED,
-        "errors": (ValueError, TypeError, RecursionError, OverflowError, KeyError),
+        "errors": writer._WRITE_ERRORS,
         "newline": encode.NEWLINE})
     c.setup_on_event({
         "make_plan": plan, "python_on_event": writer.record._on_event,

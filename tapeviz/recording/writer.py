@@ -30,6 +30,11 @@ FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
+#: what a line that cannot be written the usual way raises: the event is then written the
+#: general way (sanitised). KeyError: a deferred payload that left a field out (built_payload
+#: writes what the build gave), which the general way fills in with the defaults.
+_WRITE_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, KeyError)
+
 
 class record:
     """Record every tape event to ``path`` (JSON Lines), from now until ``close()``.
@@ -142,9 +147,7 @@ class record:
             if defined:
                 self._append(defined)
             line = self._line(cls, data, engine_built)
-        # KeyError: a deferred payload that left a field out (built_payload writes what
-        # the build gave): written the general way, which fills in the defaults
-        except (ValueError, TypeError, RecursionError, OverflowError, KeyError):
+        except _WRITE_ERRORS:
             line = self._sanitized(event)
             if line is None:
                 return
