@@ -1,5 +1,6 @@
 """The recording format across versions: version 2 writes each source site once (a `site`
-line) and events refer to it by id; version 1 files (sites inline) still load the same."""
+line) and events refer to it by id; version 3 leaves out a backward step's total that is its
+gradient; version 1 files (sites inline) and version 2 files still load the same."""
 import json
 import pathlib
 import threading
@@ -28,15 +29,16 @@ def test_a_version_1_recording_loads_as_its_lines_say():
             "backward_step", "scalar"} <= set(loaded.kinds())
 
 
-def test_version_1_events_rewritten_as_version_2_come_back_equal_and_smaller(tmp_path):
+def test_version_1_events_rewritten_in_the_current_version_come_back_equal_and_smaller(tmp_path):
     old = load_recording(V1)
-    path = tmp_path / "v2.tvz"
+    path = tmp_path / "current.tvz"
     with tv.record(path) as rec:
         rec._subscription.close()     # only these events, not this process's (as the benchmark)
         for e in old:                 # events from a file (not engine-built): the strict encoder
             rec._on_event(e)
     new = load_recording(path)
-    assert new.complete and new.warnings == [] and new.header["version"] == 2
+    assert new.complete and new.warnings == []
+    assert new.header["version"] == events.SCHEMA_VERSION == 3
     extra = len(new) - len(old)       # the op definitions replayed when the writer subscribed
     assert all(e.kind == "op_defined" for e in new[:extra])
     assert [e.to_dict() for e in new[extra:]] == [e.to_dict() for e in old]
@@ -158,3 +160,50 @@ def test_an_event_that_must_be_sanitised_does_not_leave_stale_refs(tmp_path):
     assert hand.inputs[0]["summary"]["note"] == 1.5
     assert [e.inputs for e in loaded.of("op_recorded") if e.op != "Hand"] == \
         [e.inputs for e in seen.of("op_recorded") if e.op != "Hand"]
+
+
+def _accumulating_training(steps=2):
+    x = tv.Variable([1.0, 2.0], name="x")
+    for _ in range(steps):
+        with tv.GradientTape() as tape:
+            y = tv.reduce_sum(x * x + tv.sin(x))     # x feeds two ops: its gradient accumulates
+        x.assign_sub(0.1 * tape.gradient(y, x))
+
+
+def test_a_gradient_that_is_its_own_total_is_written_once_and_read_back_whole(tmp_path):
+    path = tmp_path / "totals.tvz"
+    with events.capture() as seen, tv.record(path):
+        _accumulating_training()
+    steps = [e for e in seen if e.kind == "backward_step"]
+    emitted = [ig for e in steps for ig in e.input_grads]
+    assert {ig["accumulated"] for ig in emitted} == {False, True}
+    # an input's first gradient is its total: the engine hands one summary for both
+    assert all((ig["total"] is ig["grad"]) != ig["accumulated"] for ig in emitted)
+    written = [ig for r in _json_lines(path) if r.get("kind") == "backward_step"
+               for ig in r["input_grads"]]
+    assert len(written) == len(emitted)
+    for line, ig in zip(written, emitted):
+        assert ("total" in line) == ig["accumulated"]
+        assert line["grad"] == ig["grad"]
+        if ig["accumulated"]:
+            assert line["total"] == ig["total"] != ig["grad"]
+    back = [e for e in load_recording(path) if e.kind == "backward_step"]
+    assert [e.to_dict() for e in back] == [e.to_dict() for e in steps]
+    assert all(ig["total"] is not ig["grad"] for e in back for ig in e.input_grads)
+
+
+def test_only_a_version_3_file_has_its_left_out_totals_put_back(tmp_path):
+    grad = {"shape": [], "dtype": "float32", "size": 1, "value": 2.0}
+    step = {"kind": "backward_step", "seq": 1, "time": 0.0, "call": 1, "step": 0, "node": 1,
+            "op": "Neg", "formula": "", "upstream": [],
+            "input_grads": [{"index": 0, "tensor": 1, "grad": grad, "accumulated": False}]}
+    got = {}
+    for version in (2, 3):
+        path = tmp_path / f"v{version}.tvz"
+        path.write_text(json.dumps({"format": "tapeviz-recording", "version": version}) + "\n"
+                        + json.dumps(step) + "\n")
+        loaded = load_recording(path)
+        assert loaded.warnings == [] and len(loaded) == 1
+        got[version] = loaded[0].input_grads[0]
+    assert "total" not in got[2]          # version 2 wrote every total: none is invented
+    assert got[3]["total"] == grad and got[3]["total"] is not got[3]["grad"]

@@ -179,6 +179,7 @@ def _payload_raises():
 
 SITE = {"file": "odd.py", "line": 1, "func": "f", "code": "x"}
 REF = {"id": 900, "name": "r", "shape": [], "dtype": "float32"}
+GRAD = {"shape": [2], "dtype": "float32", "size": 2, "value": [0.5, -1.0]}
 
 
 class _Weird:
@@ -226,6 +227,14 @@ def _odd_events():
            upstream=[], input_grads=[]),
         ev(events.BackwardStep, call=1, step=2, node=1, op="Mul", formula=None),
         ev(events.BackwardStep, call=1, step=3, node=1, op="Mul"),      # no formula
+        ev(events.BackwardStep, call=1, step=4, node=1, op="Mul", formula="f", upstream=[],
+           input_grads=[{"index": 0, "grad": GRAD, "accumulated": False, "total": GRAD},
+                        {"index": 1, "grad": GRAD, "accumulated": True, "total": dict(GRAD)},
+                        {"index": 2, "grad": None, "total": None}, {"index": 3, "grad": GRAD},
+                        {"total": GRAD, "grad": GRAD, "index": 4}, "not a dict", 7]),
+        ev(events.BackwardStep, call=1, step=5, node=1, op="Mul", formula="f", upstream=[],
+           input_grads="not a list"),
+        ev(events.BackwardStep, call=1, step=6, node=1, op="Mul", formula="f"),  # no grads
         ev(events.GradientFinished, call=1, tape=1, results=[{"tensor": dict(REF)}]),
         ev(events.TapeOpened, tape=2, site={"file": "odd.py", "line": 1, "func": "g"}),
         deferred(op, _payload_raises),

@@ -173,9 +173,14 @@ def _step_payload(call, step, node, op, g, step_grads, limit) -> dict:
     subscriber reads the event gives what building them at the step would)."""
     summarize = _events.summarize
     ups = g if isinstance(g, tuple) else (g,)
+    input_grads = []
+    for i, x, gx, acc, total in step_grads:
+        grad = summarize(gx._value, limit)
+        # an input's first gradient is its total: the same summary (a recording then writes
+        # it once, see recording/tables.py)
+        input_grads.append({"index": i, "tensor": x._id, "grad": grad, "accumulated": acc,
+                            "total": grad if total is gx else summarize(total._value, limit)})
     return {"call": call, "step": step, "node": node.id, "op": op.name,
             "formula": "; ".join(op.grad_formulas),
             "upstream": [summarize(u._value, limit) if u is not None else None for u in ups],
-            "input_grads": [{"index": i, "tensor": x._id, "grad": summarize(gx._value, limit),
-                             "accumulated": acc, "total": summarize(total._value, limit)}
-                            for i, x, gx, acc, total in step_grads]}
+            "input_grads": input_grads}

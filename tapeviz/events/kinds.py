@@ -37,7 +37,8 @@ else:
         return slotted
 
 #: 2: recordings write each source site once (a ``site`` line) and events refer to it by id.
-SCHEMA_VERSION = 2
+#: 3: a backward step's ``total`` that is its ``grad`` is left out (readers put it back).
+SCHEMA_VERSION = 3
 
 
 @_event_class

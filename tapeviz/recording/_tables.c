@@ -7,7 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-static PyObject *str_id, *str_site, *str_file, *str_line;
+static PyObject *str_id, *str_site, *str_file, *str_line, *str_total, *str_grad;
 
 /* `a == b` for two dicts, quicker when both were built by the same code: their keys then come
    in the same order and are the same (interned) string objects, so they are walked side by
@@ -199,6 +199,43 @@ _tapeviz_compact(PyObject *refs, PyObject *by_line, PyObject *spec, PyObject *da
     return 1;
 }
 
+/* tables.totals_once(input_grads): each entry whose "total" is its "grad" (the same object,
+   not None) copied without "total", the others as they are, in a new list; anything but a
+   list as it is (new reference; NULL with an error). For _writer.c's backward steps. */
+PyObject *
+_tapeviz_totals_once(PyObject *input_grads)
+{
+    if (!PyList_CheckExact(input_grads))
+        return Py_NewRef(input_grads);
+    Py_ssize_t n = PyList_GET_SIZE(input_grads);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *entry = Py_NewRef(PyList_GET_ITEM(input_grads, i));
+        if (PyDict_CheckExact(entry)) {
+            PyObject *total = PyDict_GetItemWithError(entry, str_total);
+            PyObject *grad = total ? PyDict_GetItemWithError(entry, str_grad) : NULL;
+            if (PyErr_Occurred()) {
+                Py_DECREF(entry);
+                Py_DECREF(out);
+                return NULL;
+            }
+            if (total != NULL && total != Py_None && total == grad) {
+                PyObject *copy = PyDict_Copy(entry);
+                Py_SETREF(entry, copy);
+                if (copy == NULL || PyDict_DelItem(copy, str_total)) {
+                    Py_XDECREF(entry);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+        }
+        PyList_SET_ITEM(out, i, entry);
+    }
+    return out;
+}
+
 /* compact(refs, by_line, spec, data) -> bool: _tapeviz_compact for tables.py */
 static PyObject *
 compact(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -247,7 +284,9 @@ PyInit__tables(void)
     str_site = PyUnicode_InternFromString("site");
     str_file = PyUnicode_InternFromString("file");
     str_line = PyUnicode_InternFromString("line");
-    if (!str_id || !str_site || !str_file || !str_line)
+    str_total = PyUnicode_InternFromString("total");
+    str_grad = PyUnicode_InternFromString("grad");
+    if (!str_id || !str_site || !str_file || !str_line || !str_total || !str_grad)
         return NULL;
     return PyModule_Create(&module);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 int _tapeviz_compact(PyObject *refs, PyObject *by_line, PyObject *spec, PyObject *data);
+PyObject *_tapeviz_totals_once(PyObject *input_grads);
 
 /* set once by setup_writer() (native.py, at import); the module globals are read at each call,
    as writer.py and tables.py read theirs (tests change MAX_REFS) */
@@ -25,7 +26,8 @@ static PyObject *OpRecorded, *BackwardStep, *GradientFinished, *Scalar, *ref_fie
     *newline;
 static PyObject *s_dumps, *s_tables, *s_buffer, *s_end, *s_buffered, *s_refs, *s_by_line,
     *s_site, *s_attrs, *s_formula, *s_append, *s_flush, *s_strict, *s_flush_events,
-    *s_flush_bytes, *s_buffer_size, *s_max_refs, *s_site_method, *s_value, *s_time;
+    *s_flush_bytes, *s_buffer_size, *s_max_refs, *s_site_method, *s_value, *s_time,
+    *s_input_grads;
 
 static int
 global_ssize(PyObject *globals, PyObject *name, Py_ssize_t *out)
@@ -194,6 +196,15 @@ make_line(PyObject *rec, PyObject *cls, PyObject *data, PyObject *dumps, int eng
             return NULL;
         int failed = PyDict_SetItem(data, s_formula, frag);
         Py_DECREF(frag);
+        PyObject *grads = failed ? NULL : PyDict_GetItemWithError(data, s_input_grads);
+        if (grads == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, s_input_grads);
+            return NULL;
+        }
+        PyObject *once = _tapeviz_totals_once(grads);
+        failed = once == NULL || PyDict_SetItem(data, s_input_grads, once);
+        Py_XDECREF(once);
         if (failed)
             return NULL;
     }
@@ -403,6 +414,7 @@ _tapeviz_setup_writer(PyObject *self, PyObject *names)
         s_flush_events = intern("FLUSH_EVENTS"); s_flush_bytes = intern("FLUSH_BYTES");
         s_buffer_size = intern("_BUFFER_SIZE"); s_max_refs = intern("MAX_REFS");
         s_site_method = s_site; s_value = intern("value"); s_time = intern("time");
+        s_input_grads = intern("input_grads");
         /* interned: orjson tells its keywords by identity, as Python's calls pass them */
         PyObject *option = intern("option");
         option_kw = option ? PyTuple_Pack(1, option) : NULL;

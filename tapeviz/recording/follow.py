@@ -170,7 +170,7 @@ class Follower:
     def _header_from(self, raw: bytes, complete: bool = True) -> None:
         try:
             self.header = check_header(raw, self.path, complete)
-            self._parser.tables.names_refs = _major(self.header.get("version")) >= 2
+            self._parser.tables.set_version(_major(self.header.get("version")))
         except RecordingError as exc:
             self.ended, self.reason = True, "not_a_recording"
             self.warnings.append(str(exc))

@@ -83,7 +83,7 @@ def load_recording(path) -> Recording:
         header, reader = _read_header(f, path)
         rec = Recording(header=header, path=path)
         parser = _EventParser(rec.warnings, path)
-        parser.tables.names_refs = _major(header.get("version")) >= 2
+        parser.tables.set_version(_major(header.get("version")))
         while True:
             item = reader.next_line()
             if item is None:

@@ -1,4 +1,5 @@
-"""What a version 2 recording writes once and then names: source sites and tensor refs.
+"""What a recording writes once and then names: source sites and tensor refs (version 2),
+and a backward step's total that is its gradient (version 3).
 
 An event repeats what earlier events already said: the source line of every op in a loop,
 and the same tensor ref (with its summary) as one op's output, the next op's input, a
@@ -9,6 +10,10 @@ id. Readers substitute both back, so the events they hand out equal the emitted 
 
 Both tables stay bounded: after :data:`MAX_REFS` tensor ids the writer forgets its refs and
 writes ``{"kind": "refs_cleared"}``, and readers forget theirs there too.
+
+In a ``backward_step``, an input's first gradient is also its running total: the engine hands
+the same summary for both, and the writer leaves ``total`` out (:func:`totals_once`; a
+summary with its value is a sixth of a training step's bytes). Readers put it back.
 Imports: stdlib, ``events`` and ``encode``.
 """
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import os
 
 from .. import events as _events
-from ..events import sanitize
+from ..events import SCHEMA_VERSION, sanitize
 from .encode import _encode
 
 #: The writer forgets its tensor refs (and says so in the file) past this many tensor ids.
@@ -170,15 +175,31 @@ class WriterTables:
         return CLEARED
 
 
+def totals_once(input_grads):
+    """A backward step's ``input_grads`` as written: an entry whose ``total`` *is* its
+    ``grad`` (the engine's own summary, the same object) without ``total``; the list itself
+    otherwise unchanged (``_writer.c``'s ``totals_once`` is the same)."""
+    if type(input_grads) is not list:
+        return input_grads
+    return [{k: v for k, v in ig.items() if k != "total"}
+            if type(ig) is dict and ig.get("total") is ig.get("grad") is not None else ig
+            for ig in input_grads]
+
+
 class ReaderTables:
     """The reader's half: sites and refs back into an event's dict, from the lines so far."""
 
-    __slots__ = ("sites", "refs", "names_refs")
+    __slots__ = ("sites", "refs", "names_refs", "omits_totals")
 
     def __init__(self):
         self.sites: dict = {}
         self.refs: dict = {}
-        self.names_refs = True       # False for version 1 files: nothing to remember
+        self.set_version(SCHEMA_VERSION)
+
+    def set_version(self, major: int) -> None:
+        """What a file of that major version leaves for readers to put back."""
+        self.names_refs = major >= 2        # version 1 files: nothing to remember
+        self.omits_totals = major >= 3
 
     def define(self, data: dict) -> bool:
         """True when ``data`` is a table line (``site``, ``refs_cleared``) and was taken in."""
@@ -204,7 +225,15 @@ class ReaderTables:
         ValueError for an id no earlier line holds (the line that did was lost)."""
         if not self.names_refs:
             return
-        spec = REF_FIELDS.get(data.get("kind"))
+        kind = data.get("kind")
+        if kind == "backward_step":
+            if self.omits_totals and type(data.get("input_grads")) is list:
+                for ig in data["input_grads"]:
+                    if type(ig) is dict and "total" not in ig:
+                        grad = ig.get("grad")
+                        ig["total"] = dict(grad) if type(grad) is dict else grad
+            return
+        spec = REF_FIELDS.get(kind)
         if spec is not None:
             for name, many in spec:
                 value = data.get(name)
@@ -213,7 +242,7 @@ class ReaderTables:
                         data[name] = [self._ref(r) for r in value]
                 elif value is not None:
                     data[name] = self._ref(value)
-        elif data.get("kind") == "gradient_finished" and type(data.get("results")) is list:
+        elif kind == "gradient_finished" and type(data.get("results")) is list:
             for r in data["results"]:
                 if type(r) is dict and "tensor" in r:
                     r["tensor"] = self._ref(r["tensor"])

@@ -21,7 +21,7 @@ from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain)
 from .reader import FORMAT
-from .tables import _WITH_REFS, WriterTables
+from .tables import _WITH_REFS, WriterTables, totals_once
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
 
@@ -199,6 +199,7 @@ class record:
                     fast = not attrs or _finite_attrs(attrs)
                 elif cls is _BackwardStep:    # formulas are not ASCII: escaped once
                     data["formula"] = _ascii_fragment(data["formula"])
+                    data["input_grads"] = totals_once(data["input_grads"])
             elif cls is _Scalar:      # the numbers are the only non-plain risk: checked
                 fast = _finite_number(data["value"]) and _finite_number(data["time"])
             else:
