@@ -141,6 +141,28 @@ def test_report_says_when_noise_can_decide_a_verdict():
     assert "(noise)" not in report.table([clear, no_spread])
 
 
+def test_a_value_target_inside_the_spread_of_repeated_values_is_noise():
+    rows = _by_name(report.recording_rows(dict(RECORDING, writer_events_per_s_cpu=203000.0,
+                                               writer_events_per_s_cpu_spread=[196000.0,
+                                                                                208000.0])))
+    real = rows["writer, real MLP events (697 B each), CPU time"]
+    assert report.met(real) is True and report.verdict(real) == "met (noise)"
+    assert "196,000-208,000" in report.table([real])
+    clear = dict(real, spread=[201000.0, 208000.0])
+    assert report.verdict(clear) == "met"
+    listed = "\n".join(report.extras(dict(RECORDING, writer_events_per_s_cpu_spread=[1, 2])))
+    assert "a_new_measure" in listed and "writer_events_per_s_cpu_spread" not in listed
+
+
+def test_the_writer_segments_median_and_quartiles():
+    import recording_throughput
+    mq = recording_throughput._median_and_quartiles
+    mid, q1, q3 = mq([3.0, 1.0, 2.0, 4.0, 100.0])
+    assert mid == 3.0 and 1.0 < q1 < 3.0 < q3 < 100.0    # a burst moves no median
+    assert mq([5.0]) == (5.0, 5.0, 5.0)
+    assert all(x != x for x in mq([]))
+
+
 def test_instructions_py_help_and_refuses_a_bad_range():
     script = os.path.join(BENCH, "instructions.py")
     out = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True,
