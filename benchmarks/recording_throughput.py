@@ -147,11 +147,14 @@ def _fresh_events_writer(total, deferred):
                 seg_events, seg_cpu = 0, 0.0
         t0, c0 = time.perf_counter(), time.process_time()
         rec.close()
+        c1 = time.process_time()
         dt += time.perf_counter() - t0
-        cpu += time.process_time() - c0
+        cpu += c1 - c0
+        if seg_events:       # the last events (and the close's flush) are the last segment
+            segments.append(seg_events / (seg_cpu + c1 - c0))
         size = os.path.getsize(path)
     mid, q1, q3 = _median_and_quartiles(segments)
-    spread = (f"median of {len(segments)} segments of {total // SEGMENTS:,} events "
+    spread = (f"median of {len(segments)} segments of about {total // SEGMENTS:,} events "
               f"{mid:,.0f} events/s of CPU time (middle half {q1:,.0f}-{q3:,.0f})")
     if not deferred:
         print(f"writer, real events (fresh from {total:,} events of MLP steps: {sizes}; "
