@@ -4,7 +4,8 @@ Four small C modules, each the hot loop of a Python function that stays as the f
 (``optional=True`` turns a failed compile into a warning, not a failed install; and
 ``TAPEVIZ_PURE_PYTHON=1`` uses the Python versions):
 
-* ``tapeviz.events._emit``: the delivery of the engine's per-op events (``emit_deferred``);
+* ``tapeviz.events._emit``: the delivery of the engine's per-op events (``emit_deferred``),
+  and the threads inside a subscriber (``_busy.c``);
 * ``tapeviz.recording._tables``: the recording writer's refs and sites (``compact``), and its
   usual event whole (``record._on_event``: ``_on_event.c`` and ``_writer.c``);
 * ``tapeviz.engine._site``: the user's source line of each op (``user_site``), on CPython 3.11
@@ -16,7 +17,8 @@ Four small C modules, each the hot loop of a Python function that stays as the f
 from setuptools import Extension, setup
 
 setup(ext_modules=[
-    Extension("tapeviz.events._emit", ["tapeviz/events/_emit.c"], optional=True),
+    Extension("tapeviz.events._emit", ["tapeviz/events/_emit.c", "tapeviz/events/_busy.c"],
+              optional=True),
     Extension("tapeviz.recording._tables",
               ["tapeviz/recording/_tables.c", "tapeviz/recording/_writer.c",
                "tapeviz/recording/_on_event.c"], optional=True),

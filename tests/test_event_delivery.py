@@ -23,8 +23,9 @@ def _use(which, monkeypatch):
     if which == "c":
         from tapeviz.events import _emit
         if not events.C_DELIVERY:     # TAPEVIZ_PURE_PYTHON=1: set it up as events would
-            _emit.configure(events._busy, events._route, events._report,
-                            events._kept_unbuilt, events._seq, events._Deferrable._pending)
+            monkeypatch.setattr(events, "_busy", _emit.busy)
+            _emit.configure(events._route, events._report, events._kept_unbuilt, events._seq,
+                            events._Deferrable._pending)
             monkeypatch.setattr(events, "_routes_changed", _emit.set_routes)
             _emit.set_routes(events._callbacks, events._filtered)
         fn = _emit.emit_deferred
@@ -149,6 +150,45 @@ def test_events_of_a_subscribers_own_ops_are_dropped_in_its_thread_only(delivery
         finally:
             events._busy.discard(-1 & 0xFFFF)
     assert any(e.kind == "op_recorded" for e in got)
+
+
+def test_another_thread_is_heard_while_this_one_is_inside_a_subscriber(delivery):
+    heard = []
+
+    def worker():
+        tv.constant(2.0) * tv.constant(3.0)
+
+    def listener(event):
+        if event.kind != "op_recorded":
+            return
+        heard.append((threading.get_ident(), event.kind))
+        if len(heard) == 1:            # inside a subscriber: another thread's ops still count
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join()
+    with events.subscribe(listener):
+        tv.constant(1.0) + tv.constant(1.0)
+    me = threading.get_ident()
+    assert [k for who, k in heard if who == me] == ["op_recorded"]
+    assert [k for who, k in heard if who != me] == ["op_recorded"]
+    assert not events._busy and len(events._busy) == 0
+
+
+def test_the_busy_threads_answer_as_a_set_of_thread_ids():
+    busy, me = events._busy, threading.get_ident()
+    assert me not in busy and not busy
+    busy.add(me)
+    busy.add(me)
+    busy.add(12345)
+    try:
+        assert me in busy and 12345 in busy and 54321 not in busy and len(busy) == 2
+        assert "not an id" not in busy
+    finally:
+        busy.discard(me)
+        busy.discard(12345)
+    assert me not in busy and 12345 not in busy and len(busy) == 0
+    busy.discard(me)                   # discarding what is not there is fine, as for a set
+    assert len(busy) == 0
 
 
 def test_a_subscriber_that_runs_ops_does_not_feed_itself(delivery):

@@ -389,7 +389,8 @@ if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
     except ImportError:    # built without a C compiler: the Python version serves
         _emit = None
     if _emit is not None:
-        _emit.configure(_busy, _route, _report, _kept_unbuilt, _seq, _Deferrable._pending)
+        _busy = _emit.busy   # noqa: F811  (a set's methods; this thread's mark in C)
+        _emit.configure(_route, _report, _kept_unbuilt, _seq, _Deferrable._pending)
         _routes_changed = _emit.set_routes    # noqa: F811  (_update_active calls it)
         _routes_changed(_callbacks, _filtered)
         emit_deferred = _emit.emit_deferred   # noqa: F811

@@ -7,18 +7,21 @@
    about 2,500 (benchmarks/instructions.py "tapeviz W1 events").
 
    It reads the same state as the Python version, through the objects `configure` is given
-   once (the set of threads inside a subscriber, `_route`, `_report`, `_kept_unbuilt`, the
-   sequence counter and the `_pending` slot) and the two that are rebound whenever the
-   subscribers change (`_callbacks`, `_filtered`), which `_update_active` hands to
-   `set_routes` each time. */
+   once (`_route`, `_report`, `_kept_unbuilt`, the sequence counter and the `_pending` slot)
+   and the two that are rebound whenever the subscribers change (`_callbacks`, `_filtered`),
+   which `_update_active` hands to `set_routes` each time. The threads inside a subscriber
+   are this module's `busy` (_busy.c), which events/__init__.py uses as its `_busy`. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <pythread.h>
 #include <time.h>
+
+int _tapeviz_busy_here(void);
+void _tapeviz_busy_enter(void);
+void _tapeviz_busy_leave(void);
+PyObject *_tapeviz_busy_new(void);
 
 static PyObject *callbacks;      /* _callbacks: the (callback, subscription) pairs, a tuple */
 static int filtered;             /* _filtered: some subscriber takes some kinds only */
-static PyObject *busy;           /* the set of thread ids inside a subscriber */
 static PyObject *route;          /* _route(cls) */
 static PyObject *report;         /* _report(sub, exc) */
 static PyObject *kept_unbuilt;   /* _kept_unbuilt(event) */
@@ -28,16 +31,12 @@ static PyObject *pending_slot;   /* the member descriptor of the _pending slot *
 static PyObject *
 configure(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "configure takes 6 arguments");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "configure takes 5 arguments");
         return NULL;
     }
-    if (!PySet_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "configure: the busy set first");
-        return NULL;
-    }
-    PyObject **slots[] = {&busy, &route, &report, &kept_unbuilt, &seq, &pending_slot};
-    for (int i = 0; i < 6; i++) {
+    PyObject **slots[] = {&route, &report, &kept_unbuilt, &seq, &pending_slot};
+    for (int i = 0; i < 5; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slots[i], args[i]);
     }
@@ -58,37 +57,6 @@ set_routes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(callbacks, args[0]);
     filtered = is_filtered;
     Py_RETURN_NONE;
-}
-
-/* The calling thread's id as a Python int (a new reference), the one made last time when the
-   thread is the same: the usual case, one thread emitting, then allocates nothing. */
-static unsigned long last_ident;
-static PyObject *last_ident_obj;
-
-static PyObject *
-thread_ident(void)
-{
-    unsigned long ident = PyThread_get_thread_ident();
-    if (last_ident_obj == NULL || ident != last_ident) {
-        PyObject *obj = PyLong_FromUnsignedLong(ident);
-        if (obj == NULL)
-            return NULL;
-        Py_XSETREF(last_ident_obj, obj);
-        last_ident = ident;
-    }
-    return Py_NewRef(last_ident_obj);
-}
-
-/* Take this thread out of the busy set while an exception is on its way to the caller (the
-   set's own call must not see it, nor replace it). */
-static void
-leave(PyObject *me)
-{
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    if (PySet_Discard(busy, me) < 0)
-        PyErr_Clear();
-    PyErr_Restore(type, value, tb);
 }
 
 /* One spare event object per event class. An event nobody kept (the usual case: a recording
@@ -170,25 +138,15 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "emit_deferred(cls, build, *args)");
         return NULL;
     }
-    if (busy == NULL || callbacks == NULL) {
+    if (pending_slot == NULL || callbacks == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "tapeviz.events._emit is not configured");
         return NULL;
     }
     PyObject *cls = args[0], *build = args[1];
-    PyObject *me = NULL, *pairs = NULL, *event = NULL, *pending = NULL, *result = NULL;
+    PyObject *pairs = NULL, *event = NULL, *pending = NULL, *result = NULL;
 
-    if (PySet_GET_SIZE(busy) > 0) {     /* a subscriber of this thread emits: dropped */
-        me = thread_ident();
-        if (me == NULL)
-            return NULL;
-        int inside = PySet_Contains(busy, me);
-        if (inside != 0) {
-            Py_DECREF(me);
-            if (inside < 0)
-                return NULL;
-            Py_RETURN_NONE;
-        }
-    }
+    if (_tapeviz_busy_here())           /* a subscriber of this thread emits: dropped */
+        Py_RETURN_NONE;
     if (filtered)
         pairs = PyObject_CallOneArg(route, cls);
     else
@@ -237,13 +195,7 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (Py_TYPE(pending_slot)->tp_descr_set(pending_slot, event, pending) < 0)
         goto done;
-    if (me == NULL) {
-        me = thread_ident();
-        if (me == NULL)
-            goto done;
-    }
-    if (PySet_Add(busy, me) < 0)
-        goto done;
+    _tapeviz_busy_enter();
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PyTuple_GET_ITEM(pairs, i);
         PyObject *r = PyObject_CallOneArg(PyTuple_GET_ITEM(pair, 0), event);
@@ -252,7 +204,7 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             continue;
         }
         if (!PyErr_ExceptionMatches(PyExc_Exception)) {   /* KeyboardInterrupt, SystemExit */
-            leave(me);
+            _tapeviz_busy_leave();
             goto done;
         }
         PyObject *type, *exc, *tb;
@@ -266,13 +218,12 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(exc);
         Py_XDECREF(tb);
         if (r2 == NULL) {
-            leave(me);
+            _tapeviz_busy_leave();
             goto done;
         }
         Py_DECREF(r2);
     }
-    if (PySet_Discard(busy, me) < 0)
-        goto done;
+    _tapeviz_busy_leave();
     if (Py_REFCNT(event) > 1) {          /* a subscriber kept it: built later if never read */
         PyObject *still = Py_TYPE(pending_slot)->tp_descr_get(pending_slot, event,
                                                                (PyObject *)Py_TYPE(event));
@@ -291,7 +242,6 @@ emit_deferred(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     result = Py_NewRef(Py_None);
 done:
-    Py_XDECREF(me);
     Py_XDECREF(pairs);
     Py_XDECREF(pending);
     if (event != NULL) {
@@ -307,7 +257,7 @@ static PyMethodDef methods[] = {
     {"emit_deferred", (PyCFunction)(void (*)(void))emit_deferred, METH_FASTCALL,
      "emit_deferred(cls, build, *args): see tapeviz.events.emit_deferred"},
     {"configure", (PyCFunction)(void (*)(void))configure, METH_FASTCALL,
-     "configure(busy, route, report, kept_unbuilt, seq, pending_slot)"},
+     "configure(route, report, kept_unbuilt, seq, pending_slot)"},
     {"set_routes", (PyCFunction)(void (*)(void))set_routes, METH_FASTCALL,
      "set_routes(callbacks, filtered): the subscribers changed"},
     {NULL, NULL, 0, NULL}
@@ -321,5 +271,12 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__emit(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    PyObject *busy = m ? _tapeviz_busy_new() : NULL;
+    if (busy == NULL || PyModule_AddObject(m, "busy", busy) < 0) {
+        Py_XDECREF(busy);
+        Py_XDECREF(m);
+        return NULL;
+    }
+    return m;
 }
