@@ -182,7 +182,10 @@ def test_the_busy_threads_answer_as_a_set_of_thread_ids():
     busy.add(12345)
     try:
         assert me in busy and 12345 in busy and 54321 not in busy and len(busy) == 2
-        assert "not an id" not in busy
+        assert "not an id" not in busy and -1 not in busy
+        busy.add(-1)                   # anything hashable, as a set takes it
+        assert -1 in busy and len(busy) == 3
+        busy.discard(-1)
     finally:
         busy.discard(me)
         busy.discard(12345)
