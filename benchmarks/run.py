@@ -168,6 +168,23 @@ def engine_rows(args):
                     us(t_long), "us", label="script", peer="function", peer_value=us(t_short),
                     ratio=ratio, spread=spread))
 
+    # the method's own floor: one workload in two workers (or twice here) is not 1.000x, and
+    # a ratio target closer to 1 than this spread cannot be told from where a worker landed
+    for wl, unit, conv in (("W3", "ms", ms), ("W1", "us", us)):
+        if args.in_process:
+            pair = [timing.timed_here(w.FACTORIES[f"tapeviz {wl}"]()) for _ in range(2)]
+            (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
+        else:
+            workers = [timing.Worker(w.FACTORIES, f"tapeviz {wl}") for _ in range(2)]
+            try:
+                (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(workers, rounds)
+            finally:
+                for worker in workers:
+                    worker.close()
+        rows.append(row("engine", f"{wl} against itself in another worker (the method's floor)",
+                        conv(t_a), unit, label="a", peer="b", peer_value=conv(t_b),
+                        ratio=ratio, spread=spread))
+
     # events on vs off
     for wl, kinds, name, unit, conv, limit in (
             ("W3", None, "W3 MLP step, events on vs off", "ms", ms, 1.03),
