@@ -109,6 +109,16 @@ class Engine:
                 w.close()
 
 
+def _in_workers(w, names, rounds):
+    """`timing.round_robin` over one worker process per workload name, closed after."""
+    workers = [timing.Worker(w.FACTORIES, k) for k in names]
+    try:
+        return timing.round_robin(workers, rounds)
+    finally:
+        for worker in workers:
+            worker.close()
+
+
 def engine_rows(args):
     e = Engine(args.in_process, skip=args.skip)
     w = e.w
@@ -157,13 +167,8 @@ def engine_rows(args):
                                                              "tapeviz W1")]
         (t_long, t_short), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
     else:
-        workers = [timing.Worker(w.FACTORIES, k) for k in ("tapeviz W1 long script",
-                                                            "tapeviz W1")]
-        try:
-            (t_long, t_short), (_, ratio), (_, spread) = timing.round_robin(workers, rounds)
-        finally:
-            for worker in workers:
-                worker.close()
+        (t_long, t_short), (_, ratio), (_, spread) = _in_workers(
+            w, ("tapeviz W1 long script", "tapeviz W1"), rounds)
     rows.append(row("engine", "W1 at the top level of a 1,000-line script vs in a function",
                     us(t_long), "us", label="script", peer="function", peer_value=us(t_short),
                     ratio=ratio, spread=spread))
@@ -175,12 +180,7 @@ def engine_rows(args):
             pair = [timing.timed_here(w.FACTORIES[f"tapeviz {wl}"]()) for _ in range(2)]
             (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
         else:
-            workers = [timing.Worker(w.FACTORIES, f"tapeviz {wl}") for _ in range(2)]
-            try:
-                (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(workers, rounds)
-            finally:
-                for worker in workers:
-                    worker.close()
+            (t_a, t_b), (_, ratio), (_, spread) = _in_workers(w, [f"tapeviz {wl}"] * 2, rounds)
         rows.append(row("engine", f"{wl} against itself in another worker (the method's floor)",
                         conv(t_a), unit, label="a", peer="b", peer_value=conv(t_b),
                         ratio=ratio, spread=spread))
@@ -202,13 +202,8 @@ def engine_rows(args):
             (t_on, t_off), (_, ratio), (_, spread) = timing.round_robin(
                 [timing.timed_here(on), timing.timed_here(off)], rounds)
         else:
-            a = timing.Worker(w.FACTORIES, events_name)
-            b = timing.Worker(w.FACTORIES, f"tapeviz {wl}")
-            try:
-                (t_on, t_off), (_, ratio), (_, spread) = timing.round_robin([a, b], rounds)
-            finally:
-                a.close()
-                b.close()
+            (t_on, t_off), (_, ratio), (_, spread) = _in_workers(
+                w, (events_name, f"tapeviz {wl}"), rounds)
         rows.append(row("engine", name, conv(t_on), unit, label="on", peer="off",
                         peer_value=conv(t_off), ratio=ratio, spread=spread,
                         target=("<=", limit, "ratio") if limit else None))
