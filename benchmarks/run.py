@@ -181,7 +181,8 @@ def engine_rows(args):
             (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
         else:
             (t_a, t_b), (_, ratio), (_, spread) = _in_workers(w, [f"tapeviz {wl}"] * 2, rounds)
-        rows.append(row("engine", f"{wl} against itself in another worker (the method's floor)",
+        where = "twice in this process" if args.in_process else "in another worker"
+        rows.append(row("engine", f"{wl} against itself {where} (the method's floor)",
                         conv(t_a), unit, label="a", peer="b", peer_value=conv(t_b),
                         ratio=ratio, spread=spread))
 
