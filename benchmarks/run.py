@@ -22,6 +22,8 @@ Engine workloads (workloads.py, peers.py):
   gradient_finished only (subscribe(kinds=...)) vs none; W3 recording to a file vs none
   W1 at the top level of a script after 1,000 other lines vs in a function (the cost of
       source lines in large code objects)
+  A/A  W3 and W1 each against itself in a second worker: the ratio and spread that where a
+      worker landed alone gives (a target closer to 1 than that cannot be resolved)
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
 Then recording_throughput.py and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,

@@ -209,5 +209,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__stats(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* which loop this build runs (tests build the plain one on purpose, as on ARM) */
+#if defined(__SSE2__)
+    int vectorized = 1;
+#else
+    int vectorized = 0;
+#endif
+    if (m != NULL && PyModule_AddIntConstant(m, "VECTORIZED", vectorized) < 0)
+        Py_CLEAR(m);
+    return m;
 }

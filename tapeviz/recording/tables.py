@@ -14,6 +14,7 @@ writes ``{"kind": "refs_cleared"}``, and readers forget theirs there too.
 In a ``backward_step``, an input's first gradient is also its running total: the engine hands
 the same summary for both, and the writer leaves ``total`` out (:func:`totals_once`; a
 summary with its value is a sixth of a training step's bytes). Readers put it back.
+
 Imports: stdlib, ``events`` and ``encode``.
 """
 from __future__ import annotations
