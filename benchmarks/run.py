@@ -13,7 +13,8 @@ Engine workloads (workloads.py, peers.py):
   W2  the same chain on float32 vectors of shape (16,); vs autograd and torch
   W3  MLP training step, batch 256, 784-256-256-10, relu, sparse softmax cross-entropy, SGD,
       float32: tapeviz (tv.keras.optimizers.SGD) vs hand-written NumPy backprop, torch and
-      TensorFlow (manual SGD)
+      TensorFlow (manual SGD); each sample is five steps back to back (a training loop's
+      steady state), its time divided by five
   W4  five 1024x1024 matmuls, reduce_sum, gradient wrt the first, vs NumPy
   W5  tracemalloc peak of one warm W3 step (non-persistent and persistent tape) vs NumPy
   W6  Hessian of a 50-parameter function (jacobian of a gradient under nested tapes) vs
@@ -27,7 +28,8 @@ Engine workloads (workloads.py, peers.py):
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
 Then recording_throughput.py and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,
-CPU time, round-robin samples, medians of per-round ratios). Every peer's results are
+CPU time, round-robin samples of one run, or of W3's five steps, medians of per-round
+ratios). Every peer's results are
 checked against tapeviz's before it is timed. Nothing here asserts a timing.
 """
 from __future__ import annotations
@@ -65,15 +67,16 @@ class Engine:
         self.infos = {}              # peer -> its worker's versions and BLAS, once
 
     def _start(self, name):
+        repeat = self.w.runs_per_sample(name)
         if self.in_process:
             fn = self.w.FACTORIES[name]()
             if fn is None:
                 raise timing.Unavailable(name)
-            run = timing.timed_here(fn)
+            run = timing.timed_here(fn, repeat)
             run.check = lambda: timing.to_numpy(getattr(fn, "check", fn)())
             run.close = lambda: None
             return run
-        return timing.Worker(self.w.FACTORIES, name)
+        return timing.Worker(self.w.FACTORIES, name, repeat)
 
     def compare(self, workload, systems, rounds, warmup=2):
         """Median CPU time of each available system, its median per-round ratio (tapeviz
@@ -113,7 +116,7 @@ class Engine:
 
 def _in_workers(w, names, rounds):
     """`timing.round_robin` over one worker process per workload name, closed after."""
-    workers = [timing.Worker(w.FACTORIES, k) for k in names]
+    workers = [timing.Worker(w.FACTORIES, k, w.runs_per_sample(k)) for k in names]
     try:
         return timing.round_robin(workers, rounds)
     finally:
@@ -179,7 +182,8 @@ def engine_rows(args):
     # a ratio target closer to 1 than this spread cannot be told from where a worker landed
     for wl, unit, conv in (("W3", "ms", ms), ("W1", "us", us)):
         if args.in_process:
-            pair = [timing.timed_here(w.FACTORIES[f"tapeviz {wl}"]()) for _ in range(2)]
+            pair = [timing.timed_here(w.FACTORIES[f"tapeviz {wl}"](), w.runs_per_sample(wl))
+                    for _ in range(2)]
             (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(pair, rounds)
         else:
             (t_a, t_b), (_, ratio), (_, spread) = _in_workers(w, [f"tapeviz {wl}"] * 2, rounds)
@@ -203,7 +207,8 @@ def engine_rows(args):
             on = w.Events(w.FACTORIES[f"tapeviz {wl}"](), kinds)
             off = w.FACTORIES[f"tapeviz {wl}"]()
             (t_on, t_off), (_, ratio), (_, spread) = timing.round_robin(
-                [timing.timed_here(on), timing.timed_here(off)], rounds)
+                [timing.timed_here(on, w.runs_per_sample(wl)),
+                 timing.timed_here(off, w.runs_per_sample(wl))], rounds)
         else:
             (t_on, t_off), (_, ratio), (_, spread) = _in_workers(
                 w, (events_name, f"tapeviz {wl}"), rounds)

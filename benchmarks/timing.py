@@ -106,14 +106,17 @@ def agree(a, b, rtol, atol):
 
 
 class Worker:
-    """One system in its own long-lived process (fork)."""
+    """One system in its own long-lived process (fork). Each sample runs the workload
+    ``repeat`` times back to back and answers with the CPU time of one run (see
+    `timed_here`)."""
 
-    def __init__(self, factories, name):
+    def __init__(self, factories, name, repeat=1):
         import multiprocessing as mp
         ctx = mp.get_context("fork")
         self.name = name
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, factories, name), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, factories, name, repeat),
+                                daemon=True)
         self.proc.start()
         ok = self.conn.recv()
         if ok == "unavailable":
@@ -151,7 +154,7 @@ class Worker:
             self.proc.kill()
 
 
-def _worker_main(conn, factories, name):
+def _worker_main(conn, factories, name, repeat=1):
     pin_threads()
     try:
         fn = factories[name]()
@@ -168,8 +171,9 @@ def _worker_main(conn, factories, name):
             if msg == "run":
                 gc.collect()
                 t0 = clock()
-                fn()
-                conn.send(clock() - t0)
+                for _ in range(repeat):
+                    fn()
+                conn.send((clock() - t0) / repeat)
             elif msg == "check":
                 conn.send((to_numpy(getattr(fn, "check", fn)()),))
             elif msg == "info":
@@ -180,13 +184,17 @@ def _worker_main(conn, factories, name):
             conn.send(f"{type(exc).__name__}: {exc}")
 
 
-def timed_here(fn):
-    """`fn` as a callable that runs it in this process and returns the CPU time it took."""
+def timed_here(fn, repeat=1):
+    """`fn` as a callable that runs it in this process ``repeat`` times back to back and
+    returns the CPU time of one run. A sample of several runs is a loop's steady state: one
+    short run alone (a 4 ms training step) starts from caches that the `gc.collect()` before
+    it has just walked through, and its time moves with where that walk left things."""
     def run():
         gc.collect()
         t0 = clock()
-        fn()
-        return clock() - t0
+        for _ in range(repeat):
+            fn()
+        return (clock() - t0) / repeat
     return run
 
 

@@ -237,6 +237,19 @@ def autograd_hessian():
     return lambda: h(x)
 
 
+# --- how many runs one timed sample is ----------------------------------------------------------
+#: W3's sample is five steps back to back (its time divided by five): a training loop's
+#: steady state. One 4 ms step alone, right after the worker's gc.collect(), read 1.06-1.15x
+#: against NumPy from one pair of workers to the next (middle halves 0.2 wide); five read
+#: 1.08x in each of three pairs (middle halves about 0.05 wide). W1's chain is 1,000 ops already.
+RUNS_PER_SAMPLE = {"W3": 5}
+
+
+def runs_per_sample(name: str) -> int:
+    """Runs in one timed sample of a workload (a FACTORIES name like "torch W3", or "W3")."""
+    return next((n for w, n in RUNS_PER_SAMPLE.items() if w in name.split()), 1)
+
+
 # --- events on / off -----------------------------------------------------------------------------
 #: the kinds of the "some kinds" subscriber: what a NaN alarm or a gradient-norm logger reads
 GRADIENT_KINDS = ("gradient_finished",)

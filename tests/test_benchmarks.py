@@ -126,6 +126,46 @@ def test_round_robin_spread_is_the_middle_half_of_the_per_round_ratios():
     assert timing.quartiles([3.0]) == (3.0, 3.0)
 
 
+def test_a_sample_of_several_runs_reports_the_cpu_time_of_one(monkeypatch):
+    ticks = [0.0]
+    monkeypatch.setattr(timing, "clock", lambda: ticks[0])
+    calls = []
+
+    def step():                 # each run takes 2 "seconds" on the patched clock
+        calls.append(1)
+        ticks[0] += 2.0
+    assert timing.timed_here(step, repeat=5)() == 2.0 and len(calls) == 5
+    assert timing.timed_here(step)() == 2.0 and len(calls) == 6
+
+
+def _counting_workload():
+    runs = [0]
+
+    def step():
+        runs[0] += 1
+    step.check = lambda: np.array(runs[0])
+    return step
+
+
+def test_a_worker_runs_its_workload_repeat_times_a_sample():
+    worker = timing.Worker({"count": _counting_workload}, "count", repeat=4)
+    try:
+        assert worker() >= 0.0 and worker() >= 0.0
+        assert int(worker.check()) == 8          # two samples of four runs
+    finally:
+        worker.close()
+
+
+def test_w3_samples_are_several_steps_and_the_rest_one_run():
+    import workloads
+    assert workloads.runs_per_sample("W3") == workloads.RUNS_PER_SAMPLE["W3"] > 1
+    for name in ("tapeviz W3", "numpy W3", "torch W3", "tapeviz W3 events",
+                 "tapeviz W3 recording"):
+        assert workloads.runs_per_sample(name) == workloads.RUNS_PER_SAMPLE["W3"]
+    for name in ("tapeviz W1", "autograd W2", "numpy W4", "tapeviz W6", "W1"):
+        assert workloads.runs_per_sample(name) == 1
+
+
 def test_report_says_when_noise_can_decide_a_verdict():
     target = ("<=", 1.10, "ratio")
     inside = report.row("engine", "W3", 4.3, "ms", ratio=1.106, target=target,
