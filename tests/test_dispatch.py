@@ -239,3 +239,46 @@ def test_optimizer_quiet_path_updates_in_place_only_when_nothing_else_holds_the_
     opt.apply_gradients([(g, w)])
     assert read.numpy().tolist() == [-1.0, -1.0, -1.0]
     assert w.numpy().tolist() == [-2.0, -2.0, -2.0]
+
+
+# A bias's gradient folds the batch axis: `_sum_to_forward` does that with BLAS (`ones @ x`)
+# for float32/float64, and NumPy's reduction for everything else. Both against a float64 sum.
+@pytest.mark.parametrize("shapes", [((256, 256), (256,)), ((2000, 3), (3,)), ((4, 5, 6), (6,)),
+                                    ((4, 5, 6), (5, 6)), ((4, 5, 6), (1, 6)),
+                                    ((4, 5, 6), (1, 1, 6)), ((4, 5, 6), (4, 1, 6)),
+                                    ((3, 4), (3, 1)), ((3,), ()), ((0, 3), (3,))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+def test_unbroadcast_sums_agree_with_a_float64_sum_and_keep_the_dtype(shapes, dtype):
+    from tapeviz.engine.ops.shape import _sum_to_forward
+    big, small = shapes
+    x = (np.random.default_rng(7).normal(size=big) * 10).astype(dtype)
+    got = _sum_to_forward(x, small)
+    ref = x.astype(np.float64).sum(axis=tuple(range(len(big) - len(small))))
+    ref = ref.sum(axis=tuple(i for i, n in enumerate(small) if n == 1 and ref.shape[i] != 1),
+                  keepdims=True).reshape(small)
+    assert got.shape == small and got.dtype == dtype
+    # (float16 sums in float16: its unit in the last place is 0.25 past 256)
+    rtol, atol = (2e-2, 4.0) if dtype == np.float16 else (1e-5, 1e-3)
+    np.testing.assert_allclose(got.astype(np.float64), ref, rtol=rtol, atol=atol)
+
+
+def test_unbroadcast_sums_by_blas_propagate_nan_and_inf_as_numpy_does():
+    from tapeviz.engine.ops.shape import _sum_to_forward
+    x = np.array([[np.nan, 1, np.inf, np.inf], [2, np.inf, -np.inf, 1]], np.float32)
+    with np.errstate(invalid="ignore"):
+        want = x.sum(axis=0)
+    with np.errstate(invalid="ignore"):      # (the engine runs kernels in that context)
+        got = _sum_to_forward(x, (4,))
+    np.testing.assert_array_equal(got, want)          # [nan, inf, nan, inf]
+
+
+def test_bias_gradient_of_a_float32_layer_is_float32_and_the_batch_sum():
+    rng = np.random.default_rng(0)
+    h = tv.constant(rng.normal(size=(64, 5)).astype(np.float32))
+    b = tv.Variable(np.zeros(5, np.float32))
+    w = rng.normal(size=(64, 5)).astype(np.float32)
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum((h + b) * w)
+    g = tape.gradient(y, b)
+    assert g.dtype == tv.float32
+    np.testing.assert_allclose(g.numpy(), w.astype(np.float64).sum(axis=0), rtol=1e-5)

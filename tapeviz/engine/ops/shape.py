@@ -123,12 +123,41 @@ def spread_to(x, shape: tuple):
     return apply(_broadcast_to, (x,), {"shape": shape})
 
 
+#: the all-ones vectors `_sum_to_forward` multiplies by, by (length, dtype): a bias's
+#: gradient is summed to the same shape every step (a few entries; cleared past 32)
+_ONES: dict = {}
+_BLAS_SUM = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _sum_leading(x, k):
+    """`x` summed over its first `k` axes, as `ones @ x` (BLAS gemv), or None when that does
+    not apply. A bias's gradient is such a sum (the batch axis); NumPy sums a leading axis
+    row after row at 5-20 ns an element when rows are short, gemv at about 1 ns, with the
+    same float32 accumulation (in measurements about 3x closer to the float64 sum) and the
+    same NaN/Inf results (only the sign of an all-(-0.0) sum differs: +0.0)."""
+    if x.dtype not in _BLAS_SUM or not x.flags.c_contiguous or x.size == 0:
+        return None
+    rows = _prod(x.shape[:k])
+    key = (rows, x.dtype)
+    ones = _ONES.get(key)
+    if ones is None:
+        if len(_ONES) >= 32:
+            _ONES.clear()
+        ones = _ONES[key] = np.ones(rows, x.dtype)
+    return ones.dot(x.reshape(rows, -1))   # (the method: np.dot adds its dispatcher's call)
+
+
 def _sum_to_forward(x, shape):
     extra = x.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(i + extra for i, n in enumerate(shape)
                                        if n == 1 and x.shape[i + extra] != 1)
-    out = np.add.reduce(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
-    return out.reshape(shape)
+    if not axes:
+        return x.reshape(shape)
+    if axes[-1] == len(axes) - 1 and len(axes) < x.ndim:    # a leading block of axes
+        out = _sum_leading(x, len(axes))
+        if out is not None:
+            return out.reshape(shape)
+    return np.add.reduce(x, axis=axes, keepdims=True, dtype=x.dtype).reshape(shape)
 
 
 def _sum_to_vjp(g, y, x, shape):
