@@ -12,14 +12,27 @@ _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt
 
 
 def row(section, name, value, unit, label="tapeviz", peer="", peer_value=None, ratio=None,
-        target=None, spread=None):
+        target=None, spread=None, floor=False):
     """One line of the table. ``target`` is (op, number, on): on "ratio" it is compared with
     the ratio, otherwise with the value (in ``unit``). ``spread``: the (25th, 75th)
     percentiles of the per-round ratios the ratio is the median of (or, for a target on the
-    value, of the repeated values the value is the median of)."""
+    value, of the repeated values the value is the median of). ``floor``: an A/A row, a
+    workload timed against itself, whose ratio is 1 on a quiet machine."""
     return {"section": section, "name": name, "value": value, "unit": unit, "label": label,
             "peer": peer, "peer_value": peer_value, "ratio": ratio, "target": target,
-            "spread": list(spread) if spread is not None else None}
+            "spread": list(spread) if spread is not None else None, "floor": floor}
+
+
+#: how far an A/A ratio may stray from 1 before the run counts as disturbed: quiet runs read
+#: 0.988-1.013 (W1, W3) with five-step W3 samples; runs a neighbour disturbed, 0.63-1.06
+DISTURBED_AT = 0.03
+
+
+def disturbed(rows) -> list:
+    """The A/A rows (``floor``) whose ratio strays from 1 by more than DISTURBED_AT: the
+    machine's speed changed under the run, and its verdicts near a target are not evidence."""
+    return [r for r in rows if r.get("floor") and r.get("ratio") is not None and
+            abs(r["ratio"] - 1) > DISTURBED_AT]
 
 
 def met(r):
@@ -105,6 +118,12 @@ def table(rows):
         out.append("(noise): the target lies inside the spread, the middle half of the "
                    "per-round ratios (or repeated values); this run alone does not settle "
                    "the verdict")
+    for r in disturbed(rows):
+        q = r.get("spread")
+        within = f" (middle half {q[0]:.3f}-{q[1]:.3f})" if q else ""
+        out.append(f"DISTURBED: {r['name']} read {r['ratio']:.3f}x{within}, not 1.00x +- "
+                   f"{DISTURBED_AT:.2f}: the machine's speed moved during this run, so its "
+                   "ratios are not evidence either way; run it again")
     return "\n".join(out)
 
 

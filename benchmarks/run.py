@@ -190,7 +190,7 @@ def engine_rows(args):
         where = "twice in this process" if args.in_process else "in another worker"
         rows.append(row("engine", f"{wl} against itself {where} (the method's floor)",
                         conv(t_a), unit, label="a", peer="b", peer_value=conv(t_b),
-                        ratio=ratio, spread=spread))
+                        ratio=ratio, spread=spread, floor=True))
 
     # events on vs off
     for wl, kinds, name, unit, conv, limit in (

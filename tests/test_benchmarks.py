@@ -181,6 +181,24 @@ def test_report_says_when_noise_can_decide_a_verdict():
     assert "(noise)" not in report.table([clear, no_spread])
 
 
+def test_a_run_whose_a_a_rows_stray_from_one_is_called_disturbed():
+    w3 = report.row("engine", "W3 vs NumPy", 3.9, "ms", ratio=1.08, target=("<=", 1.10, "ratio"),
+                    spread=(1.07, 1.09))
+    quiet = report.row("engine", "W3 against itself", 3.8, "ms", ratio=1.004,
+                       spread=(0.99, 1.02), floor=True)
+    shaken = report.row("engine", "W1 against itself", 4.7, "us", ratio=0.628,
+                        spread=(0.600, 0.983), floor=True)
+    # a workload far from 1 is not a floor row: only rows marked floor count
+    far = report.row("engine", "W1 vs autograd", 4.6, "us", ratio=0.43)
+    assert report.disturbed([w3, quiet, far]) == []
+    assert "DISTURBED" not in report.table([w3, quiet, far])
+    assert report.disturbed([w3, quiet, shaken]) == [shaken]
+    text = report.table([w3, quiet, shaken])
+    assert "DISTURBED: W1 against itself read 0.628x (middle half 0.600-0.983)" in text
+    edge = dict(quiet, ratio=1.0 + report.DISTURBED_AT + 0.001)
+    assert report.disturbed([edge]) == [edge]
+
+
 def test_a_value_target_inside_the_spread_of_repeated_values_is_noise():
     rows = _by_name(report.recording_rows(dict(RECORDING, writer_events_per_s_cpu=203000.0,
                                                writer_events_per_s_cpu_spread=[196000.0,
