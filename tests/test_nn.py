@@ -166,3 +166,41 @@ def test_docstring_examples_of_the_kit_run():
         tv.keras.backend.clear_session()
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0, name
+
+
+# softmax's shift (the row max) over a short class axis takes the transposed copy's columns:
+# the same values as NumPy's own max, including NaN rows, strided and 3-D logits
+@pytest.mark.parametrize("shape", [(256, 10), (1000, 2), (4, 64, 3), (64, 1000), (2, 3),
+                                   (128, 16), (128, 17), (300, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_shift_is_numpys_max_exactly(shape, dtype):
+    from tapeviz.engine.ops.nn import _max_kept
+    x = (np.random.default_rng(5).normal(size=shape) * 5).astype(dtype)
+    if x.size > 100:
+        x.flat[7] = np.nan
+        x.flat[-3] = -np.inf
+    for axis in (-1, x.ndim - 1):
+        got = _max_kept(x, axis)
+        assert got.dtype == x.dtype
+        np.testing.assert_array_equal(got, np.max(x, axis=axis, keepdims=True))
+    strided = x[..., ::2]
+    np.testing.assert_array_equal(_max_kept(strided, -1), np.max(strided, axis=-1, keepdims=True))
+
+
+def test_sparse_cross_entropy_of_a_binary_batch_against_float64():
+    rng = np.random.default_rng(9)
+    logits = (rng.normal(size=(1000, 2)) * 4).astype(np.float32)
+    labels = rng.integers(0, 2, size=1000).astype(np.int32)
+    x = tv.constant(logits)
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        loss = tv.reduce_mean(tv.nn.sparse_softmax_cross_entropy_with_logits(labels, x))
+    g = tape.gradient(loss, x)
+    z = logits.astype(np.float64)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    want_loss = -np.log(p[np.arange(1000), labels]).mean()
+    p[np.arange(1000), labels] -= 1
+    assert loss.dtype == tv.float32 and g.dtype == tv.float32
+    np.testing.assert_allclose(float(loss), want_loss, rtol=1e-6)
+    np.testing.assert_allclose(g.numpy(), p / 1000, rtol=1e-5, atol=1e-9)
