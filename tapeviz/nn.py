@@ -1,9 +1,10 @@
 """`tv.nn`: activations, softmax, losses and dropout (as TensorFlow's `tf.nn`)."""
 from .engine.ops.elementwise import sigmoid, tanh  # noqa: F401
+from .engine.ops.losses import (sigmoid_cross_entropy_with_logits,  # noqa: F401
+                                softmax_cross_entropy_with_logits,
+                                sparse_softmax_cross_entropy_with_logits)
 from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax,  # noqa: F401
-                            relu, relu6, sigmoid_cross_entropy_with_logits, softmax,
-                            softmax_cross_entropy_with_logits, softplus, softsign,
-                            sparse_softmax_cross_entropy_with_logits)
+                            relu, relu6, softmax, softplus, softsign)
 from .engine.ops.nn import erf as _erf  # noqa: F401  (tv.math.erf belongs to tv.math)
 
 silu = None  # set below

@@ -9,13 +9,14 @@ from .makers import range  # noqa: F401
 from .linalg import *  # noqa: F401,F403
 from .gradient_ops import *  # noqa: F401,F403
 from . import nn as _nn  # noqa: F401  (registers the tv.nn ops; TF exposes them as tf.nn.* only)
+from . import losses as _losses  # noqa: F401  (the same, for tv.nn's cross-entropies)
 from .clip import *  # noqa: F401,F403
 # Importing a submodule binds its name here, and `from .engine.ops import *` would then
 # shadow the namespaces tapeviz.nn and tapeviz.linalg (and tf.shape) with these modules.
 import types as _types  # noqa: E402
 
 for _name in ("elementwise", "shape", "indexing", "reduce", "makers", "linalg",
-              "gradient_ops", "nn", "clip"):
+              "gradient_ops", "nn", "losses", "clip"):
     if isinstance(globals().get(_name), _types.ModuleType):
         del globals()[_name]
 from .info import rank, shape, size  # noqa: F401,E402  (after the loop: `shape` is a function)
