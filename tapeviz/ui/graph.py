@@ -198,7 +198,9 @@ class GraphView(param.Parameterized):
         nodes = [n for n in graph["nodes"] if n["key"] in lay.nodes]
         cols = _node_columns()
         for n in nodes:
-            x, y, w, h = lay.nodes[n["key"]]
+            # (to a tenth of a point, as the edges' points: dot's inches times 72 and the
+            # placed constants' sums carry 15 digits, a sixth of a large graph's message)
+            x, y, w, h = (round(v, 1) for v in lay.nodes[n["key"]])
             cols["key"].append(n["key"]); cols["x"].append(x); cols["y"].append(y)
             cols["w"].append(w); cols["h"].append(h); cols["kind"].append(n["kind"])
             cols["shape"].append(n["shape"]); cols["fill"].append(FILL.get(n["kind"], "#ffffff"))
@@ -230,7 +232,8 @@ class GraphView(param.Parameterized):
             ecols["label"].append(e["label"]); ecols["cut"].append(bool(e["cut"]))
             self.edge_rows.append((tail, head))
             if ax:
-                acols["xs"].append(ax); acols["ys"].append(ay); acols["color"].append(color)
+                acols["xs"].append([round(v, 1) for v in ax])
+                acols["ys"].append([round(v, 1) for v in ay]); acols["color"].append(color)
             if show_labels and e["label"]:
                 m = len(xs) // 2
                 lcols["x"].append(xs[m]); lcols["y"].append(ys[m]); lcols["text"].append(e["label"])
