@@ -240,8 +240,9 @@ def autograd_hessian():
 # --- how many runs one timed sample is ----------------------------------------------------------
 #: W3's sample is five steps back to back (its time divided by five): a training loop's
 #: steady state. One 4 ms step alone, right after the worker's gc.collect(), read 1.06-1.15x
-#: against NumPy from one pair of workers to the next (middle halves 0.2 wide); five read
-#: 1.08x in each of three pairs (middle halves about 0.05 wide). W1's chain is 1,000 ops already.
+#: against NumPy from one pair of workers to the next (middle halves up to 0.18 wide); five
+#: read 1.077-1.091x in three pairs (middle halves 0.02-0.03 wide). W1's chain is 1,000 ops
+#: already.
 RUNS_PER_SAMPLE = {"W3": 5}
 
 

@@ -11,12 +11,24 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
-from ._base import tensor
+from ._base import dtype_mismatch, tensor
 from .nn import (_float, _flush_subnormal, _log_softmax_np, _neg_axis, _softmax_np,
                  log_softmax, softmax)
 
 
 # --- cross-entropies ----------------------------------------------------------------------------
+def _logits_and_labels(labels, logits, fn, op):
+    """The logits (floating) and the labels as the logits' dtype, for the two losses whose
+    labels are values rather than class indices."""
+    if labels is None or logits is None:
+        raise ValueError(f"{fn}: both labels= and logits= are required")
+    x = _float(logits, op)
+    z = tensor(labels, x.dtype)
+    if z._value.dtype != x._value.dtype:
+        raise dtype_mismatch(op, x, z)
+    return x, z
+
+
 def _sigmoid_xent_forward(z, x):
     out = (np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
     return _flush_subnormal(out)
@@ -38,14 +50,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     ...                                         ).numpy().tolist()
     [0.0, 100.0]
     """
-    if labels is None or logits is None:
-        raise ValueError("sigmoid_cross_entropy_with_logits: both labels= and logits= are "
-                         "required")
-    x = _float(logits, "SigmoidCrossEntropyWithLogits")
-    z = tensor(labels, x.dtype)
-    if z._value.dtype != x._value.dtype:
-        from ._base import dtype_mismatch
-        raise dtype_mismatch("SigmoidCrossEntropyWithLogits", x, z)
+    x, z = _logits_and_labels(labels, logits, "sigmoid_cross_entropy_with_logits",
+                              "SigmoidCrossEntropyWithLogits")
     if z._value.shape != x._value.shape:
         raise ValueError(f"sigmoid_cross_entropy_with_logits: `logits` and `labels` must have "
                          f"the same shape, received ({tuple(x.shape)} vs {tuple(z.shape)}). "
@@ -95,14 +101,8 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
     >>> round(float(loss[0]), 4)
     0.6931
     """
-    if labels is None or logits is None:
-        raise ValueError("softmax_cross_entropy_with_logits: both labels= and logits= are "
-                         "required")
-    x = _float(logits, "SoftmaxCrossEntropyWithLogits")
-    z = tensor(labels, x.dtype)
-    if z._value.dtype != x._value.dtype:
-        from ._base import dtype_mismatch
-        raise dtype_mismatch("SoftmaxCrossEntropyWithLogits", x, z)
+    x, z = _logits_and_labels(labels, logits, "softmax_cross_entropy_with_logits",
+                              "SoftmaxCrossEntropyWithLogits")
     if x._value.ndim == 0:
         raise InvalidArgumentError("SoftmaxCrossEntropyWithLogits: logits must have at least "
                                    "one dimension (the classes), got a scalar "
@@ -127,10 +127,6 @@ def _sparse_xent_forward(x, labels):
     if lsm.ndim == 2:   # (batch, classes): plain indexing, without take_along_axis's set-up
         return -lsm[np.arange(lsm.shape[0]), labels]
     return -np.take_along_axis(lsm, labels[..., None].astype(np.intp), -1)[..., 0]
-
-
-def _onehot_np(labels, depth, dtype):
-    return (np.arange(depth) == labels[..., None]).astype(dtype)
 
 
 def _sparse_grad_forward(g, x, labels):
