@@ -165,6 +165,43 @@ def test_serve_a_recording_still_works(cli, recordings):
     c.stop()
 
 
+# A Ctrl-C whose KeyboardInterrupt is lost in library code during the server's start-up (as
+# C code that clears any error does): gc.freeze, called in that window, stands in for it.
+LOST_CTRL_C = """\
+import gc, os, signal, sys, time
+real_freeze = gc.freeze
+def freeze():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)            # Python runs the signal's handler in here
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt lost", flush=True)
+    real_freeze()
+gc.freeze = freeze
+from tapeviz import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("follow", [False, True], ids=["serve", "serve --follow"])
+def test_a_ctrl_c_during_the_server_start_up_stops_it(recordings, tmp_path, follow):
+    script = tmp_path / "lost_ctrl_c.py"
+    script.write_text(LOST_CTRL_C)
+    args = [sys.executable, script, "serve", recordings["main"], "--port", "0"]
+    proc = subprocess.Popen(args + (["--follow"] if follow else []), cwd=ROOT,
+                            env=env_with_repo(), start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        pytest.fail(f"the server ran on after a Ctrl-C at its start-up:\n{out}")
+    assert proc.returncode == 0, out
+    assert "serving main_prog.tvz" in out and "Traceback" not in out, out
+    assert "KeyboardInterrupt lost" not in out, out      # the signal went to tapeviz's handler
+
+
 def test_read_header_reads_only_the_first_line(tmp_path):
     """The check before serving must not parse the file: on a pipe whose writer keeps it open
     after the header line, read_header returns (reading the whole file would block)."""
