@@ -13,6 +13,7 @@ A bad input (no such file, not a recording) is one line on stderr and exit statu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import signal
@@ -94,17 +95,21 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
              else "REACHABLE FROM THE NETWORK")
     what = (f"the recordings in {path}{os.sep}" if os.path.isdir(path)
             else os.path.basename(path))
-    print(f"tapeviz: serving {what} at http://{host}:{port}/ "
-          f"(bound to {host}: {scope}{'; use --address to expose it' if 'only' in scope else ''})",
-          flush=True)
-    stop, previous = _StopRequest(), None
+    stop = _StopRequest()
+    # installed before "serving" is printed: whoever reads that line can stop the server with
+    # a Ctrl-C, also when this process was started with SIGINT ignored (a background job of
+    # a script), which Python would otherwise keep
+    previous = stop.install()
     try:
+        print(f"tapeviz: serving {what} at http://{host}:{port}/ "
+              f"(bound to {host}: {scope}"
+              f"{'; use --address to expose it' if 'only' in scope else ''})", flush=True)
         if not follow:
             # parse the recording, import the UI stack and lay out the graph now, not while
             # the first browser tab waits (the parsed events and layouts are cached per
-            # process); a Ctrl-C here is Python's KeyboardInterrupt, at once
-            make_app(path, follow, title)
-        previous = stop.install()
+            # process); a Ctrl-C meanwhile raises KeyboardInterrupt at once
+            with stop.interrupting():
+                make_app(path, follow, title)
         # What is loaded now (the UI stack, a parsed recording) stays for the server's life:
         # take it out of the cyclic collector's scans, or a full collection walks it all at a
         # random moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
@@ -120,7 +125,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         if not stop.requested:
             server.start()
             server.io_loop.start()
-    except KeyboardInterrupt:       # Ctrl-C while the recording was still being loaded
+    except KeyboardInterrupt:           # a Ctrl-C while the recording was being loaded
         pass
     finally:
         if previous is not None:
@@ -131,14 +136,26 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
 
 class _StopRequest:
     """The server's SIGINT handler (Ctrl-C; ``tapeviz run`` sends SIGTERM and SIGHUP to it
-    too): it asks the server's loop to stop, and remembers the request for the time before
-    the loop exists. Why not Python's KeyboardInterrupt: it is raised wherever the main thread
-    happens to be, and one raised during the server's start-up could be lost: a Ctrl-C
-    within a second of "serving" left the server running in 2 of about 150 tries."""
+    too), installed before "serving" is printed: it asks the server's loop to stop, and
+    remembers the request for the time before the loop exists. Why: Panel installs its own
+    handler only once the server is built, up to a second after "serving"; in a process
+    started with SIGINT ignored (a background job of a script, which Python keeps ignored) a
+    Ctrl-C in that second was lost and the server ran on (4 of 128 tries on a loaded
+    machine, and now and then the test suite's own Ctrl-C test)."""
 
     def __init__(self):
         self.requested = False
         self.loop = None
+        self._interrupt = False
+
+    @contextlib.contextmanager
+    def interrupting(self):
+        """Within: a Ctrl-C raises KeyboardInterrupt (long work that checks for nothing)."""
+        self._interrupt = True
+        try:
+            yield
+        finally:
+            self._interrupt = False
 
     def install(self):
         """Handle SIGINT from now on; the handler it replaces (None: not the main thread,
@@ -150,6 +167,8 @@ class _StopRequest:
 
     def __call__(self, signum, frame):
         self.requested = True
+        if self._interrupt:
+            raise KeyboardInterrupt
         if self.loop is not None:
             self.loop.asyncio_loop.call_soon_threadsafe(self.loop.stop)
 

@@ -93,6 +93,17 @@ def _wait_title(page, predicate, timeout=20):
     raise AssertionError(f"step title stayed {title!r}")
 
 
+def _eventually(read, done, timeout=20):
+    """``read()`` once ``done`` holds for it (polled), else its last value: the caller's
+    assertion then fails on what the page showed."""
+    deadline = time.time() + timeout
+    value = read()
+    while not done(value) and time.time() < deadline:
+        time.sleep(0.1)
+        value = read()
+    return value
+
+
 def test_backward_player_steps_and_highlights(main_server, recordings, watched_page):
     from tapeviz.ui.summaries import summary_text
     page, watch = watched_page
@@ -114,11 +125,15 @@ def test_backward_player_steps_and_highlights(main_server, recordings, watched_p
     st = steps[2]
     title = _wait_title(page, lambda t: t.startswith("step 3"))
     assert title.endswith(st.op), title
-    hl = node_data(page, "highlight_nodes")
     j = data["key"].index(f"op{st.node}")
-    assert hl["x"] == [data["x"][j]] and hl["y"] == [data["y"][j]]
+    # the title and the graph's sources are separate models: BokehJS may draw the title a
+    # moment before the highlight (seen on a loaded machine), so wait for the highlight
+    hl = _eventually(lambda: node_data(page, "highlight_nodes"),
+                     lambda h: h["x"] == [data["x"][j]] and h["y"] == [data["y"][j]])
+    assert hl["x"] == [data["x"][j]] and hl["y"] == [data["y"][j]], (hl, j)
     assert len(node_data(page, "highlight_edges")["xs"]) >= 1     # the upstream edge
-    assert sum(node_data(page)["state"]) == 2                      # two ops already visited
+    state = _eventually(lambda: node_data(page)["state"], lambda st: sum(st) == 2)
+    assert sum(state) == 2                                         # two ops already visited
     assert _text(page, ".tv-upstream") == f"upstream gradient g = {summary_text(st.upstream[0])}"
     shown = page.locator(".tv-step").first.evaluate(
         "e => e.shadowRoot ? e.shadowRoot.textContent : e.textContent")
