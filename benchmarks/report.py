@@ -26,13 +26,21 @@ def row(section, name, value, unit, label="tapeviz", peer="", peer_value=None, r
 #: how far an A/A ratio may stray from 1 before the run counts as disturbed: quiet runs read
 #: 0.988-1.013 (W1, W3) with five-step W3 samples; runs a neighbour disturbed, 0.63-1.06
 DISTURBED_AT = 0.03
+#: how far either end of an A/A row's middle half may stray from 1: quiet runs' reach
+#: 0.975-1.040 at worst; a run whose medians stayed near 1 while its rounds did not (W1
+#: 0.983x with a middle half of 0.832-1.048, W3 0.994x with 0.913-1.049) reaches further
+DISTURBED_SPREAD_AT = 0.06
 
 
 def disturbed(rows) -> list:
-    """The A/A rows (``floor``) whose ratio strays from 1 by more than DISTURBED_AT: the
-    machine's speed changed under the run, and its verdicts near a target are not evidence."""
-    return [r for r in rows if r.get("floor") and r.get("ratio") is not None and
-            abs(r["ratio"] - 1) > DISTURBED_AT]
+    """The A/A rows (``floor``) whose ratio strays from 1 by more than DISTURBED_AT, or the
+    middle half of whose per-round ratios by more than DISTURBED_SPREAD_AT: the machine's
+    speed changed under the run, and its verdicts near a target are not evidence."""
+    def shaken(r):
+        q = r.get("spread")
+        return (abs(r["ratio"] - 1) > DISTURBED_AT or
+                (q is not None and max(abs(q[0] - 1), abs(q[1] - 1)) > DISTURBED_SPREAD_AT))
+    return [r for r in rows if r.get("floor") and r.get("ratio") is not None and shaken(r)]
 
 
 def met(r):
@@ -122,8 +130,9 @@ def table(rows):
         q = r.get("spread")
         within = f" (middle half {q[0]:.3f}-{q[1]:.3f})" if q else ""
         out.append(f"DISTURBED: {r['name']} read {r['ratio']:.3f}x{within}, not 1.00x +- "
-                   f"{DISTURBED_AT:.2f}: the machine's speed moved during this run, so its "
-                   "ratios are not evidence either way; run it again")
+                   f"{DISTURBED_AT:.2f} with its middle half within 1.00 +- "
+                   f"{DISTURBED_SPREAD_AT:.2f}: the machine's speed moved during this run, so "
+                   "its ratios are not evidence either way; run it again")
     return "\n".join(out)
 
 

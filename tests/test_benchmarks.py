@@ -197,6 +197,15 @@ def test_a_run_whose_a_a_rows_stray_from_one_is_called_disturbed():
     assert "DISTURBED: W1 against itself read 0.628x (middle half 0.600-0.983)" in text
     edge = dict(quiet, ratio=1.0 + report.DISTURBED_AT + 0.001)
     assert report.disturbed([edge]) == [edge]
+    # a median near 1 whose rounds were not: the 2026-11-26 11:15 run's W1 A/A row
+    wide = dict(quiet, ratio=0.983, spread=[0.832, 1.048])
+    assert report.disturbed([w3, quiet, wide]) == [wide]
+    assert "DISTURBED: W3 against itself read 0.983x (middle half 0.832-1.048)" in \
+        report.table([w3, wide])
+    reach = 1.0 + report.DISTURBED_SPREAD_AT
+    assert report.disturbed([dict(quiet, spread=[0.99, reach - 0.001])]) == []
+    assert report.disturbed([dict(quiet, spread=[0.99, reach + 0.001])]) != []
+    assert report.disturbed([dict(quiet, spread=[2 - reach - 0.001, 1.01])]) != []
 
 
 def test_a_value_target_inside_the_spread_of_repeated_values_is_noise():
