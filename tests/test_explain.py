@@ -396,6 +396,18 @@ def saturated_layer_keeps_a_tiny_value():
     return tape, y, w
 
 
+def saturated_beside_a_dead_relu():
+    # the gradient comes through the sigmoid, tiny; the ReLU recorded before it is dead but
+    # explains none of it (it once hid the saturation: the first suspect on the path won)
+    w = tv.Variable([[2.0]])
+    x = tv.constant([[1.0], [2.0]])
+    with tv.GradientTape() as tape:
+        h = x @ w
+        dead = tv.reduce_sum(tv.nn.relu(h - 100.0))
+        y = dead + tv.reduce_sum(tv.sigmoid(h - 40.0))  # expect
+    return tape, y, w
+
+
 def healthy_square():
     x = tv.Variable(3.0)
     with tv.GradientTape() as tape:
@@ -467,6 +479,7 @@ CORPUS = [
     (inf_from_log_of_zero, "inf", "inf_origin"),
     (inf_from_reciprocal, "inf", "inf_origin"),
     (saturated_layer_keeps_a_tiny_value, "value", "saturated"),
+    (saturated_beside_a_dead_relu, "value", "saturated"),
     (healthy_square, "value", "ok"),
     (healthy_dense, "value", "ok"),
     (sqrt_where_is_safe, "value", "ok"),

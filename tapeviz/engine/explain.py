@@ -119,8 +119,14 @@ class _Context:
         self.lineage = _lineage(targets)
 
     @functools.cached_property
+    def saturation(self) -> dict:
+        """node id -> a Sigmoid's or Tanh's largest local derivative when in its tail, else
+        None (`explain_zero._saturation`: once per node for all sources)."""
+        return {}
+
+    @functools.cached_property
     def saturable(self) -> bool:
-        """Did the tape record a Sigmoid or Tanh, the only ops `_why_zero` calls saturated?
+        """Did the tape record a Sigmoid or Tanh, the only ops `explain_zero` calls saturated?
         (Once per gradient call, for all its sources.)"""
         return any(_op_name(e[0]) in ("Sigmoid", "Tanh") for e in self.entries)
 
@@ -193,13 +199,14 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
     if not value.any():
         if unconnected == "zero" and not _tape_connects(ctx, source):
             return _make(name, "zero", "zero_unconnected", None, {}, source, ctx.prefix)
-        cause, node, extra = _why_zero(ctx, source)
+        from .explain_zero import why_zero
+        cause, node, extra = why_zero(ctx, source)
         return _make(name, "zero", cause, node, extra, source, ctx.prefix)
-    if not ctx.saturable:     # (what follows reads every ReLU on the path: skip it)
-        return _make(name, "value", "ok", None, {}, source, ctx.prefix)
-    cause, node, extra = _why_zero(ctx, source)
-    if cause == "saturated":   # a vanishing value through an activation stuck in its tail
-        return _make(name, "value", cause, node, extra, source, ctx.prefix)
+    if ctx.saturable:     # a vanishing value through an activation stuck in its tail
+        from .explain_zero import saturated_on_path
+        found = saturated_on_path(ctx, source)
+        if found is not None:
+            return _make(name, "value", "saturated", *found, source, ctx.prefix)
     return _make(name, "value", "ok", None, {}, source, ctx.prefix)
 
 
@@ -343,45 +350,6 @@ def _escape_in_cone(ctx, source):
         if tid in cone:
             return {"via": via, "site": site}
     return None
-
-
-# --- zero and vanishing ----------------------------------------------------------------------------
-#: the ops (besides Relu) whose saved values can show why a gradient through them is zero
-_ZERO_SUSPECTS = frozenset({"Sigmoid", "Tanh", "ClipByValue", "Maximum", "Minimum"})
-
-
-def _why_zero(ctx, source):
-    on = _on_path(ctx.lineage, source._id)
-    for node, inputs, outputs in ctx.entries:
-        if node.id not in on:
-            continue
-        name = node.op.name if not isinstance(node.op, str) else node.op
-        if name == "Relu":   # (a tape keeps a ReLU's output, not its input: all 0 <=> x <= 0)
-            if not np.any(outputs[0]._value):
-                return "dead_relu", node, {}
-            continue
-        if name not in _ZERO_SUSPECTS:
-            continue
-        x = [np.asarray(t._value) for t in inputs]
-        if name == "Sigmoid":
-            y = np.asarray(outputs[0]._value, np.float64)
-            if np.max(y * (1 - y)) < 1e-6:
-                return "saturated", node, {"local": float(np.max(y * (1 - y)))}
-        if name == "Tanh":
-            y = np.asarray(outputs[0]._value, np.float64)
-            if np.max(1 - y * y) < 1e-6:
-                return "saturated", node, {"local": float(np.max(1 - y * y))}
-        if name == "ClipByValue" and 0 in on[node.id]:
-            if np.all((x[0] < x[1]) | (x[0] > x[2])):
-                return "clipped", node, {}
-        if name in ("Maximum", "Minimum"):
-            idx = on[node.id]
-            first_wins = x[0] >= x[1] if name == "Maximum" else x[0] <= x[1]
-            if idx == [0] and not np.any(first_wins):
-                return "clipped", node, {}
-            if idx == [1] and np.all(first_wins):
-                return "clipped", node, {}
-    return "cancelled", None, {}
 
 
 # --- opt-in warnings ---------------------------------------------------------------------------------
