@@ -281,8 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     demos = sum(1 for c in cmd if c.endswith(".py")) - 1
     address, port = cmd[cmd.index("--address") + 1], cmd[cmd.index("--port") + 1]
     where = f"http://{address}:{port}/" if port != "0" else f"{address} (a free port)"
+    try:
+        proc = subprocess.Popen(cmd)
+    except KeyboardInterrupt:        # Ctrl-C while panel serve was being started
+        return 130
+    # printed once panel serve runs: a Ctrl-C after this line reaches it, and is waited for
     print(f"tapeviz gallery: {demos} demos at {where} (panel serve; Ctrl-C stops it)", flush=True)
-    proc = subprocess.Popen(cmd)
 
     def forward(signum, frame):
         proc.send_signal(signum)

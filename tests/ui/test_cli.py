@@ -210,6 +210,34 @@ def test_a_ctrl_c_right_after_serving_stops_the_server(recordings, follow):
     assert "Traceback" not in rest, out + rest
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_a_ctrl_c_right_after_the_gallery_line_stops_the_gallery():
+    """The gallery prints its line once ``panel serve`` runs, so a Ctrl-C right after it (to
+    the process group, as a terminal sends it) stops both quietly; before, the line came
+    first and a Ctrl-C then could land in the middle of starting panel serve (a traceback)."""
+    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", "gallery", "--port", "0"],
+                            cwd=ROOT, env=env_with_repo(), start_new_session=True,
+                            preexec_fn=_default_sigint, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "demos at" in line, line
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        rest, _ = proc.communicate()
+        pytest.fail(f"the gallery ran on after a Ctrl-C:\n{line}{rest}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Traceback" not in rest, line + rest
+
+
 def test_read_header_reads_only_the_first_line(tmp_path):
     """The check before serving must not parse the file: on a pipe whose writer keeps it open
     after the header line, read_header returns (reading the whole file would block)."""
