@@ -22,6 +22,8 @@ from .tensor import Variable
 VERDICTS = ("value", "none", "zero", "nan", "inf")
 CAUSES = tuple(messages.CAUSES)
 _ASSIGNS = ("assign", "assign_add", "assign_sub")
+#: the activations whose tails make a gradient vanish (`explain_zero`: `saturated`)
+SATURABLE = frozenset({"Sigmoid", "Tanh"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,7 +130,7 @@ class _Context:
     def saturable(self) -> bool:
         """Did the tape record a Sigmoid or Tanh, the only ops `explain_zero` calls saturated?
         (Once per gradient call, for all its sources.)"""
-        return any(_op_name(e[0]) in ("Sigmoid", "Tanh") for e in self.entries)
+        return any(_op_name(e[0]) in SATURABLE for e in self.entries)
 
 
 class TapeState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .explain import _on_path, _op_name
+from .explain import SATURABLE, _on_path, _op_name
 
 
 #: the ops (besides Relu) whose saved values can show why a gradient through them is zero
@@ -17,14 +17,14 @@ def why_zero(ctx, source):
     for node, inputs, outputs in ctx.entries:
         if node.id not in on:
             continue
-        name = node.op.name if not isinstance(node.op, str) else node.op
+        name = _op_name(node)
         if name == "Relu":   # (a tape keeps a ReLU's output, not its input: all 0 <=> x <= 0)
             if not np.any(outputs[0]._value):
                 return "dead_relu", node, {}
             continue
         if name not in _ZERO_SUSPECTS:
             continue
-        if name in _SATURABLE:
+        if name in SATURABLE:
             local = _saturation(ctx, node, name, outputs)
             if local is not None:
                 return "saturated", node, {"local": local}
@@ -43,9 +43,6 @@ def why_zero(ctx, source):
     return "cancelled", None, {}
 
 
-_SATURABLE = frozenset({"Sigmoid", "Tanh"})
-
-
 def saturated_on_path(ctx, source):
     """``(node, extra)`` of the first Sigmoid or Tanh between the source and a target that is
     stuck in its tail, else None. Only those: a dead ReLU on one path does not hide a
@@ -55,7 +52,7 @@ def saturated_on_path(ctx, source):
     for node, inputs, outputs in ctx.entries:
         if node.id in on:
             name = _op_name(node)
-            if name in _SATURABLE:
+            if name in SATURABLE:
                 local = _saturation(ctx, node, name, outputs)
                 if local is not None:
                     return node, {"local": local}

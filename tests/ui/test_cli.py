@@ -174,8 +174,33 @@ def test_serve_a_recording_still_works(cli, recordings):
     c.stop()
 
 
-def _ignore_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _ctrl_c_after(args, ready, sigint):
+    """Start ``python -m tapeviz.cli ARGS`` in its own process group with SIGINT set to
+    ``sigint`` (SIG_IGN: as a background job of a script starts it), read its output until a
+    line holds ``ready``, send SIGINT to the group at once (as a terminal's Ctrl-C does) and
+    return (exit status, output); fails if it is still running 60 s later."""
+    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", *map(str, args)], cwd=ROOT,
+                            env=env_with_repo(), start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = ""
+    try:
+        while ready not in out:
+            line = proc.stdout.readline()
+            if not line:
+                pytest.fail(f"exited before printing {ready!r}:\n{out}")
+            out += line
+        os.killpg(proc.pid, signal.SIGINT)
+        out += proc.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out += proc.communicate()[0]
+        pytest.fail(f"still running after a Ctrl-C:\n{out}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, out
 
 
 @pytest.mark.parametrize("follow", [False, True], ids=["serve", "serve --follow"])
@@ -184,58 +209,17 @@ def test_a_ctrl_c_right_after_serving_stops_the_server(recordings, follow):
     was started with SIGINT ignored (a background job of a script, as pytest itself may be):
     Python keeps an ignored SIGINT ignored, and until the server's handler was installed a
     Ctrl-C was then lost and the server ran on (tapeviz installs its handler first)."""
-    args = [sys.executable, "-m", "tapeviz.cli", "serve", recordings["main"], "--port", "0"]
-    proc = subprocess.Popen(args + (["--follow"] if follow else []), cwd=ROOT,
-                            env=env_with_repo(), start_new_session=True,
-                            preexec_fn=_ignore_sigint, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    try:
-        out = ""
-        while "serving" not in out:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"tapeviz serve exited before serving:\n{out}")
-            out += line
-        os.kill(proc.pid, signal.SIGINT)
-        rest, _ = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        rest, _ = proc.communicate()
-        pytest.fail(f"the server ran on after a Ctrl-C:\n{out}{rest}")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 0, out + rest
-    assert "Traceback" not in rest, out + rest
-
-
-def _default_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    args = ["serve", recordings["main"], "--port", "0"] + (["--follow"] if follow else [])
+    status, out = _ctrl_c_after(args, "serving", signal.SIG_IGN)
+    assert status == 0 and "Traceback" not in out, out
 
 
 def test_a_ctrl_c_right_after_the_gallery_line_stops_the_gallery():
     """The gallery prints its line once ``panel serve`` runs, so a Ctrl-C right after it (to
     the process group, as a terminal sends it) stops both quietly; before, the line came
     first and a Ctrl-C then could land in the middle of starting panel serve (a traceback)."""
-    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", "gallery", "--port", "0"],
-                            cwd=ROOT, env=env_with_repo(), start_new_session=True,
-                            preexec_fn=_default_sigint, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert "demos at" in line, line
-        os.killpg(proc.pid, signal.SIGINT)
-        rest, _ = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        rest, _ = proc.communicate()
-        pytest.fail(f"the gallery ran on after a Ctrl-C:\n{line}{rest}")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert "Traceback" not in rest, line + rest
+    status, out = _ctrl_c_after(["gallery", "--port", "0"], "demos at", signal.SIG_DFL)
+    assert "Traceback" not in out, out
 
 
 def test_read_header_reads_only_the_first_line(tmp_path):
