@@ -92,7 +92,7 @@ pip_install() {
     say "pip install -e '.[$extras]' (first install, or pyproject.toml, setup.py or a C file changed)..."
     local t0=$SECONDS
     rm -f "$stamp"
-    # (this machine's pip config names local wheel folders that may not exist: drop that noise)
+    # (a pip config may name local wheel folders that do not exist: drop that noise)
     # (and setuptools' note that an editable install with C modules is an editable install)
     "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v -E 'is ignored: it is neither a file nor a directory|BuildBackendWarning: Editable installation|^ *!!$|^ *\*{20,}$|Please be careful with folders in your working directory|name as your package as they may take precedence|with strategy, WheelFile|^ *$' || true; }
     install_state > "$stamp"

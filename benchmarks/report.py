@@ -175,7 +175,7 @@ RECORDING_KEYS = {"writer_events_per_s_cpu", "writer_events_per_s_wall", "writer
 
 
 # --- benchmarks/dashboard.py --json ----------------------------------------------------------------
-OPEN_TARGETS = {100: 0.5, 1000: 1.5, 5000: 3.0}          # seconds, issue 6
+OPEN_TARGETS = {100: 0.5, 1000: 1.5, 5000: 3.0}          # seconds
 EXPAND_TARGET = ("<=", 1.0, "value")
 LIVE_TARGET = (">=", 10_000, "value")
 DASHBOARD_KEYS = {"ops", "scope", "record_s", "events", "ingest_events_per_s", "startup_s",

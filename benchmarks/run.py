@@ -1,4 +1,4 @@
-"""tapeviz's benchmarks (issue 6): the engine beside NumPy, HIPS autograd, PyTorch and
+"""tapeviz's benchmarks: the engine beside NumPy, HIPS autograd, PyTorch and
 TensorFlow, the recording writer, and the dashboard in headless chromium, in one table.
 
     ./run.sh bench                         # everything (installs the bench extra), ~3 minutes

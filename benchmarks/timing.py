@@ -1,4 +1,4 @@
-"""How benchmarks/run.py takes its numbers (issue 6's method).
+"""How benchmarks/run.py takes its numbers.
 
 Each system runs in its own long-lived worker process (forked from the parent, which never
 imports a peer framework), pinned to one BLAS/OpenMP thread (threadpoolctl, the OMP/MKL/

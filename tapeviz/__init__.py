@@ -46,8 +46,9 @@ _INSTEAD = {
 def __getattr__(name):
     instead = _INSTEAD.get(name)
     raise AttributeError(f"module 'tapeviz' has no attribute {name!r}. tapeviz implements "
-                         "TensorFlow 2's eager GradientTape API (the README's Engine section "
-                         "lists it)" + (f". Fix: {instead}" if instead else ""))
+                         "TensorFlow 2's eager GradientTape API (the README's 'What of "
+                         "TensorFlow runs' and docs/api.md list it)"
+                         + (f". Fix: {instead}" if instead else ""))
 
 
 # --- events and recordings (tapeviz/events/, tapeviz/recording/) -----------------------------

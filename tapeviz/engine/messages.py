@@ -5,7 +5,7 @@ import re
 
 from .site import source_line
 
-#: cause -> when it applies (documented in the README's Explanations section)
+#: cause -> when it applies (documented in docs/explanations.md and the README's causes table)
 CAUSES = {
     "ok": "a finite, non-zero gradient",
     "not_watched": "a Tensor or constant that the tape does not watch",
