@@ -388,6 +388,28 @@ def inf_from_reciprocal():
     return tape, y, x
 
 
+def nan_input_written_by_an_optimizer():
+    # step 1's gradient is NaN (sqrt at a negative); SGD writes it into w; step 2's gradient
+    # is NaN because w already holds NaN: the update names the line, not step 2's ops
+    w = tv.Variable([-1.0, 4.0])
+    opt = tv.keras.optimizers.SGD(0.1)
+    for _ in range(2):
+        with tv.GradientTape() as tape:
+            y = tv.reduce_sum(tv.sqrt(w) * 2.0)
+        opt.apply_gradients([(tape.gradient(y, w), w)])  # expect
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(w * w)
+    return tape, y, w
+
+
+def nan_input_from_the_data():
+    x = tv.constant([1.0, float("nan"), 3.0])  # expect
+    w = tv.Variable([0.5, 0.5, 0.5])
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.square(x * w - 1.0))
+    return tape, y, w
+
+
 def saturated_layer_keeps_a_tiny_value():
     w = tv.Variable([[2.0]])
     x = tv.constant([[1.0], [2.0]])
@@ -476,6 +498,8 @@ CORPUS = [
     (nan_from_where_trap_divide, "nan", "nan_origin"),
     (inf_from_log_the_where_keeps, "inf", "inf_origin"),
     (nan_from_norm_of_zero, "nan", "nan_origin"),
+    (nan_input_written_by_an_optimizer, "nan", "nan_input"),
+    (nan_input_from_the_data, "nan", "nan_input"),
     (inf_from_log_of_zero, "inf", "inf_origin"),
     (inf_from_reciprocal, "inf", "inf_origin"),
     (saturated_layer_keeps_a_tiny_value, "value", "saturated"),
@@ -627,7 +651,7 @@ import {module} as {alias}
 x = {alias}.Variable(2.0)
 v = {alias}.Variable([0.0, 1.0])
 with {alias}.GradientTape(persistent=True) as tape:
-    y = {alias}.constant(float(np.sin(x.numpy()))) * 3.0   # was tv.sin(x)
+    y = {alias}.constant(float(np.sin(x.numpy())), name="tv.sin") * 3.0   # was tv.sin(x)
     z = {alias}.reduce_sum({alias}.where(v > 0, {alias}.math.log(v), 0.0))
 escaped, = tape.explain(y, x)
 trapped, = tape.explain(z, v)
@@ -652,8 +676,10 @@ def test_fixes_name_tapeviz_as_the_users_code_does(alias, tmp_path):
         assert f"{alias}." in text and f"{other}." not in text, text
     assert f"{alias}.where(v > 0, {alias}.math.log({alias}.where(v > 0, v, 1.0)), 0.0)" in \
         trapped.fix
-    # the user's own line is quoted as written, its comment's "tv." included
-    assert "(`y = " in escaped.message and "# was tv.sin(x)`)" in escaped.message
+    # the user's own code is quoted as written, its string's "tv." included, without the
+    # line's comment (the code is what the message names)
+    assert "(`y = " in escaped.message and 'name="tv.sin") * 3.0`)' in escaped.message
+    assert "# was" not in escaped.message
 
 
 def test_released_tapes_say_so_in_the_users_words():

@@ -11,6 +11,8 @@ from . import op as _op
 from .convert import _to_array, convert_to_tensor
 from .op import Node
 from .refs import _assigned_payload
+from .site import user_site
+from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand, _ids
 
 _next_id = _ids.__next__
@@ -136,6 +138,8 @@ def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> Non
     var._node = Node(method, (var._node, parent), (var._id, in_id), site,
                      {"name": var._name, "trainable": var.trainable})
     var._value = result
+    if var._id in NONFINITE_GRADIENT:     # (rare: this variable had a NaN/Inf gradient)
+        note_assigned(var._id, result, site or user_site(2))
 
 
 def _refs(holder) -> int:

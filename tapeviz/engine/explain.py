@@ -127,6 +127,13 @@ class _Context:
         return {}
 
     @functools.cached_property
+    def values(self) -> dict:
+        """tensor id -> value of everything the entries touched, dropped values computed
+        again (`explain_nonfinite._values`); once per gradient call, only when needed."""
+        from .explain_nonfinite import _values
+        return _values(self.entries)
+
+    @functools.cached_property
     def saturable(self) -> bool:
         """Did the tape record a Sigmoid or Tanh, the only ops `explain_zero` calls saturated?
         (Once per gradient call, for all its sources.)"""
@@ -194,8 +201,12 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
         return _make(name, "none", cause, node, extra, source, ctx.prefix)
     value = np.asarray(g._value)
     if np.isnan(value).any() or np.isinf(value).any():
-        from .explain_nonfinite import nonfinite_origin   # (rare: loaded when needed)
+        from .explain_nonfinite import nonfinite_input, nonfinite_origin   # (rare)
         verdict = "nan" if np.isnan(value).any() else "inf"
+        found = nonfinite_input(ctx, source)
+        if found is not None:
+            return _make(name, verdict, "nan_input", None, dict(found[1], kind=verdict),
+                         source, ctx.prefix)
         node, extra = nonfinite_origin(ctx, source, verdict)
         return _make(name, verdict, f"{verdict}_origin", node, extra, source, ctx.prefix)
     if not value.any():
@@ -205,8 +216,10 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
         cause, node, extra = why_zero(ctx, source)
         return _make(name, "zero", cause, node, extra, source, ctx.prefix)
     if ctx.saturable:     # a vanishing value through an activation stuck in its tail
-        from .explain_zero import saturated_on_path
+        from .explain_zero import VANISHING, saturated_chain, saturated_on_path
         found = saturated_on_path(ctx, source)
+        if found is None and float(np.linalg.norm(value.reshape(-1))) < VANISHING:
+            found = saturated_chain(ctx, source)
         if found is not None:
             return _make(name, "value", "saturated", *found, source, ctx.prefix)
     return _make(name, "value", "ok", None, {}, source, ctx.prefix)
@@ -359,7 +372,17 @@ class GradientWarning(UserWarning):
     """Raised (as a warning) for a None/NaN gradient when `tv.config.explain_none` is on."""
 
 
+#: sources already warned about for an all-zero gradient: a dead layer stays dead for many
+#: steps, and one warning per variable says it (None, NaN and Inf warn every time)
+_WARNED_ZERO: set = set()
+
+
 def warn_if_broken(explanations) -> None:
     for e in explanations:
-        if e.verdict in ("none", "nan", "inf"):
-            warnings.warn(str(e), GradientWarning, stacklevel=4)
+        if e.verdict == "zero" and e.cause != "zero_unconnected":
+            if e.source_name in _WARNED_ZERO:
+                continue
+            _WARNED_ZERO.add(e.source_name)
+        elif e.verdict not in ("none", "nan", "inf"):
+            continue
+        warnings.warn(str(e), GradientWarning, stacklevel=4)

@@ -10,6 +10,38 @@ from .explain import _on_path, _op_name
 from .op import ValueNotKept
 
 
+def nonfinite_input(ctx, source):
+    """``(leaf, extra)`` when a value that entered the tape already held NaN/Inf (the source
+    itself, a variable an optimizer wrote a NaN gradient into, the data), else None: the
+    first such leaf on the source's path, in the order the tape read them."""
+    from .tape_events import NONFINITE_SINCE
+    on = _on_path(ctx.lineage, source._id)
+    for node, inputs, _ in ctx.entries:
+        if node.id not in on:
+            continue
+        for t in inputs:
+            if not _is_leaf(t) or _finite(_kept(t)):
+                continue
+            since = NONFINITE_SINCE.get(t._id)
+            site = since[0] if since else (t._node.site if t._node is not None else None)
+            return t, {"site": site, "call": since[1] if since else None,
+                       "leaf": t.name, "is_source": t._id == source._id,
+                       "assigned": t._node is not None and t._node.op in _ASSIGNED}
+    return None
+
+
+_ASSIGNED = ("assign", "assign_add", "assign_sub")
+
+
+def _is_leaf(t) -> bool:
+    """A value the tape read from outside: a variable, a constant, a tensor made outside."""
+    return t._node is None or isinstance(t._node.op, str)
+
+
+def _kept(t):
+    return None if type(t._value) is ValueNotKept else t._value
+
+
 def nonfinite_origin(ctx, source, verdict):
     on = _on_path(ctx.lineage, source._id)
     path_ops = []

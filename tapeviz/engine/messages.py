@@ -27,6 +27,8 @@ CAUSES = {
     "cancelled": "zero because contributions cancel or a local derivative is exactly zero",
     "nan_origin": "NaN: the first op, forward or backward, that produced a non-finite value",
     "inf_origin": "Inf: the first op, forward or backward, that produced a non-finite value",
+    "nan_input": "NaN/Inf that was already in a variable or an input when the tape ran "
+                 "(an optimizer update that applied a NaN gradient, or the data)",
 }
 
 
@@ -39,8 +41,23 @@ def _op(node) -> str:
 def _at(site) -> str:
     if site is None:
         return ""
-    code = source_line(site)
+    code = _without_comment(source_line(site))
     return f" at line {site[1]}" + (f" (`{code}`)" if code else "")
+
+
+def _without_comment(code: str) -> str:
+    """A quoted line of code without its trailing comment (the code is what is named)."""
+    if "#" not in code:
+        return code
+    import io
+    import tokenize
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.COMMENT:
+                return code[:tok.start[1]].rstrip()
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass      # a line that does not tokenize alone (inside a bracket): keep it whole
+    return code
 
 
 # the user's own words (their name for the source, their source line) stand in as these while
@@ -131,18 +148,21 @@ def _texts(cause, name, node, at, extra):
             "unconnected_gradients=ZERO and hides the disconnection.",
             "Check the connection: with the default unconnected_gradients=NONE the answer "
             "would be None."),
-        "dead_relu": (
-            f"The ReLU{at} has a non-positive input for every element, so it passes no "
-            "gradient.",
-            "Check the initialisation and learning rate; consider tv.nn.leaky_relu or a small "
-            "positive bias."),
+        "dead_relu": _dead_relu(name, at, extra),
         "saturated": (
-            f"The gradient vanishes through the saturated {op}{at} (local derivative "
-            f"{extra.get('local', 0.0):.2g}).",
+            (f"The gradient vanishes in the backward pass through a chain of "
+             f"{extra['chain']} {op} ops: its norm falls from {extra['start']:.2g} to "
+             f"{extra['local']:.2g} after {extra['after']} of them, at {op}{_which(extra)}{at}."
+             if extra.get("after") is not None else
+             f"The gradient vanishes through a chain of {extra['chain']} {op} ops, from "
+             f"{op}{_which(extra)}{at} on: their largest local derivatives multiply to "
+             f"{extra.get('local', 0.0):.2g}." if extra.get("chain") else
+             f"The gradient vanishes through the saturated {op}{_which(extra)}{at} (local "
+             f"derivative {extra.get('local', 0.0):.2g})."),
             "Scale the inputs, prefer ReLU or a better initialisation, or compute the loss from "
             "logits (e.g. tv.nn.sigmoid_cross_entropy_with_logits)."),
         "clipped": (
-            f"{op}{at} held the value at its bound, where the gradient is zero.",
+            f"{op}{_which(extra)}{at} held the value at its bound, where the gradient is zero.",
             "Expected when clipping; widen the bounds or use a soft clamp if gradients should "
             "flow."),
         "cancelled": (
@@ -152,7 +172,66 @@ def _texts(cause, name, node, at, extra):
     }
     if cause in ("nan_origin", "inf_origin"):
         return _nonfinite(cause, name, node, op, at, extra)
+    if cause == "nan_input":
+        return _nonfinite_input(name, at, extra)
     return table[cause]
+
+
+def _nonfinite_input(name, at, extra):
+    kind = "NaN" if extra.get("kind") == "nan" else "Inf"
+    leaf, call = extra.get("leaf"), extra.get("call")
+    who = name if extra.get("is_source") else f"The input {leaf}"
+    if call is not None:
+        msg = (f"{who} already held {kind} when this tape ran: the update{at} wrote it there "
+               f"from the non-finite gradient of gradient call {call}.")
+        fix = (f"Look at gradient call {call} to find where it began; skip an update "
+               "whose gradients are not finite (check tv.math.is_finite on each gradient), or "
+               "clip the gradients (tv.clip_by_global_norm).")
+    elif extra.get("assigned"):
+        msg = f"{who} already held {kind} when this tape ran; it was last set{at}."
+        fix = f"Find where that value became {kind}: check the values assigned there."
+    else:
+        msg = (f"{who} already held {kind} when this tape ran (it was made{at}), so every "
+               "gradient that flows through it is non-finite too.")
+        fix = ("Check the data where it is loaded (np.isfinite(x).all()), and drop or repair "
+               f"the rows that hold {kind}.")
+    return msg, fix
+
+
+def _which(extra) -> str:
+    """" (Relu_12, the 3rd of 10 at this line)": the op instance an explanation names."""
+    label = extra.get("op_label")
+    if not label:
+        return ""
+    n = extra.get("occurrences")
+    if n:
+        return f" ({label}, the {_ordinal(extra['occurrence'])} of {n} at this line)"
+    return f" ({label})"
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _dead_relu(name, at, extra):
+    msg = f"The ReLU{_which(extra)}{at} has a non-positive input for every element, so it "
+    msg += "passes no gradient."
+    if extra.get("through"):
+        msg = (f"The gradient of {name} is zero because the other factor of its "
+               f"{extra['through']} is all zero: it is the output of a dead layer. " + msg)
+    fix = ("Check the initialisation and learning rate; consider tv.nn.leaky_relu or a small "
+           "positive bias.")
+    culprit = extra.get("culprit")
+    if culprit:
+        low, high = extra.get("culprit_range", (0.0, 0.0))
+        held = f"{low:.3g}" if low == high else f"{low:.3g} to {high:.3g}"
+        msg += (f" {culprit} ({held}{_at(extra.get('culprit_site'))}) pushes every element "
+                f"below zero: without it, {extra.get('share_without', 0.0):.0%} of them would "
+                "be positive.")
+        fix = (f"Initialise {culprit} at zero or a small positive value (where it is set), "
+               "or lower the learning rate if an update drove it there.")
+    return msg, fix
 
 
 # how an op is written in user code, for the where-trap fix ("f(x_safe)" for the others)

@@ -17,7 +17,7 @@ from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
 from .site import as_dict, user_names, user_prefix, user_site
-from .tape_events import (finished_payload, gradient_health, started_payload,
+from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
 
@@ -296,6 +296,8 @@ class GradientTape:
         explanations = later = None
         listening = _events.wanted(_events.GradientFinished)
         health = gradient_health(results) if listening or not self._persistent else None
+        if health == "nonfinite":    # (for `nan_input`: an update may write it into a variable)
+            note_nonfinite(call, sources, results)
         if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)

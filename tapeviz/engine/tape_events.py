@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from math import isfinite
 
+import numpy as np
+
 from .site import as_dict
 from .refs import ref_dict
 
@@ -20,6 +22,36 @@ def started_payload(call, tape, method, targets, sources, unconnected, site, lim
 def watched_payload(tape, t, value, node, how, site, limit) -> dict:
     return {"tape": tape, "tensor": ref_dict(t, value, node, limit), "how": how,
             "site": as_dict(site)}
+
+
+#: variable id -> the gradient call that returned a NaN/Inf gradient for it while its own
+#: value was finite: an update that then writes NaN/Inf into it got it from that call
+NONFINITE_GRADIENT: dict = {}
+#: variable id -> (site of the update that made it non-finite, that gradient call): what a
+#: `nan_input` explanation names for a variable that already held NaN/Inf
+NONFINITE_SINCE: dict = {}
+
+
+def note_nonfinite(call, sources, results) -> None:
+    """Remember which finite variables got a NaN/Inf gradient from this call (rare: only
+    after the health check said "nonfinite"). A variable that already held NaN gets NaN
+    gradients because of it, so those are not where its NaN came from."""
+    for source, r in zip(sources, results):
+        if r is not None and not _finite(r._value) and _finite(source._value):
+            NONFINITE_GRADIENT[source._id] = call
+
+
+def note_assigned(var_id, value, site) -> None:
+    """An update of a variable that had a NaN/Inf gradient: stamp where it went non-finite."""
+    if _finite(value):
+        NONFINITE_SINCE.pop(var_id, None)
+        NONFINITE_GRADIENT.pop(var_id, None)
+    elif var_id not in NONFINITE_SINCE:
+        NONFINITE_SINCE[var_id] = (site, NONFINITE_GRADIENT[var_id])
+
+
+def _finite(value) -> bool:
+    return value.dtype.kind != "f" or bool(np.isfinite(value).all())
 
 
 def gradient_health(results) -> str:

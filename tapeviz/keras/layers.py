@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from ..engine import dtypes as _dt
+from ..engine.site import user_site
 from ..engine.tape import name_scope
 from ..engine.tensor import Tensor, Variable, _Operand, convert_to_tensor
 from ..module import Module
@@ -58,6 +59,9 @@ class Layer(Module):
         base = to_snake_case(type(self).__name__)
         super().__init__(name=None)
         self._name = self._scope_name = name if name is not None else unique_name(base)
+        # where the user made this layer: its weights are created later, at the first call,
+        # but their initialisers were chosen here (a bias of -100 is set on this line)
+        self._made_at = user_site(2)
         self.trainable = bool(trainable)
         self.built = False
         self._own_weights: list = []
@@ -87,6 +91,9 @@ class Layer(Module):
         value = init(shape, dtype=dtype)
         var = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'Variable'}",
                        dtype=dtype)
+        made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
+        if made_at is not None:
+            var._site = var._node.site = made_at
         self._own_weights.append(var)
         return var
 
