@@ -20,6 +20,8 @@ from .engine.ops import *  # noqa: F401,F403
 from .engine.ops import abs, pow, range, round  # noqa: F401
 from .engine.custom import custom_gradient  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
+from . import data  # noqa: F401,E402
+from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 
 
@@ -35,8 +37,6 @@ def show(obj, **kwargs):
 
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
-    "function": "tapeviz runs eagerly only: remove the @tf.function decorator (TensorFlow "
-                "computes the same values eagerly)",
     "print": "use Python's print(): tensors print as TensorFlow's do",
     "add_n": "add them (a + b + c), or tf.reduce_sum(tf.stack(tensors), axis=0)",
     "einsum": "use tf.matmul or tf.tensordot (with tf.transpose / tf.reshape)",

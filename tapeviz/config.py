@@ -29,3 +29,19 @@ def _interactive() -> bool:
 
 explain_none = _flag("TAPEVIZ_EXPLAIN", False)
 keep_values = _flag("TAPEVIZ_KEEP_VALUES", _interactive())
+
+
+# --- TensorFlow's tf.config, for code that calls it --------------------------------------------
+_functions_run_eagerly = False
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """`tf.config.run_functions_eagerly(True)`: tapeviz always runs `@tv.function` eagerly;
+    the setting is kept so that `functions_run_eagerly()` answers as TensorFlow's does."""
+    global _functions_run_eagerly
+    _functions_run_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    return _functions_run_eagerly
+

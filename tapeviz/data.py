@@ -1,0 +1,247 @@
+"""`tv.data.Dataset`: TensorFlow's input pipelines, as eager Python iterators.
+
+An element is what TensorFlow's would be: a tensor, or a tuple / dict of tensors (lists given
+to `from_tensor_slices` are tensors, as in TensorFlow). Each transformation returns a new
+dataset; iterating a dataset starts its pipeline afresh, so a dataset can be iterated once
+per epoch. What is not imitated: `shuffle` is seeded by `tv.random.set_seed` (or `seed=`) and
+reproducible, but its order is not TensorFlow's (TensorFlow's generator is its own);
+`prefetch`, `cache` and `num_parallel_calls` change nothing (everything runs in the caller's
+thread, in order), and functions given to `map`/`filter` run eagerly on every element.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .engine import nest
+from .engine.ops import makers as _makers
+from .engine.ops.shape import stack
+from .engine.tensor import Tensor, convert_to_tensor
+
+#: `num_parallel_calls=tv.data.AUTOTUNE`, `prefetch(tv.data.AUTOTUNE)`: accepted, no effect.
+AUTOTUNE = -1
+#: `Dataset.cardinality()` of an endless dataset, and of one whose size is not known.
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+
+def _as_element(value):
+    """A structure of tensors: tuples and dicts stay structures, anything else a tensor."""
+    if isinstance(value, dict):
+        return {k: _as_element(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_as_element(v) for v in value)
+    return value if isinstance(value, Tensor) else convert_to_tensor(value)
+
+
+def _call(fn, element):
+    """TensorFlow unpacks a tuple element into positional arguments of map/filter fns."""
+    return fn(*element) if isinstance(element, tuple) else fn(element)
+
+
+class Dataset:
+    """A sequence of elements, built by the static constructors and transformed by methods."""
+
+    def __init__(self, make_iterator, cardinality: int):
+        self._make_iterator = make_iterator      # () -> a fresh iterator of elements
+        self._cardinality = cardinality
+
+    # --- constructors -------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        structure = _as_element(tensors)
+        flat = nest.flatten(structure)
+        if not flat:
+            raise ValueError("Dataset.from_tensor_slices: no tensors given. Fix: pass a tensor, "
+                             "or a tuple or dict of tensors with the same first dimension")
+        sizes = {int(t.shape[0]) if t.shape.rank else None for t in flat}
+        if None in sizes:
+            raise ValueError("Dataset.from_tensor_slices: a scalar cannot be sliced; every "
+                             "component needs a first dimension. Fix: use "
+                             "Dataset.from_tensors for a single element")
+        if len(sizes) != 1:
+            shapes = [tuple(t.shape) for t in flat]
+            raise ValueError(f"Dataset.from_tensor_slices: the components' first dimensions "
+                             f"differ ({shapes}). Fix: give every component the same number "
+                             "of rows")
+        n = sizes.pop()
+        values = [t._value for t in flat]
+
+        def rows():
+            for i in range(n):
+                yield nest.pack_sequence_as(structure, [Tensor(v[i]) for v in values])
+        return Dataset(rows, n)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        element = _as_element(tensors)
+        return Dataset(lambda: iter((element,)), 1)
+
+    @staticmethod
+    def range(*args, output_type=None, name=None):
+        bounds = range(*[int(a) for a in args])
+        dtype = np.dtype(np.int64 if output_type is None else getattr(output_type, "np",
+                                                                          output_type))
+        return Dataset(lambda: (Tensor(dtype.type(i)) for i in bounds), len(bounds))
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        structure = datasets[0] if len(datasets) == 1 else datasets
+        flat = nest.flatten(structure)
+        if not all(isinstance(d, Dataset) for d in flat):
+            raise TypeError("Dataset.zip takes datasets, or a tuple or dict of datasets")
+
+        def zipped():
+            for parts in zip(*[iter(d) for d in flat]):
+                yield nest.pack_sequence_as(structure, list(parts))
+        sizes = [d._cardinality for d in flat]
+        finite = [s for s in sizes if s >= 0]
+        size = min(finite) if finite else (UNKNOWN_CARDINALITY
+                                           if UNKNOWN_CARDINALITY in sizes
+                                           else INFINITE_CARDINALITY)
+        return Dataset(zipped, size)
+
+    # --- transformations ---------------------------------------------------------------------
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        size = int(batch_size)
+        if size <= 0:
+            raise ValueError(f"Dataset.batch: batch_size must be positive, got {batch_size}")
+
+        def batches():
+            it = iter(self)
+            while True:
+                chunk = list(itertools.islice(it, size))
+                if not chunk or (drop_remainder and len(chunk) < size):
+                    return
+                flats = [nest.flatten(e) for e in chunk]
+                yield nest.pack_sequence_as(chunk[0], [stack(list(parts))
+                                                       for parts in zip(*flats)])
+        n = self._cardinality
+        if n >= 0:
+            n = n // size if drop_remainder else -(-n // size)
+        return Dataset(batches, n)
+
+    def unbatch(self, name=None):
+        def rows():
+            for element in self:
+                flat = nest.flatten(element)
+                for i in range(int(flat[0].shape[0])):
+                    yield nest.pack_sequence_as(element, [Tensor(t._value[i]) for t in flat])
+        return Dataset(rows, UNKNOWN_CARDINALITY)
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return Dataset(lambda: (_as_element(_call(map_func, e)) for e in self),
+                       self._cardinality)
+
+    def filter(self, predicate, name=None):
+        def kept():
+            for e in self:
+                keep = _call(predicate, e)
+                if bool(keep._value if isinstance(keep, Tensor) else keep):
+                    yield e
+        return Dataset(kept, UNKNOWN_CARDINALITY if self._cardinality >= 0
+                       else self._cardinality)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        size = int(buffer_size)
+        if size <= 0:
+            raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got "
+                             f"{buffer_size}")
+        # drawn now, from tv.random's generator: tv.random.set_seed makes the order repeat
+        base = int(seed) if seed is not None else int(_makers._Random.rng.integers(2 ** 62))
+        epochs = itertools.count()
+
+        def shuffled():
+            epoch = next(epochs) if reshuffle_each_iteration else 0
+            rng = np.random.default_rng((base, epoch))
+            # TensorFlow's buffer: fill it, then hand out a random slot and refill that slot
+            buffer, it = [], iter(self)
+            for e in it:
+                buffer.append(e)
+                if len(buffer) == size:
+                    break
+            for e in it:
+                i = int(rng.integers(len(buffer)))
+                yield buffer[i]
+                buffer[i] = e
+            while buffer:
+                yield buffer.pop(int(rng.integers(len(buffer))))
+        return Dataset(shuffled, self._cardinality)
+
+    def repeat(self, count=None, name=None):
+        times = None if count is None or int(count) < 0 else int(count)
+
+        def repeated():
+            for _ in (itertools.count() if times is None else range(times)):
+                yield from self
+        n = self._cardinality
+        if times is None:
+            n = INFINITE_CARDINALITY if n != 0 else 0
+        elif n >= 0:
+            n *= times
+        return Dataset(repeated, n)
+
+    def take(self, count, name=None):
+        k = int(count)
+        n = self._cardinality
+        size = n if k < 0 else (k if n == INFINITE_CARDINALITY else min(k, n) if n >= 0 else n)
+        return Dataset(lambda: iter(self) if k < 0 else itertools.islice(iter(self), k), size)
+
+    def skip(self, count, name=None):
+        k = int(count)
+        n = self._cardinality
+        size = 0 if k < 0 else (max(n - k, 0) if n >= 0 else n)
+        return Dataset(lambda: iter(()) if k < 0 else itertools.islice(iter(self), k, None),
+                       size)
+
+    def concatenate(self, dataset, name=None):
+        a, b = self._cardinality, dataset._cardinality
+        size = a + b if a >= 0 and b >= 0 else min(a, b)
+        return Dataset(lambda: itertools.chain(iter(self), iter(dataset)), size)
+
+    def enumerate(self, start=0, name=None):
+        def counted():
+            for i, e in enumerate(self, int(start)):
+                yield (Tensor(np.int64(i)), e)
+        return Dataset(counted, self._cardinality)
+
+    def prefetch(self, buffer_size, name=None):
+        return self
+
+    def cache(self, filename="", name=None):
+        return self
+
+    def with_options(self, options, name=None):
+        return self
+
+    # --- reading -------------------------------------------------------------------------------
+    def __iter__(self):
+        return iter(self._make_iterator())
+
+    def as_numpy_iterator(self):
+        for e in self:
+            yield nest.pack_sequence_as(e, [t.numpy() for t in nest.flatten(e)])
+
+    def cardinality(self):
+        return Tensor(np.asarray(self._cardinality, np.int64))
+
+    def __len__(self):
+        if self._cardinality == INFINITE_CARDINALITY:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality < 0:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    def __bool__(self):
+        return True
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        state = initial_state
+        for e in self:
+            state = reduce_func(state, e)
+        return state
+
+    def __repr__(self):
+        return f"<Dataset cardinality={self._cardinality}>"

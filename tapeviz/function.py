@@ -1,0 +1,85 @@
+"""`tv.function`: TensorFlow's `@tf.function`, run as TensorFlow runs it under
+`tf.config.run_functions_eagerly(True)`: the decorated Python function runs eagerly on every
+call, so its ops are recorded, explained and shown like any other code.
+
+What is not imitated: there is no tracing, so a Python side effect (a `print`, appending to a
+list) runs on every call rather than once per trace, and `input_signature` is checked for the
+number of arguments only.
+"""
+from __future__ import annotations
+
+import functools
+
+
+class Function:
+    """What `@tv.function` returns: calls the Python function, eagerly."""
+
+    def __init__(self, python_function, input_signature=None, jit_compile=None,
+                 reduce_retracing=False, autograph=True, name=None, **experimental):
+        unknown = [k for k in experimental if not k.startswith("experimental_")]
+        if unknown:
+            raise TypeError(f"function() got an unexpected keyword argument {unknown[0]!r}")
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else list(input_signature)
+        self.jit_compile = jit_compile
+        self.reduce_retracing = reduce_retracing
+        self.autograph = autograph
+        self.__name__ = name or getattr(python_function, "__name__", "function")
+        functools.update_wrapper(self, python_function)
+
+    def __call__(self, *args, **kwargs):
+        self._check(args)
+        return self.python_function(*args, **kwargs)
+
+    def __get__(self, instance, owner=None):
+        # a decorated method: bound to the instance, which input_signature does not list
+        if instance is None:
+            return self
+
+        def bound(*args, **kwargs):
+            self._check(args)
+            return self.python_function(instance, *args, **kwargs)
+        return functools.update_wrapper(bound, self.python_function)
+
+    def _check(self, args):
+        if self.input_signature is not None and len(args) > len(self.input_signature):
+            raise TypeError(f"{self.__name__}: input_signature holds "
+                            f"{len(self.input_signature)} TensorSpec(s) but the call passes "
+                            f"{len(args)} positional arguments. Fix: pass one argument per "
+                            "TensorSpec")
+
+    def get_concrete_function(self, *args, **kwargs):
+        return self
+
+    def experimental_get_tracing_count(self) -> int:
+        return 0
+
+    def __repr__(self):
+        return f"<tapeviz.function {self.__name__} (runs eagerly)>"
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None, name=None):
+    """`@tv.function` or `@tv.function(input_signature=..., jit_compile=...)`."""
+    def wrap(f):
+        if not callable(f):
+            raise TypeError(f"function() takes a callable, not {type(f).__name__}")
+        return Function(f, input_signature=input_signature, jit_compile=jit_compile,
+                        reduce_retracing=reduce_retracing, autograph=autograph, name=name)
+    return wrap if func is None else wrap(func)
+
+
+class TensorSpec:
+    """`tv.TensorSpec(shape, dtype, name)`: the description `input_signature` lists."""
+
+    def __init__(self, shape, dtype="float32", name=None):
+        from .engine.dtypes import as_dtype
+        self.shape = None if shape is None else tuple(shape)
+        self.dtype = as_dtype(dtype)
+        self.name = name
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
