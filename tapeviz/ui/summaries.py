@@ -7,6 +7,8 @@ as text. Pure functions, shared by the store, the cards, the player and the expo
 """
 from __future__ import annotations
 
+import math
+
 
 def shape_str(shape) -> str:
     if shape is None:
@@ -21,8 +23,10 @@ def fmt_num(v) -> str:
         return v
     try:
         f = float(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return str(v)
+    if not math.isfinite(f):        # as the recordings write them (int() would raise)
+        return "nan" if f != f else ("inf" if f > 0 else "-inf")
     if f == int(f) and abs(f) < 1e6:
         return str(int(f)) if isinstance(v, int) else f"{f:g}"
     return f"{f:.4g}"
