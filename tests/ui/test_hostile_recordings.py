@@ -14,6 +14,9 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+from tapeviz.recording import load_recording
 from tapeviz.ui.limits import MAX_DEPTH, MAX_NAME
 
 from conftest import ROOT, env_with_repo
@@ -142,3 +145,32 @@ def test_the_store_bounds_what_it_keeps_of_a_deep_scope():
     assert max(len(k) for k in graph["clusters"]) < 2000
     (op,) = store.ops.values()
     assert op["scope"].endswith(f"s{MAX_DEPTH - 1} …({3000 - MAX_DEPTH:,} more)")
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, literal):
+    """One summary holding a NaN literal (Python's json.dumps writes them) used to make
+    ``tapeviz serve`` refuse the file and export drop the tape."""
+    events = _tape(1, 1) + _tape(2, 10)
+    path = _write(tmp_path / "nan.tvz", events)
+    text = path.read_text().replace('"min": 1.0', f'"min": {literal}', 1)
+    path.write_text(text)
+    lineno = next(i for i, line in enumerate(text.splitlines(), 1) if literal in line)
+    rec = load_recording(path)
+    assert len(rec) == len(events)
+    want = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[literal]
+    assert rec[1].inputs[0]["summary"]["min"] == want
+    assert rec.warnings == [f"line {lineno}: holds {literal} (not JSON: tapeviz writes "
+                            '"nan", "inf", "-inf"), read as those strings']
+
+    from tapeviz.ui.app import open_dashboard
+    dash = open_dashboard(str(path), False, "t")
+    assert dash.store.tape_ids() == [1, 2]
+    assert "1 recording warning(s)" in dash.status.object
+
+    out = tmp_path / "nan.html"
+    rc, _, output = _export_peak(path, out)
+    page = out.read_text()
+    assert rc == 0, output
+    assert "could not be drawn" not in page and "tape 2" in page and "tape 1" in page
+    assert "1 recording warning(s): line " in page
