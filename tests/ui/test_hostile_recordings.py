@@ -174,3 +174,29 @@ def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, lite
     assert rc == 0, output
     assert "could not be drawn" not in page and "tape 2" in page and "tape 1" in page
     assert "1 recording warning(s): line " in page
+
+
+def test_values_of_the_wrong_type_are_left_out_and_the_rest_is_drawn(tmp_path):
+    """Another writer's refs, sites and results with fields of the wrong JSON type: each such
+    value is dropped (the event kept), and the file serves and exports whole."""
+    bad_ref = {"id": 7, "name": ["not", "a", "name"], "shape": "abc", "dtype": 5,
+               "kind": "tensor", "node": 1001, "summary": 5}
+    site = {"file": 12, "line": "abc", "func": None, "code": ["x"]}
+    events = _tape(1, 1, out=bad_ref, site=site)
+    events[1]["inputs"].append({"id": 8, "name": "q", "shape": [2, "two"], "dtype": "float32",
+                                "kind": "tensor", "summary": {"shape": [2], "size": "four",
+                                                              "value": [1.0, 2.0], "min": []}})
+    events.insert(2, {"kind": "gradient_started", "seq": 2, "time": 0.0, "call": 1, "tape": 1,
+                      "sources": [_ref(1, "x:0", kind="variable")], "targets": [bad_ref]})
+    events.insert(3, {"kind": "gradient_finished", "seq": 3, "time": 0.0, "call": 1, "tape": 1,
+                      "results": [{"tensor": _ref(1, "x:0", kind="variable"), "grad": [1, 2],
+                                   "norm": "abc", "verdict": 3, "message": None}]})
+    path, page = _exported(tmp_path, "types", events)
+    assert "Mul" in page and "tape 1" in page
+    from tapeviz.ui.app import open_dashboard
+    from tapeviz.ui.cards import node_html
+    dash = open_dashboard(str(path), False, "t")
+    store = dash.store
+    for node in store.graph(1)["nodes"]:
+        node_html(store, node)
+    assert store.variables_rows()[0]["norm"] is None
