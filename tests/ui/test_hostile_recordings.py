@@ -10,16 +10,21 @@ children do not count).
 from __future__ import annotations
 
 import json
+import queue
+import re
+import resource
 import subprocess
 import sys
 import textwrap
+import threading
+import urllib.request
 
 import pytest
 
 from tapeviz.recording import load_recording
 from tapeviz.ui.limits import MAX_DEPTH, MAX_NAME
 
-from conftest import ROOT, env_with_repo
+from conftest import ROOT, env_with_repo, next_match, wait_live
 
 #: the peak resident memory an export may reach on these files (an ordinary export peaks at
 #: about 75 MB; a 3,000-level scope took 8.9 GB before the bounds)
@@ -200,3 +205,31 @@ def test_values_of_the_wrong_type_are_left_out_and_the_rest_is_drawn(tmp_path):
     for node in store.graph(1)["nodes"]:
         node_html(store, node)
     assert store.variables_rows()[0]["norm"] is None
+
+
+def test_serving_a_scope_of_3000_levels_stays_small(tmp_path):
+    """``tapeviz serve`` builds the dashboard at start and for each tab; its peak resident
+    memory (VmHWM) after a tab opened stays within the bound (it ended in MemoryError)."""
+    scope = "/".join(f"level{i}" for i in range(3000))
+    path = _write(tmp_path / "deep.tvz", _tape(1, 1, scope=scope))
+    limit = DATA_LIMIT_MB << 20
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", "serve", str(path), "--port",
+                             "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=ROOT, env=env_with_repo(), preexec_fn=limited)
+    try:
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+        m = next_match(lines, proc, r"(http://127\.0\.0\.1:\d+/)", timeout=120)
+        assert m, "tapeviz serve did not start"
+        assert wait_live(m.group(1), timeout=120)
+        with urllib.request.urlopen(m.group(1), timeout=120) as r:     # a tab: a session
+            assert r.status == 200
+        with open(f"/proc/{proc.pid}/status") as f:
+            peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1))
+        assert peak_kb / 1024 < PEAK_MB, f"tapeviz serve peaked at {peak_kb / 1024:.0f} MB"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
