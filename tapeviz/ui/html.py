@@ -9,6 +9,7 @@ import html
 import math
 import os
 
+from .limits import clip_summary
 from .summaries import fmt_num, shape_str, summary_text
 
 CSS = """
@@ -71,7 +72,8 @@ def _num(v):
 
 def heatmap(summary, max_cells: int = 64) -> str:
     """A small heatmap of a 1-D/2-D value (from ``summary["value"]``), else ''."""
-    if not isinstance(summary, dict) or "value" not in summary:
+    summary = clip_summary(summary)
+    if summary is None or "value" not in summary:
         return ""
     shape = summary.get("shape") or []
     if not shape or summary.get("size", 0) < 2 or summary.get("size", 0) > max_cells:

@@ -1,9 +1,10 @@
 """What one recording may make the views hold and draw, whatever the file says.
 
-The store passes every name, scope, shape and summary it keeps through these functions, so
-the graph, its layout, the cards and the exported page only ever see bounded values: a
-12 KB line with a name scope 3,000 levels deep, or a summary claiming a million dimensions,
-costs what an ordinary op costs. Each cut stays visible: a clipped name ends with "…", a
+The store passes every name, scope, shape and site it keeps through these functions, and
+the views read each summary through :func:`clip_summary` when they draw it (a check per
+drawn value, not per ingested one), so the graph, its layout, the cards and the exported
+page only ever see bounded values: a 12 KB line with a name scope 3,000 levels deep, or a
+summary claiming a million dimensions, costs what an ordinary op costs. Each cut stays visible: a clipped name ends with "…", a
 deep scope's last level reads "…(n more)", a dropped value leaves its statistics.
 
 >>> clip_scope("a/b/c", max_depth=2)
@@ -68,25 +69,48 @@ def clip_shape(shape):
 def clip_summary(summary):
     """A summary holding only well-typed, bounded fields (None when it is not a summary):
     counts are ints, statistics numbers or the strings "nan"/"inf"/"-inf", a value of more
-    than MAX_VALUE elements (or nested deeper than MAX_DIMS) is left out."""
+    than MAX_VALUE elements (or nested deeper than MAX_DIMS) is left out. A well-formed
+    summary (every summary tapeviz writes) is returned as it is."""
     if type(summary) is not dict:
         return None
+    for k, v in summary.items():
+        if not _FIELD_OK.get(k, _anything)(v):
+            break
+    else:
+        return summary
     out = {"shape": clip_shape(summary.get("shape")),
            "dtype": clip_name(summary.get("dtype", "?"), 40)}
-    for k in _COUNT_KEYS:
-        v = summary.get(k)
-        if type(v) is int and v >= 0:
-            out[k] = v
-    for k in _NUMBER_KEYS:
-        v = summary.get(k)
-        if type(v) in (int, float) or v in _NON_FINITE:
+    for k, v in summary.items():
+        if k not in out and _FIELD_OK.get(k, _anything)(v):
             out[k] = v
     value = summary.get("value")
     if type(value) is str:
         out["value"] = clip_name(value, MAX_TEXT)
-    elif "value" in summary and _elements(value, MAX_VALUE, MAX_DIMS) is not None:
-        out["value"] = value
     return out
+
+
+def _anything(v) -> bool:
+    return True
+
+
+def _count_ok(v) -> bool:
+    return type(v) is int and v >= 0
+
+
+def _number_ok(v) -> bool:
+    return type(v) is float or type(v) is int or v in _NON_FINITE
+
+
+def _value_ok(v) -> bool:
+    if type(v) is str:
+        return len(v) <= MAX_TEXT
+    return _elements(v, MAX_VALUE, MAX_DIMS) is not None
+
+
+_FIELD_OK = {"shape": lambda v: clip_shape(v) is not None or v is None,
+             "dtype": lambda v: type(v) is str and len(v) <= 40,
+             "value": _value_ok,
+             **dict.fromkeys(_COUNT_KEYS, _count_ok), **dict.fromkeys(_NUMBER_KEYS, _number_ok)}
 
 
 def _elements(value, budget: int, depth: int):
@@ -96,9 +120,11 @@ def _elements(value, budget: int, depth: int):
         return 1
     if depth == 0:
         return None
+    if list not in map(type, value):          # a row of numbers: the usual value
+        return len(value) if len(value) <= budget else None
     n = 0
     for v in value:
-        k = _elements(v, budget - n, depth - 1) if type(v) is list else 1
+        k = _elements(v, budget - n, depth - 1)
         if k is None:
             return None
         n += k
@@ -108,16 +134,20 @@ def _elements(value, budget: int, depth: int):
 
 
 def clip_ref(ref):
-    """A tensor ref with a bounded name, shape, dtype and summary (None when not a ref)."""
+    """A tensor ref with a bounded name, shape and dtype (None when not a ref); a well-formed
+    one is returned as it is. Its summary is checked where it is drawn."""
     if type(ref) is not dict:
         return None
+    name, dtype, shape = ref.get("name"), ref.get("dtype"), ref.get("shape")
+    if ((name is None or type(name) is str and len(name) <= MAX_NAME)
+            and (dtype is None or type(dtype) is str and len(dtype) <= 40)
+            and type(shape) is list and clip_shape(shape) is not None):
+        return ref
     out = dict(ref)
-    out["name"] = clip_name(ref.get("name")) if ref.get("name") is not None else None
-    out["shape"] = clip_shape(ref.get("shape"))
-    if ref.get("dtype") is not None:
-        out["dtype"] = clip_name(ref["dtype"], 40)
-    if "summary" in ref:
-        out["summary"] = clip_summary(ref["summary"])
+    out["name"] = clip_name(name) if name is not None else None
+    out["shape"] = clip_shape(shape)
+    if dtype is not None:
+        out["dtype"] = clip_name(dtype, 40)
     return out
 
 
@@ -125,7 +155,10 @@ def clip_site(site):
     """A site with string fields of bounded length and an int line (None when not a site)."""
     if type(site) is not dict:
         return None
-    line = site.get("line")
+    file, line, func, code = site.get("file"), site.get("line"), site.get("func"), site.get("code")
+    if (type(file) is str and len(file) <= MAX_TEXT and type(line) is int and type(func) is str
+            and len(func) <= MAX_NAME and type(code) is str and len(code) <= MAX_TEXT):
+        return site
     return {"file": clip_name(site.get("file"), MAX_TEXT), "line": line if type(line) is int else None,
             "func": clip_name(site.get("func")), "code": clip_name(site.get("code"), MAX_TEXT)}
 
@@ -148,14 +181,9 @@ def clip_refs(value) -> list:
     return [r for r in map(clip_ref, clip_list(value)) if r is not None]
 
 
-def clip_input_grad(g: dict) -> dict:
-    return {**g, "grad": clip_summary(g.get("grad")), "total": clip_summary(g.get("total"))}
-
-
 def clip_result(r: dict) -> dict:
-    """A gradient result with its ref, summary, norm and texts bounded."""
-    out = {**r, "tensor": clip_ref(r.get("tensor")), "grad": clip_summary(r.get("grad")),
-           "norm": number(r.get("norm"))}
+    """A gradient result with its ref, norm and texts bounded."""
+    out = {**r, "tensor": clip_ref(r.get("tensor")), "norm": number(r.get("norm"))}
     for k in ("source_name", "verdict", "cause", "filename"):
         if r.get(k) is not None:
             out[k] = clip_name(r[k], 1000)

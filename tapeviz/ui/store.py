@@ -20,8 +20,8 @@ from collections import OrderedDict, deque
 
 import param
 
-from .limits import (clip_input_grad, clip_list, clip_name, clip_ref, clip_refs, clip_result,
-                     clip_scope, clip_site, clip_summary, number)
+from .limits import (clip_list, clip_name, clip_ref, clip_refs, clip_result, clip_scope,
+                     clip_site, number)
 from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
 
@@ -311,8 +311,8 @@ class Store(param.Parameterized):
         call["steps"].append({"step": e.get("step", len(call["steps"])), "node": e.get("node"),
                               "op": op_name,
                               "formula": clip_name(e.get("formula", ""), 1000),
-                              "upstream": [clip_summary(u) for u in clip_list(e.get("upstream"))],
-                              "input_grads": [clip_input_grad(g) for g in clip_list(e.get("input_grads"))
+                              "upstream": clip_list(e.get("upstream")),
+                              "input_grads": [g for g in clip_list(e.get("input_grads"))
                                               if isinstance(g, dict)]})
 
     def _on_gradient_finished(self, e):

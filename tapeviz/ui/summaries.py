@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from .limits import clip_name, clip_summary
+
 
 def shape_str(shape) -> str:
     if shape is None:
@@ -33,11 +35,13 @@ def fmt_num(v) -> str:
 
 
 def summary_text(summary) -> str:
-    """One line for a value summary: the value when small, else stats."""
+    """One line for a value summary: the value when small, else stats (fields of the wrong
+    type, and a value too large to draw, left out: see :func:`.limits.clip_summary`)."""
     if summary is None:
         return "None"
     if not isinstance(summary, dict):
-        return str(summary)
+        return clip_name(summary)
+    summary = clip_summary(summary)
     if "value" in summary and summary.get("size", 2) <= 8:
         return _value_text(summary["value"])
     parts = []
@@ -63,5 +67,7 @@ def is_bad(summary) -> bool:
 
 
 def is_zero(summary) -> bool:
-    return (bool(summary) and isinstance(summary, dict) and summary.get("size", 0) > 0
-            and summary.get("zeros") == summary.get("size"))
+    if not isinstance(summary, dict):
+        return False
+    size = summary.get("size")
+    return type(size) is int and size > 0 and summary.get("zeros") == size
