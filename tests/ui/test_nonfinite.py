@@ -112,6 +112,20 @@ def test_a_norm_written_as_inf_reads_as_a_number_everywhere():
     assert "<td>inf</td><td>inf</td><td>inf_origin</td>" in _variables(store)
 
 
+@pytest.mark.parametrize("bad, text", [(math.nan, "nan"), (math.inf, "inf"), (-math.inf, "-inf")])
+def test_summaries_holding_non_finite_floats_read_as_the_recordings_write_them(bad, text):
+    """In memory (a notebook's tape, another writer's events through ``from_dict``) a summary
+    may hold a float NaN where a file holds "nan": both read the same."""
+    from tapeviz.ui.html import heatmap
+    from tapeviz.ui.summaries import summary_text
+    stats = {"shape": [30], "dtype": "float64", "size": 30, "nan": 1, "inf": 0,
+             "min": bad, "max": bad, "mean": bad, "norm": bad}
+    assert summary_text(stats) == f"min={text} max={text} mean={text} norm={text} nan=1"
+    small = {"shape": [3], "dtype": "float64", "size": 3, "value": [1.0, bad, 2.0]}
+    assert summary_text(small) == f"[1, {text}, 2]"
+    assert f'title="{text}"' in heatmap(small)
+
+
 @pytest.mark.browser
 def test_the_served_inspector_shows_nan_and_inf(serve, nan_run, watched_page):
     page, watch = watched_page
