@@ -4,8 +4,9 @@ The store passes every name, scope, shape and site it keeps through these functi
 the views read each summary through :func:`clip_summary` when they draw it (a check per
 drawn value, not per ingested one), so the graph, its layout, the cards and the exported
 page only ever see bounded values: a 12 KB line with a name scope 3,000 levels deep, or a
-summary claiming a million dimensions, costs what an ordinary op costs. Each cut stays visible: a clipped name ends with "…", a
-deep scope's last level reads "…(n more)", a dropped value leaves its statistics.
+summary claiming a million dimensions, costs what an ordinary op costs. Each cut stays
+visible: a clipped name ends with "…", a deep scope's last level reads "…(n more)", a
+dropped value leaves its statistics.
 
 >>> clip_scope("a/b/c", max_depth=2)
 'a/b …(1 more)'
@@ -164,9 +165,15 @@ def clip_site(site):
 
 
 def number(value):
-    """A float from a number or one of the strings "nan"/"inf"/"-inf"; None otherwise."""
-    if type(value) in (int, float):
-        return float(value)
+    """A float from a number or one of the strings "nan"/"inf"/"-inf"; None otherwise (an
+    integer too large for a float, which only a foreign file holds, reads as infinite)."""
+    if type(value) is float:
+        return value
+    if type(value) is int:
+        try:
+            return float(value)
+        except OverflowError:
+            return float("inf") if value > 0 else float("-inf")
     if value in _NON_FINITE:
         return float(value)
     return None
