@@ -93,9 +93,11 @@ def test_export_fails_naming_a_tape_it_cannot_draw(nan_run, tmp_path, monkeypatc
     assert str(out) in err and out.exists()
 
 
-def test_a_norm_written_as_inf_reads_as_a_number_everywhere():
-    """A norm that overflows is written "inf" (docs/events.md); the variables table of the
-    exported page formatted it with "{:.4g}" and raised, the training chart compared it."""
+@pytest.mark.parametrize("norm", ["inf", 10 ** 400])
+def test_a_norm_written_as_inf_reads_as_a_number_everywhere(norm):
+    """A norm that overflows is written "inf" (docs/events.md), and another writer may write
+    an integer no float holds; the variables table of the exported page formatted it with
+    "{:.4g}" and raised, the training chart compared it."""
     from tapeviz.ui.export import _variables
     from tapeviz.ui.store import Store
     x = {"id": 1, "name": "x:0", "shape": [], "dtype": "float32", "kind": "variable",
@@ -106,7 +108,7 @@ def test_a_norm_written_as_inf_reads_as_a_number_everywhere():
                   {"kind": "gradient_finished", "call": 1, "tape": 1, "seq": 3,
                    "results": [{"tensor": x, "grad": {"shape": [], "dtype": "float32", "size": 1,
                                                       "inf": 1, "value": "inf"},
-                                "norm": "inf", "verdict": "inf", "cause": "inf_origin"}]}])
+                                "norm": norm, "verdict": "inf", "cause": "inf_origin"}]}])
     assert store.unknown == 0
     assert store.history[-1]["norm"] == math.inf
     assert "<td>inf</td><td>inf</td><td>inf_origin</td>" in _variables(store)
