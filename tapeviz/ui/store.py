@@ -84,7 +84,7 @@ class Store(param.Parameterized):
         self._graph_cache.pop(tape_id, None)
 
     def _note_tensor(self, ref) -> None:
-        """``ref`` as clipped by :func:`_refs` (its name, shape and summary bounded)."""
+        """``ref`` as :func:`.limits.clip_ref` gives it (name, shape and dtype bounded)."""
         if not isinstance(ref, dict) or "id" not in ref:
             return
         tid = ref["id"]
