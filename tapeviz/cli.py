@@ -265,11 +265,11 @@ def _cmd_run(args):
 
 def _cmd_export(args):
     from .recording.reader import RecordingError
-    from .ui.export import export
+    from .ui.export import TapesNotDrawn, export
     _check_recording(args.recording, "export")      # the header line: a one-line error
     try:
         out = export(args.recording, args.output, title=args.title)
-    except RecordingError as exc:
+    except (RecordingError, TapesNotDrawn) as exc:
         _fail(f"tapeviz: cannot export {args.recording}: {exc}")
     except OSError as exc:
         name = exc.filename if exc.filename is not None else args.recording

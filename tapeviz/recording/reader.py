@@ -17,6 +17,8 @@ FORMAT = "tapeviz-recording"
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: At most this many warnings are kept in ``Recording.warnings`` (then a count).
 MAX_WARNINGS = 100
+#: Unknown event kinds are named in a warning the first time each is met, up to this many.
+MAX_UNKNOWN_KINDS = 20
 
 _CHUNK = 1 << 16
 
@@ -26,16 +28,29 @@ except ImportError:   # pragma: no cover - a broken install still reads recordin
     _orjson_loads = None
 
 
-def loads(raw):
-    """One JSON line. orjson first; the stdlib decides when orjson refuses, because lines the
-    strict stdlib encoder wrote may hold ``NaN``/``Infinity`` (and a garbled line should get
-    the stdlib's error message)."""
+#: the tokens a writer uses for non-finite numbers (JSON has none): tapeviz's writer writes
+#: these strings; the literals other JSON writers emit (Python's ``json.dumps`` by default,
+#: JavaScript's ``NaN`` through some libraries) are read as the same strings
+NON_FINITE_LITERALS = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+
+
+def loads(raw, on_literal=None):
+    """One JSON line. orjson first; the stdlib decides when orjson refuses (a garbled line
+    should get the stdlib's error message). A foreign ``NaN``/``Infinity``/``-Infinity``
+    literal is read as the string tapeviz writes for it (``"nan"``...), and reported to
+    ``on_literal`` (its name) when given."""
     if _orjson_loads is not None:
         try:
             return _orjson_loads(raw)
         except ValueError:
             pass
-    return json.loads(raw)
+    return json.loads(raw, parse_constant=lambda name: _literal(name, on_literal))
+
+
+def _literal(name, on_literal):
+    if on_literal is not None:
+        on_literal(name)
+    return NON_FINITE_LITERALS[name]
 
 
 class RecordingError(ValueError):
@@ -191,6 +206,8 @@ class _EventParser:
         self.path = path
         self.extra_warnings = 0
         self.tables = ReaderTables()
+        self.unknown_kinds: set = set()
+        self._literals: list = []
 
     def warn(self, lineno, message: str) -> None:
         if len(self.warnings) < MAX_WARNINGS:
@@ -203,7 +220,13 @@ class _EventParser:
         if not raw.strip():
             return None
         try:
-            data = loads(raw)
+            literals = self._literals
+            data = loads(raw, literals.append)
+            if literals:
+                names = ", ".join(sorted(set(literals)))
+                literals.clear()
+                self.warn(lineno, f"line {lineno}: holds {names} (not JSON: tapeviz writes "
+                                  '"nan", "inf", "-inf"), read as those strings')
             if type(data) is dict:
                 tables = self.tables
                 if tables.define(data):
@@ -215,7 +238,10 @@ class _EventParser:
                         self.warn(lineno, f"line {lineno}: refers to site {site}, which no "
                                           "earlier line defines; its site is left out")
                 tables.resolve(data)
-            return from_dict(data)
+            event = from_dict(data)
+            if event is None and type(data) is dict:
+                self._unknown_kind(data.get("kind"), lineno)
+            return event
         except (ValueError, TypeError, RecursionError) as exc:
             if last:
                 self.warn(lineno, f"line {lineno}: truncated last line ({len(raw)} bytes "
@@ -223,6 +249,19 @@ class _EventParser:
             else:
                 self.warn(lineno, f"line {lineno}: not a valid event ({_reason(exc)}), skipped")
             return None
+
+
+    def _unknown_kind(self, kind, lineno) -> None:
+        """Warn once per kind: a newer tapeviz may add kinds (a compatible change), and
+        their events are skipped; a file of thousands of them says so once."""
+        name = kind if type(kind) is str else repr(kind)
+        name = name if len(name) <= 40 else name[:37] + "..."
+        if name in self.unknown_kinds or len(self.unknown_kinds) >= MAX_UNKNOWN_KINDS:
+            return
+        self.unknown_kinds.add(name)
+        self.warn(lineno, f"line {lineno}: an event of unknown kind {name!r} (written by a "
+                          "newer tapeviz?), skipped; later ones of that kind are skipped "
+                          "without a warning")
 
 
 def _reason(exc) -> str:

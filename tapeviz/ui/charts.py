@@ -11,6 +11,7 @@ from bokeh.palettes import Category10_10, RdBu11
 from bokeh.plotting import figure
 
 from .html import _num, _flat, esc
+from .limits import clip_summary
 
 MAX_LINES = 10
 
@@ -170,7 +171,7 @@ class JacobianView:
         for r in call["results"]:
             ref = r.get("tensor") or {}
             name = store.tensor_name(ref.get("id"), ref.get("name", "?"))
-            g = r.get("grad")
+            g = clip_summary(r.get("grad"))
             if not g or "value" not in g:
                 objs.append(pn.pane.HTML(f"{esc(name)}: {'None' if not g else 'too large to show (only a summary was recorded)'}"))
                 continue

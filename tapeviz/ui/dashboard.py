@@ -250,7 +250,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         state = ('<span class="tv-badge" style="background:#d4edda">live</span>' if live else
                  '<span class="tv-badge tv-ended" style="background:#eee">stream ended</span>'
                  if self._callback is not None or self._ended_shown else "")
-        warns = getattr(self.source, "warnings", None) or []
+        warns = getattr(self.source, "warnings", None) or self.store.warnings
         lay = self.graph.layout
         extra = ""
         if self.layout_busy:

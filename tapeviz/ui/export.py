@@ -34,16 +34,28 @@ MAX_CALLS = 20          # per tape: the player offers the most recent gradient c
 MAX_STEPS = 5_000       # per tape: steps embedded in the page (a call is cut, with a note)
 
 
+class TapesNotDrawn(Exception):
+    """The page was written, but some tapes' views could not be drawn (the message names
+    them and says why); the other tapes are on the page."""
+
+
 def export(path, out=None, title: str | None = None) -> str:
-    """Write the page for recording ``path`` to ``out`` (default: ``path`` with ``.html``)."""
+    """Write the page for recording ``path`` to ``out`` (default: ``path`` with ``.html``).
+    Raises :class:`TapesNotDrawn` after writing it when a tape could not be drawn."""
     store = Store(max_tapes=10_000, max_calls=10_000)
-    store.ingest(load_events(path))
+    events = load_events(path)
+    store.ingest(events)
+    store.warnings = list(events.warnings)
+    del events                # the store keeps what it draws
     out = out or os.path.splitext(os.fspath(path))[0] + ".html"
     title = title or f"tapeviz · {os.path.basename(os.fspath(path))}"
-    page = build(store, title)
+    failures: list = []
+    page = build(store, title, failures)
     html = file_html(page, INLINE, title)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(html)
+    if failures:
+        raise TapesNotDrawn("; ".join(failures) + f" (the page {out} holds the other tapes)")
     return out
 
 
@@ -247,18 +259,33 @@ def _tape_view(store: Store, tid) -> object:
                   sizing_mode="stretch_width")
 
 
-def build(store: Store, title: str):
+def _warnings_note(warnings) -> str:
+    """What the reader skipped or read differently, said once at the top of the page."""
+    if not warnings:
+        return ""
+    text = f"{len(warnings)} recording warning(s): {warnings[0]}"
+    if len(warnings) > 1:
+        text += f"; last: {warnings[-1]}"
+    return f'<div class="tv-err tv-warnings">{esc(text)}</div>'
+
+
+def build(store: Store, title: str, failures: list | None = None):
+    """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
+    error is appended to ``failures``."""
     head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
                 f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
-                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>',
-                sizing_mode="stretch_width")
+                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
+                + _warnings_note(store.warnings), sizing_mode="stretch_width")
     tapes = list(store.tapes)[-MAX_TAPES:]
     panels = []
     for tid in reversed(tapes):
         try:
             child = _tape_view(store, tid)
         except Exception as exc:      # one tape that cannot be drawn must not lose the rest
-            child = _div(f'<div class="tv-err">tape {esc(tid)} could not be drawn: {esc(exc)}</div>')
+            why = f"tape {tid} could not be drawn: {type(exc).__name__}: {exc}"
+            child = _div(f'<div class="tv-err">{esc(why)}</div>')
+            if failures is not None:
+                failures.append(why)
         panels.append(TabPanel(child=child, title=f"tape {tid}"))
     body = Tabs(tabs=panels, sizing_mode="stretch_width") if panels else _div("<i>No tapes.</i>")
     return column(head, body, _div(_variables(store), sizing_mode="stretch_width"),

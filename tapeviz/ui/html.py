@@ -9,6 +9,7 @@ import html
 import math
 import os
 
+from .limits import clip_summary
 from .summaries import fmt_num, shape_str, summary_text
 
 CSS = """
@@ -71,20 +72,17 @@ def _num(v):
 
 def heatmap(summary, max_cells: int = 64) -> str:
     """A small heatmap of a 1-D/2-D value (from ``summary["value"]``), else ''."""
-    if not isinstance(summary, dict) or "value" not in summary:
+    summary = clip_summary(summary)
+    if summary is None or "value" not in summary:
         return ""
     shape = summary.get("shape") or []
     if not shape or summary.get("size", 0) < 2 or summary.get("size", 0) > max_cells:
         return ""
-    value = summary["value"]
-    if len(shape) == 1:
-        rows = [[_num(v) for v in value]]
-    elif len(shape) == 2:
-        rows = [[_num(v) for v in r] for r in value]
-    else:
-        flat = [_num(v) for v in _flat(value)]
-        w = shape[-1]
-        rows = [flat[i:i + w] for i in range(0, len(flat), w)]
+    flat = [_num(v) for v in _flat(summary["value"])]
+    width = shape[-1] if len(shape) > 1 else len(flat)
+    if len(flat) != summary["size"] or type(width) is not int or width <= 0 or len(flat) % width:
+        return ""           # a value that does not fit its shape (another writer's): no map
+    rows = [flat[i:i + width] for i in range(0, len(flat), width)]
     finite = [v for r in rows for v in r if math.isfinite(v)]
     hi = max((abs(v) for v in finite), default=1.0) or 1.0
     out = ['<table class="tv-heat" style="border-collapse:collapse">']

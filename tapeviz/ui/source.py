@@ -18,6 +18,7 @@ class ListSource:
 
     def __init__(self, items, batch: int | None = None):
         self._items = list(items)
+        self.warnings = list(getattr(items, "warnings", None) or [])   # a Recording's
         self._pos = 0
         self._batch = batch
 
@@ -38,9 +39,10 @@ _STORES_LOCK = threading.Lock()
 
 
 def load_events(path) -> list:
-    """All events of a recording file."""
+    """All events of a recording file: a :class:`~tapeviz.recording.Recording` (a list), whose
+    ``warnings`` say what was skipped or read differently."""
     from ..recording import load_recording
-    return list(load_recording(path))
+    return load_recording(path)
 
 
 def store_for(path, max_tapes: int = 50, max_calls: int = 200):
@@ -59,7 +61,9 @@ def store_for(path, max_tapes: int = 50, max_calls: int = 200):
             _STORES.move_to_end(key)
             return hit
     store = Store(max_tapes=max_tapes, max_calls=max_calls)
-    store.ingest(load_events(path))
+    events = load_events(path)
+    store.ingest(events)
+    store.warnings = list(events.warnings)
     with _STORES_LOCK:
         _STORES[key] = store
         while len(_STORES) > _STORES_KEPT:

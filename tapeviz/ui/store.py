@@ -20,6 +20,8 @@ from collections import OrderedDict, deque
 
 import param
 
+from .limits import (clip_list, clip_name, clip_ref, clip_refs, clip_result, clip_scope,
+                     clip_site, number)
 from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
 
@@ -53,6 +55,7 @@ class Store(param.Parameterized):
         self.open_tapes: list = []
         self.paused: set = set()
         self.unknown = 0
+        self.warnings: list = []                # the reader's, for a loaded file: shown once
         self._graph_cache: dict = {}
         self._op_tapes: dict = {}               # op node id -> how many kept tapes hold it
         self._evictions = 0
@@ -81,6 +84,7 @@ class Store(param.Parameterized):
         self._graph_cache.pop(tape_id, None)
 
     def _note_tensor(self, ref) -> None:
+        """``ref`` as :func:`.limits.clip_ref` gives it (name, shape and dtype bounded)."""
         if not isinstance(ref, dict) or "id" not in ref:
             return
         tid = ref["id"]
@@ -97,15 +101,16 @@ class Store(param.Parameterized):
         old.update({k: v for k, v in slim.items() if v is not None})
 
     def _on_op_defined(self, e):
-        self.op_defs[e.get("op", "")] = {"formula": e.get("formula", ""),
-                                         "grad_formulas": e.get("grad_formulas") or [],
-                                         "differentiable": e.get("differentiable", True)}
+        self.op_defs[clip_name(e.get("op", ""))] = {
+            "formula": clip_name(e.get("formula", ""), 1000),
+            "grad_formulas": [clip_name(f, 1000) for f in clip_list(e.get("grad_formulas"))],
+            "differentiable": e.get("differentiable", True)}
 
     def _on_tape_opened(self, e):
         tid = e.get("tape")
         self.tapes[tid] = {"id": tid, "persistent": e.get("persistent", False),
                            "watch_accessed_variables": e.get("watch_accessed_variables", True),
-                           "outer_tapes": _ints(e.get("outer_tapes")), "site": _site(e.get("site")),
+                           "outer_tapes": _ints(e.get("outer_tapes")), "site": clip_site(e.get("site")),
                            "open": True, "nodes": [], "watched": OrderedDict(), "ghosts": [],
                            "calls": [], "inner": [], "seq": e.get("seq", 0)}
         for outer in _ints(e.get("outer_tapes")):
@@ -160,14 +165,15 @@ class Store(param.Parameterized):
 
     def _on_watched(self, e):
         tape = self._tape(e.get("tape"))
-        ref = e.get("tensor") or {}
+        ref = clip_ref(e.get("tensor")) or {}
         self._note_tensor(ref)
-        tape["watched"][ref.get("id")] = {"how": e.get("how", "watch"), "site": e.get("site")}
+        tape["watched"][ref.get("id")] = {"how": clip_name(e.get("how", "watch")),
+                                          "site": clip_site(e.get("site"))}
         if ref.get("kind") == "variable":
             var = self._variable(ref)
             if tape["id"] not in var["watched_by"]:
                 var["tapes_watching"] += 1
-            var["watched_by"][tape["id"]] = e.get("how", "watch")
+            var["watched_by"][tape["id"]] = clip_name(e.get("how", "watch"))
             if len(var["watched_by"]) > 20:
                 var["watched_by"].pop(next(iter(var["watched_by"])))
         self._touch(tape["id"])
@@ -197,12 +203,11 @@ class Store(param.Parameterized):
                 skipped = "paused"     # ran inside stop_recording: a ghost on the paused tape
             else:
                 return      # ran outside every tape and touched none: nothing to draw
-        op = {"node": e.get("node"), "op": e.get("op", ""), "tapes": tapes,
-              "inputs": [r for r in e.get("inputs") or [] if isinstance(r, dict)],
-              "outputs": [r for r in e.get("outputs") or [] if isinstance(r, dict)],
+        op = {"node": e.get("node"), "op": clip_name(e.get("op", "")), "tapes": tapes,
+              "inputs": clip_refs(e.get("inputs")), "outputs": clip_refs(e.get("outputs")),
               "attrs": e.get("attrs") if isinstance(e.get("attrs"), dict) else {},
-              "site": _site(e.get("site")), "skipped": skipped,
-              "backward_of": e.get("backward_of"), "scope": e.get("scope") or "",
+              "site": clip_site(e.get("site")), "skipped": skipped,
+              "backward_of": e.get("backward_of"), "scope": clip_scope(e.get("scope")),
               "seq": e.get("seq", 0)}
         for r in op["inputs"] + op["outputs"]:
             self._note_tensor(r)
@@ -241,7 +246,7 @@ class Store(param.Parameterized):
         self.paused.discard(e.get("tape"))
 
     def _on_variable_assigned(self, e):
-        ref = e.get("variable") or {}
+        ref = clip_ref(e.get("variable")) or {}
         self._note_tensor(ref)
         var = self._variable(ref)
         var["assigns"] += 1
@@ -251,33 +256,35 @@ class Store(param.Parameterized):
             tape = self.tapes[tid]
             if ref.get("id") in tape["watched"] or self._uses(tape, {ref.get("id")}):
                 tape["ghosts"].append({"type": "assign", "tensor": ref.get("id"),
-                                       "label": e.get("method", "assign"), "site": e.get("site"),
-                                       "value": (e.get("value") or {}).get("summary"),
+                                       "label": clip_name(e.get("method", "assign")),
+                                       "site": clip_site(e.get("site")),
+                                       "value": (clip_ref(e.get("value")) or {}).get("summary"),
                                        "seq": e.get("seq", 0)})
                 self._touch(tid)
 
     def _on_escaped(self, e):
-        ref = e.get("tensor") or {}
+        ref = clip_ref(e.get("tensor")) or {}
         self._note_tensor(ref)
         for tid in self.open_tapes:
             tape = self.tapes[tid]
             if self._uses(tape, {ref.get("id")}):
                 tape["ghosts"].append({"type": "escaped", "tensor": ref.get("id"),
-                                       "label": e.get("via", "") or "NumPy", "site": e.get("site"),
+                                       "label": clip_name(e.get("via", "") or "NumPy"),
+                                       "site": clip_site(e.get("site")),
                                        "seq": e.get("seq", 0)})
                 self._touch(tid)
 
     def _on_gradient_started(self, e):
         cid = e.get("call")
-        targets = [r for r in e.get("targets") or [] if isinstance(r, dict)]
-        sources = [r for r in e.get("sources") or [] if isinstance(r, dict)]
+        targets, sources = clip_refs(e.get("targets")), clip_refs(e.get("sources"))
         for r in targets + sources:
             self._note_tensor(r)
             if r.get("kind") == "variable":
                 self._variable(r)
-        call = {"id": cid, "tape": e.get("tape"), "method": e.get("method", "gradient"),
+        call = {"id": cid, "tape": e.get("tape"), "method": clip_name(e.get("method", "gradient")),
                 "targets": targets, "sources": sources,
-                "unconnected": e.get("unconnected_gradients", "none"), "site": e.get("site"),
+                "unconnected": clip_name(e.get("unconnected_gradients", "none")),
+                "site": clip_site(e.get("site")),
                 "steps": [], "results": None, "seq": e.get("seq", 0)}
         self.calls[cid] = call
         tape = self._tape(e.get("tape"))
@@ -294,20 +301,24 @@ class Store(param.Parameterized):
         call = self.calls.get(e.get("call"))
         if call is None:
             return
-        if e.get("formula") and e.get("op") not in self.op_defs:
+        op_name = clip_name(e.get("op", ""))
+        if e.get("formula") and op_name not in self.op_defs:
             # no op_defined event (the recording started after the op's first use): keep the
             # gradient formula the step carries, so the inspector still shows it
-            self.op_defs[e.get("op")] = {"formula": "", "grad_formulas": str(e["formula"]).split("; "),
+            self.op_defs[op_name] = {"formula": "",
+                                     "grad_formulas": clip_name(e["formula"], 1000).split("; "),
                                          "differentiable": True, "partial": True}
         call["steps"].append({"step": e.get("step", len(call["steps"])), "node": e.get("node"),
-                              "op": e.get("op", ""), "formula": e.get("formula", ""),
-                              "upstream": e.get("upstream") or [],
-                              "input_grads": e.get("input_grads") or []})
+                              "op": op_name,
+                              "formula": clip_name(e.get("formula", ""), 1000),
+                              "upstream": clip_list(e.get("upstream")),
+                              "input_grads": [g for g in clip_list(e.get("input_grads"))
+                                              if isinstance(g, dict)]})
 
     def _on_gradient_finished(self, e):
         cid = e.get("call")
         call = self.calls.get(cid)
-        results = [r for r in e.get("results") or [] if isinstance(r, dict)]
+        results = [clip_result(r) for r in clip_list(e.get("results")) if isinstance(r, dict)]
         if call is None:
             call = {"id": cid, "tape": e.get("tape"), "method": "gradient", "targets": [],
                     "sources": [r.get("tensor") or {} for r in results], "unconnected": "none",
@@ -328,12 +339,17 @@ class Store(param.Parameterized):
         self._touch(call["tape"])
 
     def _on_scalar(self, e):
-        name = str(e.get("name", ""))
+        name = clip_name(e.get("name", ""))
         series = self.scalars.get(name)
         if series is None:
             series = self.scalars[name] = deque(maxlen=self.max_history)
         step = e.get("step")
-        series.append((len(series) if step is None else step, e.get("value"), e.get("seq", 0)))
+        value = number(e.get("value"))
+        if value is None:         # not a number: nothing to draw (a reader warned, or a bug)
+            self.unknown += 1
+            return
+        series.append((len(series) if step is None or type(step) is not int else step, value,
+                       e.get("seq", 0)))
 
     # ---- queries ---------------------------------------------------------------------------
     def tape_ids(self) -> list:
@@ -404,7 +420,3 @@ def _ints(value) -> list:
     if not isinstance(value, (list, tuple)):
         return []
     return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
-
-
-def _site(value):
-    return value if isinstance(value, dict) else None

@@ -7,6 +7,10 @@ as text. Pure functions, shared by the store, the cards, the player and the expo
 """
 from __future__ import annotations
 
+import math
+
+from .limits import clip_name, clip_summary
+
 
 def shape_str(shape) -> str:
     if shape is None:
@@ -21,19 +25,23 @@ def fmt_num(v) -> str:
         return v
     try:
         f = float(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return str(v)
+    if not math.isfinite(f):        # as the recordings write them (int() would raise)
+        return "nan" if f != f else ("inf" if f > 0 else "-inf")
     if f == int(f) and abs(f) < 1e6:
         return str(int(f)) if isinstance(v, int) else f"{f:g}"
     return f"{f:.4g}"
 
 
 def summary_text(summary) -> str:
-    """One line for a value summary: the value when small, else stats."""
+    """One line for a value summary: the value when small, else stats (fields of the wrong
+    type, and a value too large to draw, left out: see :func:`.limits.clip_summary`)."""
     if summary is None:
         return "None"
     if not isinstance(summary, dict):
-        return str(summary)
+        return clip_name(summary)
+    summary = clip_summary(summary)
     if "value" in summary and summary.get("size", 2) <= 8:
         return _value_text(summary["value"])
     parts = []
@@ -59,5 +67,7 @@ def is_bad(summary) -> bool:
 
 
 def is_zero(summary) -> bool:
-    return (bool(summary) and isinstance(summary, dict) and summary.get("size", 0) > 0
-            and summary.get("zeros") == summary.get("size"))
+    if not isinstance(summary, dict):
+        return False
+    size = summary.get("size")
+    return type(size) is int and size > 0 and summary.get("zeros") == size

@@ -98,12 +98,14 @@ def build_graph(store: Store, tape_id) -> dict:
         elif op["node"] in inner_of:
             cluster = f"tape{inner_of[op['node']]}"
             clusters.setdefault(cluster, (f"inner tape {inner_of[op['node']]}", None))
-        if op["scope"]:
+        if op["scope"]:       # (the store bounds its depth and its parts' length)
             parent = cluster
             path = ""
             for part in op["scope"].split("/"):
                 path = f"{path}/{part}" if path else part
-                ckey = f"{parent or ''}|scope:{path}"
+                # the path names the scope under its backward pass or inner tape: a key that
+                # held its parent's key grew with the square of the depth
+                ckey = f"{cluster or ''}|scope:{path}"
                 clusters.setdefault(ckey, (path, parent))
                 parent = ckey
             cluster = parent
