@@ -24,6 +24,13 @@ from . import data  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 
+# TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
+losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers
+zeros_initializer, ones_initializer = keras.initializers.Zeros, keras.initializers.Ones
+constant_initializer = keras.initializers.Constant
+random_normal_initializer = keras.initializers.RandomNormal
+random_uniform_initializer = keras.initializers.RandomUniform
+
 
 
 newaxis = None

@@ -22,13 +22,7 @@ from .models import Model, Sequential  # noqa: F401
 from . import models  # noqa: F401
 
 
-class backend:  # noqa: N801  (a namespace, as tf.keras.backend)
-    """`tv.keras.backend.clear_session()` restarts layer names at 'dense'."""
+from . import backend  # noqa: F401,E402
+from . import schedules as _schedules  # noqa: E402
 
-    @staticmethod
-    def clear_session():
-        layers.reset_uids()
-
-    @staticmethod
-    def epsilon():
-        return losses.EPSILON
+optimizers.schedules = _schedules      # tf.keras.optimizers.schedules.ExponentialDecay(...)

@@ -23,6 +23,7 @@ from ..engine.tape import name_scope
 from ..engine.tensor import Tensor, Variable, _Operand, convert_to_tensor
 from ..module import Module
 from . import activations as _activations
+from . import backend as _backend
 from . import initializers as _initializers
 
 _NAME_UIDS: dict = {}
@@ -65,7 +66,7 @@ class Layer(Module):
         self.trainable = bool(trainable)
         self.built = False
         self._own_weights: list = []
-        self._dtype = _dt.as_dtype(dtype or _dt.float32)
+        self._dtype = _dt.as_dtype(dtype or _backend.floatx())
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         if batch_input_shape is not None:
