@@ -1780,6 +1780,345 @@ def eye_of_a_list(tf):
 
 
 # =============================================================================================
+family("tensordot axes")
+
+
+@raises("ValueError", "tensordot", "(2, 3)", "(3, 2)", "Received 5", "axes <= 2")
+def tensordot_axes_larger_than_rank(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=5)
+
+
+@raises("ValueError", "tensordot", "(2, 3)", "at least 0", "-1")
+def tensordot_negative_axes(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=-1)
+
+
+@raises("ValueError", "tensordot", "1 != 2", "(2, 3)", "(3, 2)")
+def tensordot_axis_lists_of_different_lengths(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=[[1], [0, 1]])
+
+
+@raises("TypeError", "tensordot", "'x'", "(2, 3)")
+def tensordot_axes_a_string(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes="x")
+
+
+@raises("IndexError", "tensordot", "axis 2", "(2, 3)", "[-2, 2)")
+def tensordot_axis_out_of_range(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=[[2], [0]])
+
+
+# =============================================================================================
+family("random arguments")
+
+
+@value(T((), "bool", True))
+def uniform_min_above_max_flips_the_interval(tf):
+    u = tf.random.uniform([100], minval=1.0, maxval=0.0)   # TF: minval + (maxval - minval)·U
+    return tf.reduce_all((u >= 0.0) & (u <= 1.0))
+
+
+@raises("InvalidArgumentError", "RandomUniformInt", "5 >= 1", "[2]", "int32")
+def uniform_int_min_above_max(tf):
+    return tf.random.uniform([2], minval=5, maxval=1, dtype=tf.int32)
+
+
+@raises("InvalidArgumentError", "RandomUniformInt", "1 >= 1")
+def uniform_int_empty_range(tf):
+    return tf.random.uniform([2], minval=1, maxval=1, dtype=tf.int32)
+
+
+@raises("ValueError", "random.uniform", "string", "float32")
+def uniform_of_strings(tf):
+    return tf.random.uniform([2], dtype=tf.string)
+
+
+@raises("ValueError", "random.uniform", "bool", "int64")
+def uniform_of_bools(tf):
+    return tf.random.uniform([2], dtype=tf.bool)
+
+
+@raises("InvalidArgumentError", "random.uniform", "-1", "[-1, 2]")
+def uniform_negative_dimension(tf):
+    return tf.random.uniform([-1, 2])
+
+
+@raises("InvalidArgumentError", "random.uniform", "[2.5]")
+def uniform_float_dimension(tf):
+    return tf.random.uniform([2.5])
+
+
+@raises("TypeError", "random.normal", "int32", "[2]")
+def normal_of_ints(tf):
+    return tf.random.normal([2], dtype=tf.int32)
+
+
+@raises("TypeError", "random.normal", "mean", "'x'", "float32")
+def normal_string_mean(tf):
+    return tf.random.normal([2], mean="x")
+
+
+@raises("InvalidArgumentError", "random.truncated_normal", "-2", "[-2]")
+def truncated_normal_negative_dimension(tf):
+    return tf.random.truncated_normal([-2])
+
+
+@raises("TypeError", "random.truncated_normal", "int32")
+def truncated_normal_of_ints(tf):
+    return tf.random.truncated_normal([2], dtype=tf.int32)
+
+
+# =============================================================================================
+family("keras arguments")
+
+
+@raises("ValueError", "Dense", "units='x'", "str")
+def dense_units_a_string(tf):
+    return tf.keras.layers.Dense("x")
+
+
+@raises("ValueError", "Dense", "units=2.5", "float")
+def dense_units_a_float(tf):
+    return tf.keras.layers.Dense(2.5)
+
+
+@raises("ValueError", "Dense", "units=None")
+def dense_units_none(tf):
+    return tf.keras.layers.Dense(None)
+
+
+@raises("ValueError", "Dense", "string", "(1, 1)")
+def dense_on_strings(tf):
+    return tf.keras.layers.Dense(2)(tf.constant([["a"]]))
+
+
+@raises("ValueError", "Dropout", "rate=1.5")
+def dropout_layer_rate_above_one(tf):
+    return tf.keras.layers.Dropout(1.5)
+
+
+@raises("ValueError", "Dropout", "rate=-0.1")
+def dropout_layer_negative_rate(tf):
+    return tf.keras.layers.Dropout(-0.1)
+
+
+@raises("TypeError", "Dropout", "'x'")
+def dropout_layer_rate_a_string(tf):
+    return tf.keras.layers.Dropout("x")
+
+
+@raises("ValueError", "SGD", "learning_rate='x'")
+def sgd_learning_rate_a_string(tf):
+    return tf.keras.optimizers.SGD(learning_rate="x")
+
+
+@raises("ValueError", "SGD", "learning_rate=None")
+def sgd_learning_rate_none(tf):
+    return tf.keras.optimizers.SGD(learning_rate=None)
+
+
+@raises("ValueError", "Adam", "learning_rate='x'")
+def adam_learning_rate_a_string(tf):
+    return tf.keras.optimizers.Adam(learning_rate="x")
+
+
+@raises("ValueError", "SGD", "momentum='x'", "[0, 1]")
+def sgd_momentum_a_string(tf):
+    return tf.keras.optimizers.SGD(momentum="x")
+
+
+@raises("ValueError", "Adam", "epsilon=None")
+def adam_epsilon_none(tf):
+    opt = tf.keras.optimizers.Adam(epsilon=None)     # TF fails at the first update
+    v = tf.Variable(1.0)
+    return opt.apply_gradients([(tf.constant(1.0), v)])
+
+
+@raises("InvalidArgumentError", "apply_gradients", "(2,)", "(3,)", "float32")
+def apply_gradients_wrong_shape(tf):
+    v = tf.Variable([1.0, 2.0])
+    return tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.ones(3), v)])
+
+
+@raises("AttributeError", "minimize", "var_list", "None", differs=(
+        "TypeError", "Keras 3 optimizers (TensorFlow 2.16+) have no minimize(); tapeviz keeps "
+        "Keras 2's minimize(loss, var_list) and refuses a var_list that is not a list of "
+        "variables, naming the argument and the fix"))
+def minimize_without_var_list(tf):
+    v = tf.Variable(1.0)
+    return tf.keras.optimizers.SGD(0.1).minimize(lambda: v * v, var_list=None)
+
+
+# =============================================================================================
+family("perm, casts and variables")
+
+
+@raises("InvalidArgumentError", "Transpose", "5", "[5, 0]", "(2, 3)")
+def transpose_perm_entry_out_of_range(tf):
+    return tf.transpose(tf.ones((2, 3)), perm=[5, 0])
+
+
+@raises("InvalidArgumentError", "Transpose", "[1.0, 0.0]", "(2, 3)")
+def transpose_perm_of_floats(tf):
+    return tf.transpose(tf.ones((2, 3)), perm=[1.0, 0.0])
+
+
+@raises("TypeError", "Cast", "None", "float32", "(2,)")
+def cast_to_none(tf):
+    return tf.cast(tf.ones(2), None)
+
+
+@raises("ValueError", "Variable", "()", "[5]")
+def variable_shape_differs_from_value(tf):
+    return tf.Variable(1.0, shape=[5])
+
+
+@raises("ValueError", "Variable", "(2,)", "[3]")
+def variable_vector_shape_differs(tf):
+    return tf.Variable([1.0, 2.0], shape=[3])
+
+
+@raises("TypeError", "Variable", "'ab'", "shape")
+def variable_shape_a_string(tf):
+    return tf.Variable([1.0, 2.0], shape="ab")
+
+
+@raises("ValueError", "Variable", "float64", "float32")
+def variable_dtype_conflicts_with_tensor(tf):
+    return tf.Variable(tf.constant(1.0), dtype=tf.float64)
+
+
+@raises("ValueError", "Variable", "name", "5")
+def variable_name_not_a_string(tf):
+    return tf.Variable(1.0, name=5)
+
+
+# =============================================================================================
+family("reduction axes")
+
+
+@raises("InvalidArgumentError", "Sum", "duplicate dimension: 0", "[0, 0]", "(2, 3)")
+def reduce_sum_axis_listed_twice(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Mean", "duplicate dimension: 1", "[1, -1]")
+def reduce_mean_axis_and_its_negative(tf):
+    return tf.reduce_mean(tf.ones((2, 3)), axis=[1, -1])
+
+
+@raises("InvalidArgumentError", "Max", "duplicate dimension: 0")
+def reduce_max_axis_listed_twice(tf):
+    return tf.reduce_max(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Mean", "duplicate dimension: 0")
+def reduce_std_axis_listed_twice(tf):
+    return tf.math.reduce_std(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Sum", "'0'", "(2, 3)")
+def reduce_sum_axis_a_string(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis="0")
+
+
+@raises("ValueError", "Sum", "None", "(2, 3)")
+def reduce_sum_axis_list_with_none(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=[None])
+
+
+@raises("TypeError", "ArgMax", "[0, 1]", "(2, 3)")
+def argmax_over_two_axes(tf):
+    return tf.argmax(tf.ones((2, 3)), axis=[0, 1])
+
+
+@raises("InvalidArgumentError", "ArgMax", "output_type", "float32")
+def argmax_float_output_type(tf):
+    return tf.argmax(tf.ones((2, 3)), output_type=tf.float32)
+
+
+# =============================================================================================
+family("clipping arguments")
+
+
+@value(T((2,), "float32", [0.0, 0.0]))
+def clip_by_norm_negative_clip_norm_is_zero(tf):
+    return tf.clip_by_norm(tf.constant([3.0, 4.0]), -1.0)
+
+
+@value([T((2,), "float32", [0.0, 0.0])])
+def clip_by_norm_negative_tensor_clip_norm(tf):
+    return [tf.clip_by_norm(tf.constant([3.0, 4.0]), tf.constant(-2.0))]
+
+
+@raises("TypeError", "clip_by_norm", "'x'", "(2,)")
+def clip_by_norm_string_clip_norm(tf):
+    return tf.clip_by_norm(tf.constant([3.0, 4.0]), "x")
+
+
+@raises("InvalidArgumentError", "Pack", "float32", "float64")
+def clip_by_global_norm_mixed_dtypes(tf):
+    return tf.clip_by_global_norm([tf.constant([3.0]), tf.constant([4.0], tf.float64)], 1.0)
+
+
+# =============================================================================================
+family("object arrays")
+
+
+@raises("ValueError", "Unsupported object type int", "(2,)", "1")
+def constant_of_object_array_mixing_numbers_and_text(tf):
+    return tf.constant(np.array([1, "a"], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type object", "(1,)")
+def constant_of_object_array_of_objects(tf):
+    return tf.constant(np.array([object()], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type float", "astype")
+def constant_of_object_array_of_floats(tf):
+    return tf.constant(np.array([1.0, 2.0], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type NoneType")
+def constant_of_object_array_of_none(tf):
+    return tf.constant(np.array([None], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type object")
+def variable_of_object_array(tf):
+    return tf.Variable(np.array([object()], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type int")
+def tensor_plus_object_array(tf):
+    return tf.ones(2) + np.array([1, "a"], dtype=object)
+
+
+# =============================================================================================
+family("out of memory")
+# Shapes far beyond any machine's address space (10**14 elements and more), so the
+# allocation fails at once everywhere instead of paging.
+
+
+@raises("ResourceExhaustedError", "AddV2", "OOM", "(10000000, 10000000)", "float32",
+        "400,000,000,000,000 bytes")
+def broadcast_to_an_impossible_size(tf):
+    return tf.ones([10**7, 1]) + tf.ones([1, 10**7])
+
+
+@raises("ResourceExhaustedError", "MatMul", "(10000000, 10000000)", "float32", "bytes")
+def outer_product_of_an_impossible_size(tf):
+    return tf.matmul(tf.ones([10**7, 1]), tf.ones([1, 10**7]))
+
+
+@raises("ResourceExhaustedError", "zeros", "(100000000, 100000000)", "float32",
+        "40,000,000,000,000,000 bytes")
+def zeros_of_an_impossible_size(tf):
+    return tf.zeros([10**8, 10**8])
+
+
+# =============================================================================================
 # the oracle: run every case with real TensorFlow and report where the table disagrees
 
 

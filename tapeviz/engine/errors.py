@@ -24,3 +24,8 @@ class NotFoundError(OpError):
 
 class FailedPreconditionError(OpError):
     pass
+
+
+class ResourceExhaustedError(OpError, MemoryError):
+    """An op's output does not fit in memory (TensorFlow's "OOM when allocating tensor");
+    also a MemoryError, so `except MemoryError` catches it."""

@@ -17,7 +17,7 @@ import numpy as np
 from .. import config as _config
 from .. import events as _events
 from . import dtypes as _dt
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, ResourceExhaustedError
 from .site import user_site
 
 REGISTRY: dict[str, "Op"] = {}
@@ -216,6 +216,8 @@ def _quiet_run():
 
 #: what a kernel raises when it refuses its inputs (`apply` names the op, shapes and dtypes)
 _REFUSED = (ValueError, TypeError, IndexError, np.linalg.LinAlgError)
+#: what `lean_kernel` leaves to `apply` to report: a refusal, or an output too large for memory
+_RETRY = _REFUSED + (MemoryError,)
 
 
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
@@ -240,6 +242,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
             out = run(op.forward, *[t._value for t in inputs])
     except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
+    except MemoryError as exc:
+        raise ResourceExhaustedError(describe_oom(op.name, exc, inputs), op.name) from None
     if op.n_out != 1:
         return _apply_many(op, inputs, attrs, out)
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
@@ -320,7 +324,7 @@ def lean_kernel(forward, *values):
     through `apply`, which raises the error that names the op and the shapes)."""
     try:
         out = forward(*values)
-    except _REFUSED:
+    except _RETRY:
         return None
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)
@@ -381,6 +385,24 @@ def describe_failure(op, inputs, attrs, exc) -> str:
     extra = f" with {attrs}" if attrs else ""
     hint = _hint(op, inputs, str(exc))
     return f"{op.name}{extra} cannot be computed on ({parts}): {exc}. {hint} [Op:{op.name}]"
+
+
+def describe_oom(op_name, exc, inputs=()) -> str:
+    """The message of an op whose output NumPy could not allocate: the op, the shape, dtype and
+    size in bytes of the array it asked for (NumPy's MemoryError carries them), the inputs."""
+    shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
+    if shape is not None and dtype is not None:
+        n_bytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+        wanted = (f"tensor with shape {tuple(shape)} and type {_dtype_name(np.empty(0, dtype))}"
+                  f" ({n_bytes:,} bytes, {n_bytes / 2**30:,.1f} GiB)")
+    else:
+        wanted = "its output"
+    given = ", ".join(f"x{i}: shape={tuple(np.shape(t._value))} dtype={_dtype_name(t._value)}"
+                      for i, t in enumerate(inputs))
+    given = f" from ({given})" if given else ""
+    return (f"{op_name}: OOM when allocating {wanted}{given}. Fix: check the shapes (two "
+            "vectors of shapes (n, 1) and (1, m) broadcast to (n, m)), or work on smaller "
+            f"batches [Op:{op_name}]")
 
 
 def _dtype_name(value) -> str:

@@ -295,6 +295,10 @@ def cast(x, dtype, name=None):
     """Change the dtype. Float to int (or bool) ends every gradient path through it."""
     from .. import dtypes as dt
     x = tensor(x)
+    if dtype is None:      # (NumPy would read None as float64)
+        raise TypeError(f"Cast: Cannot convert the argument `type_value`: None to a tapeviz "
+                        f"DType (casting a {x.dtype.name} tensor of shape {tuple(x.shape)}). "
+                        "Fix: pass a dtype, e.g. tv.cast(x, tv.float32)")
     target = dt.as_dtype(dtype)
     if x._value.dtype == target.np:
         return x

@@ -198,7 +198,22 @@ _transpose = defop("Transpose", lambda x, perm: np.transpose(x, perm), [_transpo
 def transpose(a, perm=None, conjugate=False, name=None):
     x = tensor(a)
     n = x._value.ndim
-    perm = tuple(range(n - 1, -1, -1)) if perm is None else tuple(_shape_list(perm))
+    if perm is None:
+        perm = tuple(range(n - 1, -1, -1))
+    else:
+        raw = np.asarray(perm._value if hasattr(perm, "_value") else perm)
+        if raw.size and raw.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"Transpose: perm must hold int32 or int64 axes, got {perm!r} for a tensor with "
+                f"shape {tuple(x.shape)}. Fix: pass ints, e.g. perm={list(range(n - 1, -1, -1))}"
+                " [Op:Transpose]", "Transpose")
+        perm = tuple(_shape_list(perm))
+        outside = [p for p in perm if not -n <= p < n]
+        if outside:
+            raise InvalidArgumentError(
+                f"Transpose: {outside[0]} is out of range [0 .. {n}) in perm {list(perm)} for a "
+                f"tensor with shape {tuple(x.shape)}. Fix: list each axis 0..{n - 1} exactly "
+                f"once, e.g. perm={list(range(n - 1, -1, -1))} [Op:Transpose]", "Transpose")
     if sorted(p % max(n, 1) for p in perm) != list(range(n)):
         raise InvalidArgumentError(
             f"Transpose: perm {list(perm)} is not a permutation of the {n} axes of a tensor "
