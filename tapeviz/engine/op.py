@@ -17,7 +17,7 @@ import numpy as np
 from .. import config as _config
 from .. import events as _events
 from . import dtypes as _dt
-from .errors import InvalidArgumentError, ResourceExhaustedError
+from .errors import InvalidArgumentError, out_of_memory
 from .site import user_site
 
 REGISTRY: dict[str, "Op"] = {}
@@ -243,7 +243,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
     except MemoryError as exc:
-        raise ResourceExhaustedError(describe_oom(op.name, exc, inputs), op.name) from None
+        raise out_of_memory(op.name, exc, [t._value for t in inputs]) from None
     if op.n_out != 1:
         return _apply_many(op, inputs, attrs, out)
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
@@ -385,24 +385,6 @@ def describe_failure(op, inputs, attrs, exc) -> str:
     extra = f" with {attrs}" if attrs else ""
     hint = _hint(op, inputs, str(exc))
     return f"{op.name}{extra} cannot be computed on ({parts}): {exc}. {hint} [Op:{op.name}]"
-
-
-def describe_oom(op_name, exc, inputs=()) -> str:
-    """The message of an op whose output NumPy could not allocate: the op, the shape, dtype and
-    size in bytes of the array it asked for (NumPy's MemoryError carries them), the inputs."""
-    shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
-    if shape is not None and dtype is not None:
-        n_bytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
-        wanted = (f"tensor with shape {tuple(shape)} and type {_dtype_name(np.empty(0, dtype))}"
-                  f" ({n_bytes:,} bytes, {n_bytes / 2**30:,.1f} GiB)")
-    else:
-        wanted = "its output"
-    given = ", ".join(f"x{i}: shape={tuple(np.shape(t._value))} dtype={_dtype_name(t._value)}"
-                      for i, t in enumerate(inputs))
-    given = f" from ({given})" if given else ""
-    return (f"{op_name}: OOM when allocating {wanted}{given}. Fix: check the shapes (two "
-            "vectors of shapes (n, 1) and (1, m) broadcast to (n, m)), or work on smaller "
-            f"batches [Op:{op_name}]")
 
 
 def _dtype_name(value) -> str:

@@ -6,9 +6,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import dtypes as dt
-from ..op import describe_oom, leaf_node
+from ..op import leaf_node
 from ..tensor import Tensor, _Operand, _to_array
-from ..errors import InvalidArgumentError, ResourceExhaustedError
+from ..errors import InvalidArgumentError, out_of_memory
 from ._base import tensor
 from .shape import _shape_list, check_rank
 
@@ -24,7 +24,7 @@ def _allocating(op_name):
     try:
         yield
     except MemoryError as exc:
-        raise ResourceExhaustedError(describe_oom(op_name, exc), op_name) from None
+        raise out_of_memory(op_name, exc) from None
 
 
 def _dims(shape, op_name, non_int=TypeError):
