@@ -2096,6 +2096,151 @@ def tensor_plus_object_array(tf):
 
 
 # =============================================================================================
+family("op attributes")
+
+
+@raises("TypeError", "OneHot", "depth=2.5", "(1,)")
+def one_hot_float_depth(tf):
+    return tf.one_hot([1], 2.5)
+
+
+@raises("TypeError", "OneHot", "depth='x'")
+def one_hot_string_depth(tf):
+    return tf.one_hot([1], "x")
+
+
+@raises("TypeError", "OneHot", "on_value='x'", "float32")
+def one_hot_string_on_value(tf):
+    return tf.one_hot([1], 3, on_value="x")
+
+
+@raises("InvalidArgumentError", "Tile", "[1.5]", "(2,)")
+def tile_float_multiples(tf):
+    return tf.tile(tf.ones(2), [1.5])
+
+
+@raises("InvalidArgumentError", "SplitV", "[5, -1]", "(4,)")
+def split_sizes_leave_less_than_nothing(tf):
+    return tf.split(tf.ones(4), [5, -1])
+
+
+@raises("InvalidArgumentError", "SplitV", "[-1, -1]", "(4,)")
+def split_sizes_two_minus_ones(tf):
+    return tf.split(tf.ones(4), [-1, -1])
+
+
+@raises("InvalidArgumentError", "SplitV", "-2", "[6, -2]")
+def split_size_below_minus_one(tf):
+    return tf.split(tf.ones(4), [6, -2])
+
+
+@raises("InvalidArgumentError", "LinSpace", "-1")
+def linspace_negative_num(tf):
+    return tf.linspace(0.0, 1.0, -1)
+
+
+@raises("TypeError", "linspace", "`num`", "2.5")
+def linspace_float_num(tf):
+    return tf.linspace(0.0, 1.0, 2.5)
+
+
+@raises("TypeError", "range", "0.0", "int32")
+def range_of_floats_as_int32(tf):
+    return tf.range(0.0, 2.0, 0.5, dtype=tf.int32)
+
+
+@raises("TypeError", "LeakyRelu", "'alpha'", "'x'", "(2,)")
+def leaky_relu_string_alpha(tf):
+    return tf.nn.leaky_relu(tf.ones(2), alpha="x")
+
+
+@raises("InvalidArgumentError", "Softmax", "0.5", "(2,)")
+def softmax_float_axis(tf):
+    return tf.nn.softmax(tf.ones(2), axis=0.5)
+
+
+@raises("InvalidArgumentError", "GatherV2", "batch_dims=3", "(2, 3)", "(1, 1)")
+def gather_batch_dims_above_rank(tf):
+    return tf.gather(tf.ones((2, 3)), [[0]], batch_dims=3)
+
+
+@raises("TypeError", "Cumsum", "'reverse'", "'x'")
+def cumsum_string_reverse(tf):
+    return tf.cumsum(tf.ones(3), reverse="x")
+
+
+@raises("TypeError", "Cumsum", "'exclusive'", "'x'")
+def cumsum_string_exclusive(tf):
+    return tf.cumsum(tf.ones(3), exclusive="x")
+
+
+@raises("TypeError", "MatMul", "'transpose_a'", "'x'", "(2, 2)")
+def matmul_string_transpose_a(tf):
+    return tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)), transpose_a="x")
+
+
+@raises("TypeError", "ClipByValue", "'a'", "float32", "(2,)")
+def clip_by_value_string_bound(tf):
+    return tf.clip_by_value(tf.constant([1.0, 5.0]), "a", 2.0)
+
+
+@raises("ValueError", "ClipByValue", "(2,)", "(2, 2)")
+def clip_by_value_bound_would_broadcast_t(tf):
+    return tf.clip_by_value(tf.ones(2), tf.zeros((2, 2)), 1.0)
+
+
+@raises("TypeError", "clip_by_global_norm", "'x'")
+def clip_by_global_norm_string_clip_norm(tf):
+    return tf.clip_by_global_norm([tf.ones(2)], "x")
+
+
+@raises("TypeError", "Cast", "int", "(2,)")
+def cast_to_python_int_type(tf):
+    return tf.cast(tf.constant([1.5, 2.5]), int)
+
+
+@raises("TypeError", "Cast", "str", "float32")
+def cast_to_python_str_type(tf):
+    return tf.cast(tf.constant([1.5, 0.0]), str)
+
+
+@raises("TypeError", "random.uniform", "None", "[2]")
+def uniform_dtype_none(tf):
+    return tf.random.uniform([2], dtype=None)
+
+
+@raises("InvalidArgumentError", "Sum", "float32", "Tidx")
+def reduce_sum_float_tensor_axis(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=tf.constant(0.0))
+
+
+@raises("ValueError", "ExpandDims", "None", "(2,)")
+def expand_dims_axis_none(tf):
+    return tf.expand_dims(tf.ones(2), None)
+
+
+@raises("InvalidArgumentError", "fill", "[2.5]")
+def fill_float_dims(tf):
+    return tf.fill([2.5], 1.0)
+
+
+@raises("ValueError", "dropout", "rate='x'", "(2,)")
+def dropout_string_rate(tf):
+    return tf.nn.dropout(tf.ones(2), rate="x")
+
+
+@raises("ValueError", "norm", "axis", "[0, 1, 2]", "(2, 2, 2)")
+def norm_over_three_axes(tf):
+    return tf.norm(tf.ones((2, 2, 2)), axis=[0, 1, 2])
+
+
+@value(T((1,), "float32", [0.6931471824645996]))
+def softmax_cross_entropy_casts_int_labels(tf):
+    return tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant([[1, 0]]),
+                                                   logits=tf.constant([[0.5, 0.5]]))
+
+
+# =============================================================================================
 family("out of memory")
 # Shapes far beyond any machine's address space (10**14 elements and more), so the
 # allocation fails at once everywhere instead of paging.

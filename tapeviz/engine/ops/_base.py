@@ -91,6 +91,16 @@ FLOAT = "f"
 NUMERIC = "fiu"
 
 
+def flag(value, name: str, op: str, shape=None) -> bool:
+    """A bool attribute (`transpose_a`, `reverse`...): TF refuses anything but a bool (None
+    reads as False), rather than reading the truth of a string."""
+    if value is None or type(value) is bool or isinstance(value, np.bool_):
+        return bool(value)
+    shape_text = f" (input shape {tuple(shape)})" if shape is not None else ""
+    raise TypeError(f"{op}: Expected bool for argument {name!r} not {value!r}{shape_text}. "
+                    f"Fix: pass True or False, e.g. {name}=True")
+
+
 def norm_axis(axis, ndim: int, op: str = "axis", shape=None, reduction=False):
     """An axis argument as a tuple of non-negative ints, or None for all axes. `op` and `shape`
     (the input's) name the call in the error. A `reduction` refuses an axis listed twice
@@ -98,6 +108,11 @@ def norm_axis(axis, ndim: int, op: str = "axis", shape=None, reduction=False):
     if axis is None:
         return None
     if isinstance(axis, _Operand):
+        if axis._value.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"{op}: Value for attr 'Tidx' of {axis.dtype.name} is not in the list of allowed "
+                f"values: int32, int64 (axis {axis!r} for an input with {ndim} dimensions). "
+                f"Fix: pass integer axes, e.g. tv.cast(axis, tv.int32) [Op:{op}]", op)
         axis = np.asarray(axis._value).tolist()
     if type(axis) is int:
         axes = (axis,)

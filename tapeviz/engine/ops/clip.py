@@ -55,6 +55,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         raise TypeError(f"`t_list` should be a sequence of tensors, received "
                         f"{type(t_list).__name__}. Fix: pass a list, e.g. "
                         "tv.clip_by_global_norm(list(grads), 5.0)")
+    if isinstance(clip_norm, (str, bytes)):
+        raise TypeError(f"clip_by_global_norm: clip_norm must be a number, got {clip_norm!r} "
+                        f"(for {len(t_list)} tensors). Fix: e.g. "
+                        "tv.clip_by_global_norm(grads, 5.0)")
     norm = global_norm(t_list) if use_norm is None else tensor(use_norm)
     dtype = norm.dtype
     clip = tensor(clip_norm, dtype)

@@ -6,7 +6,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from .. import op as _op
 from ..op import apply, defop
-from ._base import pair, require, tensor
+from ._base import flag, pair, require, tensor
 from ..tensor import _Operand
 
 
@@ -48,6 +48,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
            name=None):
     """Matrix product over the last two axes (leading axes broadcast)."""
     x, y = pair(a, b, "MatMul")
+    if transpose_a.__class__ is not bool or transpose_b.__class__ is not bool:
+        transpose_a = flag(transpose_a, "transpose_a", "MatMul", x.shape)
+        transpose_b = flag(transpose_b, "transpose_b", "MatMul", y.shape)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     if x._value.ndim < 2 or y._value.ndim < 2:
         raise InvalidArgumentError(

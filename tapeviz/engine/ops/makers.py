@@ -74,7 +74,7 @@ def fill(dims, value, name=None):
     if v._value.ndim:
         raise InvalidArgumentError(f"fill: value must represent a scalar, got shape "
                                    f"{tuple(v.shape)}. Fix: pass one number [Op:Fill]", "Fill")
-    shape = _dims(dims, "fill")
+    shape = _dims(dims, "fill", non_int=InvalidArgumentError)   # (TF's Fill: index_type)
     with _allocating("fill"):
         return _make(np.full(shape, v._value, dtype=v._value.dtype))
 
@@ -82,7 +82,12 @@ def fill(dims, value, name=None):
 def range(start, limit=None, delta=1, dtype=None, name=None):
     if limit is None:
         start, limit = 0, start
-    values = [np.asarray(v._value if isinstance(v, _Operand) else v) for v in (start, limit, delta)]
+    if dtype is not None:    # a Python float never becomes an int silently (TF: TypeError)
+        values = [np.asarray(v._value) if isinstance(v, _Operand)
+                  else _to_array(v, dtype, strict=True, op="range") for v in (start, limit, delta)]
+    else:
+        values = [np.asarray(v._value if isinstance(v, _Operand) else v)
+                  for v in (start, limit, delta)]
     if dtype is None:
         kinds = {v.dtype.kind for v in values}
         dtype = dt.float32 if "f" in kinds else dt.int32
@@ -96,7 +101,16 @@ def range(start, limit=None, delta=1, dtype=None, name=None):
 def linspace(start, stop, num, name=None, axis=0):
     s = tensor(start)
     out_dtype = s._value.dtype if s._value.dtype.kind == "f" else np.float64   # as TF
-    return _make(np.linspace(s._value, tensor(stop)._value, int(num), axis=axis).astype(out_dtype))
+    raw = getattr(num, "_value", num)
+    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)) and not (
+            isinstance(raw, np.ndarray) and raw.ndim == 0 and raw.dtype.kind in "iu"):
+        raise TypeError(f"linspace: Argument `num` must be of type integer, got {num!r} (start "
+                        f"of shape {tuple(s.shape)}). Fix: pass the number of points as an int, "
+                        "e.g. tv.linspace(0.0, 1.0, 5)")
+    if raw < 0:
+        raise InvalidArgumentError(f"LinSpace: Requires num >= 0, got num={int(raw)}. Fix: pass "
+                                   "the number of points (0 or more) [Op:LinSpace]", "LinSpace")
+    return _make(np.linspace(s._value, tensor(stop)._value, int(raw), axis=axis).astype(out_dtype))
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=None):
@@ -186,6 +200,10 @@ def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None
     """Floats in [minval, maxval) (`minval + (maxval - minval)·U`, as TF: minval > maxval
     flips the interval); ints in [minval, maxval), which must not be empty."""
     dims = _random_dims(shape, "random.uniform")
+    if dtype is None:    # (NumPy would read None as float64)
+        raise TypeError(f"random.uniform: Cannot convert the argument `type_value`: None to a "
+                        f"tapeviz DType (shape {dims}). Fix: leave dtype out (float32) or pass "
+                        "one, e.g. dtype=tv.float32")
     d = dt.as_dtype(dtype)
     if d.name not in _UNIFORM_DTYPES:
         raise ValueError(f"random.uniform: Argument `dtype` got invalid value {d.name}. "

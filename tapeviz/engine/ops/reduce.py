@@ -5,7 +5,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
-from ._base import lead, norm_axis, require, tensor
+from ._base import flag, lead, norm_axis, require, tensor
 
 
 
@@ -215,7 +215,8 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
                                    f"{tuple(x.shape)}). Fix: pass one int axis [Op:Cumsum]",
                                    "Cumsum")
     return apply(_cumsum, (x,), {"axis": norm_axis(axis, x._value.ndim, "Cumsum", x.shape)[0],
-                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
+                                 "exclusive": flag(exclusive, "exclusive", "Cumsum", x.shape),
+                                 "reverse": flag(reverse, "reverse", "Cumsum", x.shape)})
 
 
 # --- arg-reductions: integer outputs, no gradient ---------------------------------------------------
@@ -259,6 +260,10 @@ def norm(tensor_, ord="euclidean", axis=None, keepdims=None, name=None):
     gradient (sqrt at 0)."""
     x = tensor(tensor_)
     require(x, "norm", "f", "a floating-point")
+    if isinstance(axis, (list, tuple)) and (len(axis) != 2 or len(set(axis)) != 2):
+        raise ValueError(f"norm: 'axis' must be None, an integer, or a tuple of 2 unique "
+                         f"integers, got {list(axis)} (input shape {tuple(x.shape)}). Fix: "
+                         "norm over all axes with axis=None, or reduce the others first")
     keep = bool(keepdims)
     if ord in ("euclidean", "fro", 2, 2.0) and (axis is None or not isinstance(axis, (list, tuple))
                                                  or len(axis) <= 2):
