@@ -2241,6 +2241,32 @@ def softmax_cross_entropy_casts_int_labels(tf):
 
 
 # =============================================================================================
+family("keras shapes")
+
+
+@raises("ValueError", "Sequential", "5", "int")
+def sequential_of_a_number(tf):
+    return tf.keras.Sequential([5])
+
+
+@raises("ValueError", "categorical_crossentropy", "(2, 3)", "(2, 4)")
+def categorical_crossentropy_shapes_differ(tf):
+    return tf.keras.losses.CategoricalCrossentropy()(tf.ones((2, 3)), tf.ones((2, 4)))
+
+
+@raises("InvalidArgumentError", "accuracy", "[2]", "[3]")
+def accuracy_metric_shapes_differ(tf):
+    m = tf.keras.metrics.Accuracy()
+    m.update_state([1, 2], [1, 2, 3])
+    return m.result()
+
+
+@raises("ValueError", "Flatten", "ndim=0")
+def flatten_a_scalar(tf):
+    return tf.keras.layers.Flatten()(tf.constant(1.0))
+
+
+# =============================================================================================
 family("out of memory")
 # Shapes far beyond any machine's address space (10**14 elements and more), so the
 # allocation fails at once everywhere instead of paging.

@@ -296,7 +296,9 @@ class Flatten(Layer):
         from ..engine.ops import reshape
         x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
         if x._value.ndim == 0:
-            raise ValueError("Flatten needs an input with a batch dimension, got a scalar")
+            raise ValueError("Flatten: expected min_ndim=1, found ndim=0: the input needs a batch "
+                             "dimension, got a scalar. Fix: pass a batch, e.g. "
+                             "tv.reshape(x, (1, 1))")
         return reshape(x, (x._value.shape[0], -1)) if x._value.ndim != 1 else \
             reshape(x, (x._value.shape[0], 1))
 
