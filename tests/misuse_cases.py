@@ -16,7 +16,8 @@ tapeviz raises and why).
 
 Check the table against real TensorFlow (never a dependency of the project):
 
-    /tmp/tfvenv/bin/python tests/misuse_cases.py        # prints every case where TF disagrees
+    python tests/misuse_cases.py     # in a virtual environment with tensorflow-cpu: prints
+                                     # every case where TensorFlow disagrees
 """
 from __future__ import annotations
 
@@ -1868,6 +1869,11 @@ def truncated_normal_of_ints(tf):
     return tf.random.truncated_normal([2], dtype=tf.int32)
 
 
+@raises("TypeError", "seed", "'x'")
+def random_normal_string_seed(tf):
+    return tf.random.normal([2], seed="x")
+
+
 # =============================================================================================
 family("keras arguments")
 
@@ -2241,7 +2247,7 @@ def softmax_cross_entropy_casts_int_labels(tf):
 
 
 # =============================================================================================
-family("keras shapes")
+family("keras layers, losses, metrics, initializers")
 
 
 @raises("ValueError", "Sequential", "5", "int")
@@ -2264,6 +2270,32 @@ def accuracy_metric_shapes_differ(tf):
 @raises("ValueError", "Flatten", "ndim=0")
 def flatten_a_scalar(tf):
     return tf.keras.layers.Flatten()(tf.constant(1.0))
+
+
+@raises("UnimplementedError", "Adam", "beta_1='x'", differs=(
+        "ValueError", "Keras takes any beta_1 when the optimizer is made and fails at the first "
+        "update, inside a cast; tapeviz refuses a non-number when the optimizer is made, naming "
+        "the argument and the fix"))
+def adam_beta_1_a_string(tf):
+    opt = tf.keras.optimizers.Adam(beta_1="x")
+    return opt.apply_gradients([(tf.constant(1.0), tf.Variable(1.0))])
+
+
+@raises("UnimplementedError", "Constant", "'x'", "float32")
+def constant_initializer_of_a_string(tf):
+    return tf.keras.initializers.Constant("x")((2,))
+
+
+@raises("InvalidArgumentError", "RandomNormal", "-1")
+def random_normal_initializer_negative_shape(tf):
+    return tf.keras.initializers.RandomNormal()((-1,))
+
+
+@raises("UnimplementedError", "mean", "string", "b'x'")
+def mean_metric_of_a_string(tf):
+    m = tf.keras.metrics.Mean()
+    m.update_state("x")
+    return m.result()
 
 
 # =============================================================================================

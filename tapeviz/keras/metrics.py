@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.errors import InvalidArgumentError
+from ..engine.errors import InvalidArgumentError, UnimplementedError
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor, Variable
 
@@ -70,7 +70,13 @@ class Mean(Metric):
         super().__init__(name, dtype)
 
     def update_state(self, values, sample_weight=None):
-        self._add(_np(values), sample_weight)
+        values = _np(values)
+        if values.dtype.kind not in "fiub":
+            raise UnimplementedError(
+                f"{self.name}: Cast string to float32 is not supported: a Mean averages "
+                f"numbers, got {values.tolist()!r} (shape {values.shape}). Fix: pass numbers, "
+                "e.g. a loss tensor [Op:Cast]", "Cast")
+        self._add(values, sample_weight)
         return self.total
 
 

@@ -195,7 +195,8 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
-        self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
+        self.beta_1 = _number(beta_1, "beta_1", self.name, 0.9)
+        self.beta_2 = _number(beta_2, "beta_2", self.name, 0.999)
         self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
         self.amsgrad = bool(amsgrad)
 

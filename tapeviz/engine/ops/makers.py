@@ -166,7 +166,13 @@ def _param(value, name, d, op_name):
 
 
 def _rng(seed):
-    return np.random.default_rng(seed) if seed is not None else _Random.rng
+    if seed is None:
+        return _Random.rng
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"random: seed must be an int or None, got {seed!r} "
+                        f"({type(seed).__name__}). Fix: e.g. seed=42, or tv.random.set_seed(42) "
+                        "for the whole run")
+    return np.random.default_rng(seed)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
