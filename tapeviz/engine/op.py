@@ -17,7 +17,7 @@ import numpy as np
 from .. import config as _config
 from .. import events as _events
 from . import dtypes as _dt
-from .errors import InvalidArgumentError, out_of_memory
+from .errors import InvalidArgumentError
 from .site import user_site
 
 REGISTRY: dict[str, "Op"] = {}
@@ -216,8 +216,6 @@ def _quiet_run():
 
 #: what a kernel raises when it refuses its inputs (`apply` names the op, shapes and dtypes)
 _REFUSED = (ValueError, TypeError, IndexError, np.linalg.LinAlgError)
-#: what `lean_kernel` leaves to `apply` to report: a refusal, or an output too large for memory
-_RETRY = _REFUSED + (MemoryError,)
 
 
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
@@ -242,7 +240,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
             out = run(op.forward, *[t._value for t in inputs])
     except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
-    except MemoryError as exc:
+    except MemoryError as exc:   # TF's ResourceExhaustedError, naming the op and the sizes
+        from .errors import out_of_memory
         raise out_of_memory(op.name, exc, [t._value for t in inputs]) from None
     if op.n_out != 1:
         return _apply_many(op, inputs, attrs, out)
@@ -324,7 +323,7 @@ def lean_kernel(forward, *values):
     through `apply`, which raises the error that names the op and the shapes)."""
     try:
         out = forward(*values)
-    except _RETRY:
+    except _REFUSED + (MemoryError,):     # (`apply` reports an output too large, too)
         return None
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)

@@ -6,8 +6,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from .. import op as _op
 from ..op import apply, defop
-from ._base import flag, pair, require, tensor
-from ..tensor import _Operand
+from ._base import pair, require, tensor
 
 
 def _mt(x):
@@ -147,7 +146,7 @@ def _tensordot_axes(axes, x, y):
     """`axes` of tv.tensordot as two lists of axes (of `x`, of `y`), checked as TF does."""
     na, nb = x._value.ndim, y._value.ndim
     where = f"tensordot of shapes {tuple(x.shape)} and {tuple(y.shape)}"
-    if isinstance(axes, _Operand):
+    if hasattr(axes, "_value"):       # a tensor of axes
         axes = np.asarray(axes._value).tolist()
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)
@@ -202,3 +201,4 @@ def tensordot(a, b, axes, name=None):
 
 from .shape import matrix_transpose, reshape, transpose  # noqa: E402
 from .reduce import reduce_sum  # noqa: E402
+from ._base import flag  # noqa: E402
