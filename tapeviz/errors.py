@@ -1,3 +1,3 @@
 """`tv.errors`: TensorFlow's exception classes."""
 from .engine.errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,  # noqa: F401
-                            OpError, UnimplementedError)
+                            OpError, ResourceExhaustedError, UnimplementedError)

@@ -16,7 +16,8 @@ tapeviz raises and why).
 
 Check the table against real TensorFlow (never a dependency of the project):
 
-    /tmp/tfvenv/bin/python tests/misuse_cases.py        # prints every case where TF disagrees
+    python tests/misuse_cases.py     # in a virtual environment with tensorflow-cpu: prints
+                                     # every case where TensorFlow disagrees
 """
 from __future__ import annotations
 
@@ -1777,6 +1778,547 @@ def one_hot_without_depth(tf):
 @raises("TypeError", "eye", "num_rows")
 def eye_of_a_list(tf):
     return tf.eye([2, 2])
+
+
+# =============================================================================================
+family("tensordot axes")
+
+
+@raises("ValueError", "tensordot", "(2, 3)", "(3, 2)", "Received 5", "axes <= 2")
+def tensordot_axes_larger_than_rank(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=5)
+
+
+@raises("ValueError", "tensordot", "(2, 3)", "at least 0", "-1")
+def tensordot_negative_axes(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=-1)
+
+
+@raises("ValueError", "tensordot", "1 != 2", "(2, 3)", "(3, 2)")
+def tensordot_axis_lists_of_different_lengths(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=[[1], [0, 1]])
+
+
+@raises("TypeError", "tensordot", "'x'", "(2, 3)")
+def tensordot_axes_a_string(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes="x")
+
+
+@raises("IndexError", "tensordot", "axis 2", "(2, 3)", "[-2, 2)")
+def tensordot_axis_out_of_range(tf):
+    return tf.tensordot(tf.ones((2, 3)), tf.ones((3, 2)), axes=[[2], [0]])
+
+
+# =============================================================================================
+family("random arguments")
+
+
+@value(T((), "bool", True))
+def uniform_min_above_max_flips_the_interval(tf):
+    u = tf.random.uniform([100], minval=1.0, maxval=0.0)   # TF: minval + (maxval - minval)·U
+    return tf.reduce_all((u >= 0.0) & (u <= 1.0))
+
+
+@raises("InvalidArgumentError", "RandomUniformInt", "5 >= 1", "[2]", "int32")
+def uniform_int_min_above_max(tf):
+    return tf.random.uniform([2], minval=5, maxval=1, dtype=tf.int32)
+
+
+@raises("InvalidArgumentError", "RandomUniformInt", "1 >= 1")
+def uniform_int_empty_range(tf):
+    return tf.random.uniform([2], minval=1, maxval=1, dtype=tf.int32)
+
+
+@raises("ValueError", "random.uniform", "string", "float32")
+def uniform_of_strings(tf):
+    return tf.random.uniform([2], dtype=tf.string)
+
+
+@raises("ValueError", "random.uniform", "bool", "int64")
+def uniform_of_bools(tf):
+    return tf.random.uniform([2], dtype=tf.bool)
+
+
+@raises("InvalidArgumentError", "random.uniform", "-1", "[-1, 2]")
+def uniform_negative_dimension(tf):
+    return tf.random.uniform([-1, 2])
+
+
+@raises("InvalidArgumentError", "random.uniform", "[2.5]")
+def uniform_float_dimension(tf):
+    return tf.random.uniform([2.5])
+
+
+@raises("TypeError", "random.normal", "int32", "[2]")
+def normal_of_ints(tf):
+    return tf.random.normal([2], dtype=tf.int32)
+
+
+@raises("TypeError", "random.normal", "mean", "'x'", "float32")
+def normal_string_mean(tf):
+    return tf.random.normal([2], mean="x")
+
+
+@raises("InvalidArgumentError", "random.truncated_normal", "-2", "[-2]")
+def truncated_normal_negative_dimension(tf):
+    return tf.random.truncated_normal([-2])
+
+
+@raises("TypeError", "random.truncated_normal", "int32")
+def truncated_normal_of_ints(tf):
+    return tf.random.truncated_normal([2], dtype=tf.int32)
+
+
+@raises("TypeError", "seed", "'x'")
+def random_normal_string_seed(tf):
+    return tf.random.normal([2], seed="x")
+
+
+# =============================================================================================
+family("keras arguments")
+
+
+@raises("ValueError", "Dense", "units='x'", "str")
+def dense_units_a_string(tf):
+    return tf.keras.layers.Dense("x")
+
+
+@raises("ValueError", "Dense", "units=2.5", "float")
+def dense_units_a_float(tf):
+    return tf.keras.layers.Dense(2.5)
+
+
+@raises("ValueError", "Dense", "units=None")
+def dense_units_none(tf):
+    return tf.keras.layers.Dense(None)
+
+
+@raises("ValueError", "Dense", "string", "(1, 1)")
+def dense_on_strings(tf):
+    return tf.keras.layers.Dense(2)(tf.constant([["a"]]))
+
+
+@raises("ValueError", "Dropout", "rate=1.5")
+def dropout_layer_rate_above_one(tf):
+    return tf.keras.layers.Dropout(1.5)
+
+
+@raises("ValueError", "Dropout", "rate=-0.1")
+def dropout_layer_negative_rate(tf):
+    return tf.keras.layers.Dropout(-0.1)
+
+
+@raises("TypeError", "Dropout", "'x'")
+def dropout_layer_rate_a_string(tf):
+    return tf.keras.layers.Dropout("x")
+
+
+@raises("ValueError", "SGD", "learning_rate='x'")
+def sgd_learning_rate_a_string(tf):
+    return tf.keras.optimizers.SGD(learning_rate="x")
+
+
+@raises("ValueError", "SGD", "learning_rate=None")
+def sgd_learning_rate_none(tf):
+    return tf.keras.optimizers.SGD(learning_rate=None)
+
+
+@raises("ValueError", "Adam", "learning_rate='x'")
+def adam_learning_rate_a_string(tf):
+    return tf.keras.optimizers.Adam(learning_rate="x")
+
+
+@raises("ValueError", "SGD", "momentum='x'", "[0, 1]")
+def sgd_momentum_a_string(tf):
+    return tf.keras.optimizers.SGD(momentum="x")
+
+
+@raises("ValueError", "Adam", "epsilon=None")
+def adam_epsilon_none(tf):
+    opt = tf.keras.optimizers.Adam(epsilon=None)     # TF fails at the first update
+    v = tf.Variable(1.0)
+    return opt.apply_gradients([(tf.constant(1.0), v)])
+
+
+@raises("InvalidArgumentError", "apply_gradients", "(2,)", "(3,)", "float32")
+def apply_gradients_wrong_shape(tf):
+    v = tf.Variable([1.0, 2.0])
+    return tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.ones(3), v)])
+
+
+@raises("AttributeError", "minimize", "var_list", "None", differs=(
+        "TypeError", "Keras 3 optimizers (TensorFlow 2.16+) have no minimize(); tapeviz keeps "
+        "Keras 2's minimize(loss, var_list) and refuses a var_list that is not a list of "
+        "variables, naming the argument and the fix"))
+def minimize_without_var_list(tf):
+    v = tf.Variable(1.0)
+    return tf.keras.optimizers.SGD(0.1).minimize(lambda: v * v, var_list=None)
+
+
+# =============================================================================================
+family("perm, casts and variables")
+
+
+@raises("InvalidArgumentError", "Transpose", "5", "[5, 0]", "(2, 3)")
+def transpose_perm_entry_out_of_range(tf):
+    return tf.transpose(tf.ones((2, 3)), perm=[5, 0])
+
+
+@raises("InvalidArgumentError", "Transpose", "[1.0, 0.0]", "(2, 3)")
+def transpose_perm_of_floats(tf):
+    return tf.transpose(tf.ones((2, 3)), perm=[1.0, 0.0])
+
+
+@raises("TypeError", "Cast", "None", "float32", "(2,)")
+def cast_to_none(tf):
+    return tf.cast(tf.ones(2), None)
+
+
+@raises("ValueError", "Variable", "()", "[5]")
+def variable_shape_differs_from_value(tf):
+    return tf.Variable(1.0, shape=[5])
+
+
+@raises("ValueError", "Variable", "(2,)", "[3]")
+def variable_vector_shape_differs(tf):
+    return tf.Variable([1.0, 2.0], shape=[3])
+
+
+@raises("TypeError", "Variable", "'ab'", "shape")
+def variable_shape_a_string(tf):
+    return tf.Variable([1.0, 2.0], shape="ab")
+
+
+@raises("ValueError", "Variable", "float64", "float32")
+def variable_dtype_conflicts_with_tensor(tf):
+    return tf.Variable(tf.constant(1.0), dtype=tf.float64)
+
+
+@raises("ValueError", "Variable", "name", "5")
+def variable_name_not_a_string(tf):
+    return tf.Variable(1.0, name=5)
+
+
+# =============================================================================================
+family("reduction axes")
+
+
+@raises("InvalidArgumentError", "Sum", "duplicate dimension: 0", "[0, 0]", "(2, 3)")
+def reduce_sum_axis_listed_twice(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Mean", "duplicate dimension: 1", "[1, -1]")
+def reduce_mean_axis_and_its_negative(tf):
+    return tf.reduce_mean(tf.ones((2, 3)), axis=[1, -1])
+
+
+@raises("InvalidArgumentError", "Max", "duplicate dimension: 0")
+def reduce_max_axis_listed_twice(tf):
+    return tf.reduce_max(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Mean", "duplicate dimension: 0")
+def reduce_std_axis_listed_twice(tf):
+    return tf.math.reduce_std(tf.ones((2, 3)), axis=[0, 0])
+
+
+@raises("InvalidArgumentError", "Sum", "'0'", "(2, 3)")
+def reduce_sum_axis_a_string(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis="0")
+
+
+@raises("ValueError", "Sum", "None", "(2, 3)")
+def reduce_sum_axis_list_with_none(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=[None])
+
+
+@raises("TypeError", "ArgMax", "[0, 1]", "(2, 3)")
+def argmax_over_two_axes(tf):
+    return tf.argmax(tf.ones((2, 3)), axis=[0, 1])
+
+
+@raises("InvalidArgumentError", "ArgMax", "output_type", "float32")
+def argmax_float_output_type(tf):
+    return tf.argmax(tf.ones((2, 3)), output_type=tf.float32)
+
+
+# =============================================================================================
+family("clipping arguments")
+
+
+@value(T((2,), "float32", [0.0, 0.0]))
+def clip_by_norm_negative_clip_norm_is_zero(tf):
+    return tf.clip_by_norm(tf.constant([3.0, 4.0]), -1.0)
+
+
+@value([T((2,), "float32", [0.0, 0.0])])
+def clip_by_norm_negative_tensor_clip_norm(tf):
+    return [tf.clip_by_norm(tf.constant([3.0, 4.0]), tf.constant(-2.0))]
+
+
+@raises("TypeError", "clip_by_norm", "'x'", "(2,)")
+def clip_by_norm_string_clip_norm(tf):
+    return tf.clip_by_norm(tf.constant([3.0, 4.0]), "x")
+
+
+@raises("InvalidArgumentError", "Pack", "float32", "float64")
+def clip_by_global_norm_mixed_dtypes(tf):
+    return tf.clip_by_global_norm([tf.constant([3.0]), tf.constant([4.0], tf.float64)], 1.0)
+
+
+# =============================================================================================
+family("object arrays")
+
+
+@raises("ValueError", "Unsupported object type int", "(2,)", "1")
+def constant_of_object_array_mixing_numbers_and_text(tf):
+    return tf.constant(np.array([1, "a"], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type object", "(1,)")
+def constant_of_object_array_of_objects(tf):
+    return tf.constant(np.array([object()], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type float", "astype")
+def constant_of_object_array_of_floats(tf):
+    return tf.constant(np.array([1.0, 2.0], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type NoneType")
+def constant_of_object_array_of_none(tf):
+    return tf.constant(np.array([None], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type object")
+def variable_of_object_array(tf):
+    return tf.Variable(np.array([object()], dtype=object))
+
+
+@raises("ValueError", "Unsupported object type int")
+def tensor_plus_object_array(tf):
+    return tf.ones(2) + np.array([1, "a"], dtype=object)
+
+
+# =============================================================================================
+family("op attributes")
+
+
+@raises("TypeError", "OneHot", "depth=2.5", "(1,)")
+def one_hot_float_depth(tf):
+    return tf.one_hot([1], 2.5)
+
+
+@raises("TypeError", "OneHot", "depth='x'")
+def one_hot_string_depth(tf):
+    return tf.one_hot([1], "x")
+
+
+@raises("TypeError", "OneHot", "on_value='x'", "float32")
+def one_hot_string_on_value(tf):
+    return tf.one_hot([1], 3, on_value="x")
+
+
+@raises("InvalidArgumentError", "Tile", "[1.5]", "(2,)")
+def tile_float_multiples(tf):
+    return tf.tile(tf.ones(2), [1.5])
+
+
+@raises("InvalidArgumentError", "SplitV", "[5, -1]", "(4,)")
+def split_sizes_leave_less_than_nothing(tf):
+    return tf.split(tf.ones(4), [5, -1])
+
+
+@raises("InvalidArgumentError", "SplitV", "[-1, -1]", "(4,)")
+def split_sizes_two_minus_ones(tf):
+    return tf.split(tf.ones(4), [-1, -1])
+
+
+@raises("InvalidArgumentError", "SplitV", "-2", "[6, -2]")
+def split_size_below_minus_one(tf):
+    return tf.split(tf.ones(4), [6, -2])
+
+
+@raises("InvalidArgumentError", "LinSpace", "-1")
+def linspace_negative_num(tf):
+    return tf.linspace(0.0, 1.0, -1)
+
+
+@raises("TypeError", "linspace", "`num`", "2.5")
+def linspace_float_num(tf):
+    return tf.linspace(0.0, 1.0, 2.5)
+
+
+@raises("TypeError", "range", "0.0", "int32")
+def range_of_floats_as_int32(tf):
+    return tf.range(0.0, 2.0, 0.5, dtype=tf.int32)
+
+
+@raises("TypeError", "LeakyRelu", "'alpha'", "'x'", "(2,)")
+def leaky_relu_string_alpha(tf):
+    return tf.nn.leaky_relu(tf.ones(2), alpha="x")
+
+
+@raises("InvalidArgumentError", "Softmax", "0.5", "(2,)")
+def softmax_float_axis(tf):
+    return tf.nn.softmax(tf.ones(2), axis=0.5)
+
+
+@raises("InvalidArgumentError", "GatherV2", "batch_dims=3", "(2, 3)", "(1, 1)")
+def gather_batch_dims_above_rank(tf):
+    return tf.gather(tf.ones((2, 3)), [[0]], batch_dims=3)
+
+
+@raises("TypeError", "Cumsum", "'reverse'", "'x'")
+def cumsum_string_reverse(tf):
+    return tf.cumsum(tf.ones(3), reverse="x")
+
+
+@raises("TypeError", "Cumsum", "'exclusive'", "'x'")
+def cumsum_string_exclusive(tf):
+    return tf.cumsum(tf.ones(3), exclusive="x")
+
+
+@raises("TypeError", "MatMul", "'transpose_a'", "'x'", "(2, 2)")
+def matmul_string_transpose_a(tf):
+    return tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)), transpose_a="x")
+
+
+@raises("TypeError", "ClipByValue", "'a'", "float32", "(2,)")
+def clip_by_value_string_bound(tf):
+    return tf.clip_by_value(tf.constant([1.0, 5.0]), "a", 2.0)
+
+
+@raises("ValueError", "ClipByValue", "(2,)", "(2, 2)")
+def clip_by_value_bound_would_broadcast_t(tf):
+    return tf.clip_by_value(tf.ones(2), tf.zeros((2, 2)), 1.0)
+
+
+@raises("TypeError", "clip_by_global_norm", "'x'")
+def clip_by_global_norm_string_clip_norm(tf):
+    return tf.clip_by_global_norm([tf.ones(2)], "x")
+
+
+@raises("TypeError", "Cast", "int", "(2,)")
+def cast_to_python_int_type(tf):
+    return tf.cast(tf.constant([1.5, 2.5]), int)
+
+
+@raises("TypeError", "Cast", "str", "float32")
+def cast_to_python_str_type(tf):
+    return tf.cast(tf.constant([1.5, 0.0]), str)
+
+
+@raises("TypeError", "random.uniform", "None", "[2]")
+def uniform_dtype_none(tf):
+    return tf.random.uniform([2], dtype=None)
+
+
+@raises("InvalidArgumentError", "Sum", "float32", "Tidx")
+def reduce_sum_float_tensor_axis(tf):
+    return tf.reduce_sum(tf.ones((2, 3)), axis=tf.constant(0.0))
+
+
+@raises("ValueError", "ExpandDims", "None", "(2,)")
+def expand_dims_axis_none(tf):
+    return tf.expand_dims(tf.ones(2), None)
+
+
+@raises("InvalidArgumentError", "fill", "[2.5]")
+def fill_float_dims(tf):
+    return tf.fill([2.5], 1.0)
+
+
+@raises("ValueError", "dropout", "rate='x'", "(2,)")
+def dropout_string_rate(tf):
+    return tf.nn.dropout(tf.ones(2), rate="x")
+
+
+@raises("ValueError", "norm", "axis", "[0, 1, 2]", "(2, 2, 2)")
+def norm_over_three_axes(tf):
+    return tf.norm(tf.ones((2, 2, 2)), axis=[0, 1, 2])
+
+
+@value(T((1,), "float32", [0.6931471824645996]))
+def softmax_cross_entropy_casts_int_labels(tf):
+    return tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant([[1, 0]]),
+                                                   logits=tf.constant([[0.5, 0.5]]))
+
+
+# =============================================================================================
+family("keras layers, losses, metrics, initializers")
+
+
+@raises("ValueError", "Sequential", "5", "int")
+def sequential_of_a_number(tf):
+    return tf.keras.Sequential([5])
+
+
+@raises("ValueError", "categorical_crossentropy", "(2, 3)", "(2, 4)")
+def categorical_crossentropy_shapes_differ(tf):
+    return tf.keras.losses.CategoricalCrossentropy()(tf.ones((2, 3)), tf.ones((2, 4)))
+
+
+@raises("InvalidArgumentError", "accuracy", "[2]", "[3]")
+def accuracy_metric_shapes_differ(tf):
+    m = tf.keras.metrics.Accuracy()
+    m.update_state([1, 2], [1, 2, 3])
+    return m.result()
+
+
+@raises("ValueError", "Flatten", "ndim=0")
+def flatten_a_scalar(tf):
+    return tf.keras.layers.Flatten()(tf.constant(1.0))
+
+
+@raises("UnimplementedError", "Adam", "beta_1='x'", differs=(
+        "ValueError", "Keras takes any beta_1 when the optimizer is made and fails at the first "
+        "update, inside a cast; tapeviz refuses a non-number when the optimizer is made, naming "
+        "the argument and the fix"))
+def adam_beta_1_a_string(tf):
+    opt = tf.keras.optimizers.Adam(beta_1="x")
+    return opt.apply_gradients([(tf.constant(1.0), tf.Variable(1.0))])
+
+
+@raises("UnimplementedError", "Constant", "'x'", "float32")
+def constant_initializer_of_a_string(tf):
+    return tf.keras.initializers.Constant("x")((2,))
+
+
+@raises("InvalidArgumentError", "RandomNormal", "-1")
+def random_normal_initializer_negative_shape(tf):
+    return tf.keras.initializers.RandomNormal()((-1,))
+
+
+@raises("UnimplementedError", "mean", "string", "b'x'")
+def mean_metric_of_a_string(tf):
+    m = tf.keras.metrics.Mean()
+    m.update_state("x")
+    return m.result()
+
+
+# =============================================================================================
+family("out of memory")
+# Shapes far beyond any machine's address space (10**14 elements and more), so the
+# allocation fails at once everywhere instead of paging.
+
+
+@raises("ResourceExhaustedError", "AddV2", "OOM", "(10000000, 10000000)", "float32",
+        "400,000,000,000,000 bytes")
+def broadcast_to_an_impossible_size(tf):
+    return tf.ones([10**7, 1]) + tf.ones([1, 10**7])
+
+
+@raises("ResourceExhaustedError", "MatMul", "(10000000, 10000000)", "float32", "bytes")
+def outer_product_of_an_impossible_size(tf):
+    return tf.matmul(tf.ones([10**7, 1]), tf.ones([1, 10**7]))
+
+
+@raises("ResourceExhaustedError", "zeros", "(100000000, 100000000)", "float32",
+        "40,000,000,000,000,000 bytes")
+def zeros_of_an_impossible_size(tf):
+    return tf.zeros([10**8, 10**8])
 
 
 # =============================================================================================

@@ -135,3 +135,43 @@ def test_junk_arguments_raise_tensorflow_classes_never_internal_errors(function,
     except Exception as exc:  # noqa: BLE001
         raise AssertionError(f"{name}(*{args!r}, **{kwargs!r}) crashed with "
                              f"{type(exc).__name__}: {exc}") from exc
+
+
+# --- tv.events.log_scalar: the same checks with and without a recording -----------------------
+# Like tf.summary.scalar, a value is a number or a 0-d tensor (TF's assert_scalar refuses a
+# one-element vector too: "Expected scalar shape, saw shape: (1,)"); the checks do not depend
+# on whether anyone listens, so a script that runs unrecorded also runs recorded.
+_BAD_SCALARS = {
+    "string value": (lambda: ("x", "notanumber"), TypeError, ["log_scalar('x')", "str"]),
+    "vector": (lambda: ("y", tv.ones([3])), ValueError, ["log_scalar('y')", "(3,)", "float32"]),
+    "one-element vector": (lambda: ("y", tv.ones([1])), ValueError, ["(1,)"]),
+    "NumPy vector": (lambda: ("y", np.array([2.0, 3.0])), ValueError, ["(2,)"]),
+    "string tensor": (lambda: ("y", tv.constant("a")), TypeError, ["string"]),
+    "None value": (lambda: ("y", None), TypeError, ["None"]),
+    "name not a str": (lambda: (5, 1.0), TypeError, ["name", "5", "int"]),
+    "float step": (lambda: ("y", 1.0, 1.5), TypeError, ["step", "1.5"]),
+}
+
+
+@pytest.mark.parametrize("recording", [False, True], ids=["unrecorded", "recorded"])
+@pytest.mark.parametrize("case", list(_BAD_SCALARS))
+def test_log_scalar_refuses_bad_arguments_whether_or_not_recorded(case, recording, tmp_path):
+    make_args, cls, fragments = _BAD_SCALARS[case]
+    path = tmp_path / "run.tvz"
+
+    def call():
+        with pytest.raises(cls) as info:
+            tv.events.log_scalar(*make_args())
+        message = str(info.value)
+        assert type(info.value) is cls, f"{type(info.value).__name__}: {message}"
+        assert all(f in message for f in fragments), message
+        assert FIX.search(message), message
+        tv.events.log_scalar("after", 2.5, step=3)     # the next good call still works
+
+    if recording:
+        with tv.record(path):
+            call()
+        scalars = [(e.name, e.value, e.step) for e in tv.load_recording(path).of("scalar")]
+        assert scalars == [("after", 2.5, 3)]
+    else:
+        call()

@@ -61,6 +61,23 @@ def _infer_array(value):
     return arr
 
 
+def _object_array(array):
+    """A NumPy object array as a string tensor's value: TF takes one only when every element
+    is a str or bytes (str is encoded as UTF-8); numbers, None or other objects are refused."""
+    flat = array.reshape(-1)
+    bad = next((v for v in flat if not isinstance(v, (bytes, str))), flat)
+    if bad is not flat:
+        raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                         f"{type(bad).__name__}): an object array of shape {array.shape} becomes "
+                         f"a string tensor only if it holds str or bytes, and it holds {bad!r}. "
+                         "Fix: convert it with array.astype(np.float32) (numbers) or "
+                         "array.astype(str) (text) first")
+    if any(isinstance(v, str) for v in flat):
+        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s,
+                            otypes=[object])(array)
+    return array
+
+
 def _all_strings(value) -> bool:
     if isinstance(value, (list, tuple)):
         return all(_all_strings(v) for v in value)
@@ -82,6 +99,8 @@ def _to_array(value, dtype=None, strict=False, op=None):
     to an integer dtype is refused, as TensorFlow refuses it."""
     if isinstance(value, _Operand):
         value = value._read()
+    elif isinstance(value, np.ndarray) and value.dtype.kind == "O":
+        value = _object_array(value)
     if dtype is None:
         if isinstance(value, (np.ndarray, np.generic)):
             if value.dtype.kind in "US":

@@ -1,4 +1,7 @@
 """TensorFlow's exception classes (`tv.errors.InvalidArgumentError`, ...)."""
+from __future__ import annotations
+
+import numpy as np
 
 
 class OpError(Exception):
@@ -24,3 +27,35 @@ class NotFoundError(OpError):
 
 class FailedPreconditionError(OpError):
     pass
+
+
+class ResourceExhaustedError(OpError, MemoryError):
+    """An op's output does not fit in memory (TensorFlow's "OOM when allocating tensor");
+    also a MemoryError, so `except MemoryError` catches it."""
+
+
+def out_of_memory(op_name: str, exc: MemoryError, inputs=()) -> ResourceExhaustedError:
+    """The error for an op (or maker) whose array NumPy could not allocate: the op, the shape,
+    dtype and size in bytes of the array asked for (NumPy's MemoryError carries them), and
+    the shapes and dtypes of the input arrays."""
+    from .dtypes import from_numpy
+
+    def name(d):
+        try:
+            return from_numpy(np.dtype(d)).name
+        except TypeError:     # a NumPy dtype tapeviz has no name for (complex, ...)
+            return str(np.dtype(d))
+    shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
+    if shape is not None and dtype is not None:
+        n_bytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+        wanted = (f"tensor with shape {tuple(shape)} and type {name(dtype)}"
+                  f" ({n_bytes:,} bytes, {n_bytes / 2**30:,.1f} GiB)")
+    else:
+        wanted = "its output"
+    given = ", ".join(f"x{i}: shape={np.shape(v)} dtype={name(np.asarray(v).dtype)}"
+                      for i, v in enumerate(inputs))
+    given = f" from ({given})" if given else ""
+    return ResourceExhaustedError(
+        f"{op_name}: OOM when allocating {wanted}{given}. Fix: check the shapes (two vectors of "
+        f"shapes (n, 1) and (1, m) broadcast to (n, m)), or work on smaller batches "
+        f"[Op:{op_name}]", op_name)

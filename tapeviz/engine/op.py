@@ -240,6 +240,9 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
             out = run(op.forward, *[t._value for t in inputs])
     except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
+    except MemoryError as exc:   # TF's ResourceExhaustedError, naming the op and the sizes
+        from .errors import out_of_memory
+        raise out_of_memory(op.name, exc, [t._value for t in inputs]) from None
     if op.n_out != 1:
         return _apply_many(op, inputs, attrs, out)
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
@@ -320,7 +323,7 @@ def lean_kernel(forward, *values):
     through `apply`, which raises the error that names the op and the shapes)."""
     try:
         out = forward(*values)
-    except _REFUSED:
+    except _REFUSED + (MemoryError,):     # (`apply` reports an output too large, too)
         return None
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)

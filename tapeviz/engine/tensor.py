@@ -238,13 +238,22 @@ class Variable(_Operand):
         if isinstance(initial_value, _Operand):
             value = initial_value._read()
             if dtype is not None and _dt.as_dtype(dtype).np != value.dtype:
-                value = value.astype(_dt.as_dtype(dtype).np)
+                raise ValueError(
+                    f"Variable: initial_value: Tensor conversion requested dtype "
+                    f"{_dt.as_dtype(dtype).name} for a tensor with dtype "
+                    f"{initial_value.dtype.name} (shape {tuple(value.shape)}). Fix: "
+                    f"tv.Variable(tv.cast(x, tv.{_dt.as_dtype(dtype).name}))")
         else:
             try:
                 value = _to_array(initial_value, dtype)
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"Variable: cannot use {initial_value!r} as initial value: "
                                 f"{exc}") from None
+        if shape is not None:
+            _check_shape(value, shape)
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"Variable: name must be a string, got {name!r} (a variable of "
+                             f"shape {tuple(value.shape)}). Fix: e.g. name=\"w\"")
         self._value = value
         self._id = next(_ids)
         self._node = leaf_node("Variable")
@@ -283,6 +292,25 @@ class Variable(_Operand):
     def __repr__(self):
         return (f"<tv.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
+
+
+def _check_shape(value, shape):
+    """A Variable's `shape=` must describe its initial value (None dimensions match any size,
+    but tapeviz keeps the value's own shape: it has no variable-sized tensors)."""
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    elif isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, (list, tuple)) or not all(
+            d is None or isinstance(d, (int, np.integer)) for d in shape):
+        raise TypeError(f"Variable: failed to convert {shape!r} to a shape: a shape is a list "
+                        "of ints (None for any size). Fix: e.g. shape=[2, 3]")
+    if len(shape) != value.ndim or any(d is not None and d != n
+                                       for d, n in zip(shape, value.shape)):
+        raise ValueError(f"In this `tv.Variable` creation, the initial value's shape "
+                         f"({tuple(value.shape)}) is not compatible with the explicitly supplied "
+                         f"`shape` argument ({list(shape)}). Fix: give an initial value of that "
+                         f"shape (e.g. tv.zeros({list(shape)})), or leave out `shape`")
 
 
 def _read_variable(var: Variable) -> Tensor:

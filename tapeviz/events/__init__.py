@@ -466,13 +466,47 @@ def _resolve_fields(fields: dict) -> dict:
 
 
 def log_scalar(name: str, value, step: int | None = None) -> None:
-    """Report a number (a loss, an accuracy) for the dashboard's training charts."""
+    """Report a number (a loss, an accuracy) for the dashboard's training charts.
+
+    `value`: a Python number, a NumPy scalar or a 0-d tensor (as `tf.summary.scalar`, which
+    refuses a one-element vector too); `step`: an int, a 0-d integer tensor or variable (such
+    as `optimizer.iterations`), or None. The arguments are checked whether anyone listens or
+    not, so a script that works unrecorded works recorded."""
+    number = _scalar_value(name, value)
+    step = None if step is None else _scalar_step(name, step)
     if ACTIVE:
-        raw = getattr(value, "_value", value)   # a tapeviz tensor: no escape event for this
-        try:
-            number = float(raw)
-        except (TypeError, ValueError):
-            import numpy as np
-            number = float(np.asarray(raw, dtype=np.float64).reshape(-1)[0])
-        emit(make(Scalar, name=str(name), value=number,
-                  step=None if step is None else int(step)))
+        emit(make(Scalar, name=name, value=number, step=step))
+
+
+def _scalar_value(name, value) -> float:
+    if type(name) is not str:
+        raise TypeError(f"log_scalar: name must be a str, got {name!r} ({type(name).__name__})."
+                        " Fix: e.g. tv.events.log_scalar(\"loss\", loss, step)")
+    if type(value) is float or type(value) is int:      # the usual case, checked first
+        return float(value)
+    import numpy as np
+    raw = getattr(value, "_value", value)    # a tapeviz tensor or variable: its array
+    if isinstance(raw, (int, float)):        # (bool too: 1.0 or 0.0, as TF casts it)
+        return float(raw)
+    if isinstance(raw, (np.ndarray, np.generic)) and raw.dtype.kind in "fiub":
+        if raw.ndim:
+            raise ValueError(f"log_scalar({name!r}): Expected scalar shape, saw shape: "
+                             f"{raw.shape} (dtype {raw.dtype}). A chart point is one number. "
+                             "Fix: reduce it first (e.g. tv.reduce_mean(x)), or log each "
+                             "element under its own name")
+        return float(raw)
+    what = (f"a tensor of dtype {getattr(value, 'dtype', raw.dtype).name}"
+            if isinstance(raw, np.ndarray) else f"{value!r} ({type(value).__name__})")
+    raise TypeError(f"log_scalar({name!r}): value must be a number (a Python or NumPy number, "
+                    f"or a 0-d numeric tensor), got {what}. Fix: pass the number itself, e.g. "
+                    f"tv.events.log_scalar({name!r}, float(x), step)")
+
+
+def _scalar_step(name, step) -> int:
+    raw = getattr(step, "_value", step)   # optimizer.iterations, a 0-d int variable, is fine
+    if not isinstance(raw, bool) and (
+            isinstance(raw, int) or getattr(raw, "ndim", 1) == 0 and raw.dtype.kind in "iu"):
+        return int(raw)
+    raise TypeError(f"log_scalar({name!r}): step must be an int or None, got {step!r} "
+                    f"({type(step).__name__}). Fix: pass the training step number, e.g. "
+                    "step=epoch, or step=int(optimizer.iterations)")

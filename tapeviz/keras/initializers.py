@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from ..engine import dtypes as _dt
+from ..engine.errors import UnimplementedError
 from ..engine.ops import makers as _makers
 
 
@@ -22,6 +23,11 @@ def _fans(shape):
 
 def _rng(seed):
     return np.random.default_rng(seed) if seed is not None else _makers._Random.rng
+
+
+def _shape(shape, initializer):
+    """The shape to fill, checked as TF's random ops check it (ints >= 0)."""
+    return tuple(_makers._random_dims(shape, f"initializers.{type(initializer).__name__}"))
 
 
 class Initializer:
@@ -48,7 +54,13 @@ class Constant(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs):
         d = _dt.as_dtype(dtype or _dt.float32)
-        return _makers._make(np.full(tuple(shape), self.value, d.np))
+        value = np.asarray(getattr(self.value, "_value", self.value))
+        if value.dtype.kind in "USO" and not d.is_string:
+            raise UnimplementedError(
+                f"initializers.Constant: Cast string to {d.name} is not supported: value "
+                f"{self.value!r} for shape {list(shape)}. Fix: pass a number, e.g. "
+                "Constant(0.1) [Op:Cast]", "Cast")
+        return _makers._make(np.full(_shape(shape, self), value, d.np))
 
 
 class RandomUniform(Initializer):
@@ -57,7 +69,7 @@ class RandomUniform(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs):
         d = _dt.as_dtype(dtype or _dt.float32)
-        values = _rng(self.seed).uniform(self.minval, self.maxval, size=tuple(shape))
+        values = _rng(self.seed).uniform(self.minval, self.maxval, size=_shape(shape, self))
         return _makers._make(values.astype(d.np))
 
 
@@ -67,7 +79,7 @@ class RandomNormal(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs):
         d = _dt.as_dtype(dtype or _dt.float32)
-        values = _rng(self.seed).standard_normal(tuple(shape)) * self.stddev + self.mean
+        values = _rng(self.seed).standard_normal(_shape(shape, self)) * self.stddev + self.mean
         return _makers._make(values.astype(d.np))
 
 
@@ -75,7 +87,7 @@ class TruncatedNormal(RandomNormal):
     def __call__(self, shape, dtype=None, **kwargs):
         d = _dt.as_dtype(dtype or _dt.float32)
         rng = _rng(self.seed)
-        out = rng.standard_normal(tuple(shape))
+        out = rng.standard_normal(_shape(shape, self))
         bad = np.abs(out) > 2
         while bad.any():
             out[bad] = rng.standard_normal(int(bad.sum()))

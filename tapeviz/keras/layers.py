@@ -224,9 +224,14 @@ def _leaves(value):
         yield value
 
 
-def _float_input(x, dtype):
+def _float_input(x, dtype, layer="layer"):
     if not isinstance(x, Tensor):
         x = convert_to_tensor(x)
+    if x.dtype.is_string:
+        raise ValueError(f"{layer}: dtype='string' is not a valid input dtype: the layer computes "
+                         f"in {dtype.name}, and its input of shape {tuple(x.shape)} holds strings. "
+                         "Fix: turn the text into numbers first (e.g. a vocabulary lookup to "
+                         "ids, then tv.one_hot)")
     if x._value.dtype != dtype.np:
         from ..engine.ops import cast
         x = cast(x, dtype)
@@ -241,9 +246,10 @@ class Dense(Layer):
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
         super().__init__(**kwargs)
-        if int(units) <= 0:
-            raise ValueError(f"Received an invalid value for `units`, expected a positive "
-                             f"integer. Received: units={units}")
+        if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
+            raise ValueError(f"Dense: Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units!r} ({type(units).__name__}). "
+                             "Fix: pass the number of outputs as an int, e.g. Dense(10)")
         self.units = int(units)
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -270,7 +276,7 @@ class Dense(Layer):
 
     def call(self, inputs):
         from ..engine.ops import add, matmul, tensordot
-        x = _float_input(inputs, self._dtype)
+        x = _float_input(inputs, self._dtype, f"Dense layer {self.name!r}")
         if x._value.ndim < 2:
             self.build(tuple(x.shape))           # raises the min_ndim error
         if x._value.shape[-1] != self.kernel._value.shape[0]:
@@ -298,7 +304,9 @@ class Flatten(Layer):
         from ..engine.ops import reshape
         x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
         if x._value.ndim == 0:
-            raise ValueError("Flatten needs an input with a batch dimension, got a scalar")
+            raise ValueError("Flatten: expected min_ndim=1, found ndim=0: the input needs a batch "
+                             "dimension, got a scalar. Fix: pass a batch, e.g. "
+                             "tv.reshape(x, (1, 1))")
         return reshape(x, (x._value.shape[0], -1)) if x._value.ndim != 1 else \
             reshape(x, (x._value.shape[0], 1))
 
@@ -352,6 +360,13 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
+        if isinstance(rate, (str, bytes)) or not isinstance(rate, (int, float, np.number)):
+            raise TypeError(f"Dropout: `rate` must be a float between 0 and 1, got {rate!r} "
+                            f"({type(rate).__name__}). Fix: e.g. Dropout(0.5)")
+        if not 0 <= rate <= 1:
+            raise ValueError(f"Dropout: Invalid value received for argument `rate`. Expected a "
+                             f"float value between 0 and 1. Received: rate={rate}. Fix: rate is "
+                             "the fraction of inputs to drop, e.g. Dropout(0.5)")
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
 
     def call(self, inputs, training=None):

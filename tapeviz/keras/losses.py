@@ -80,6 +80,12 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     y_true, y_pred = _float_pair(y_true, y_pred)
+    if y_true._value.shape != y_pred._value.shape:
+        raise ValueError(f"categorical_crossentropy: Arguments `target` and `output` must have "
+                         f"the same shape. Received: target.shape={tuple(y_true.shape)}, "
+                         f"output.shape={tuple(y_pred.shape)}. Fix: one-hot labels need one "
+                         "column per class (tv.one_hot(labels, n)), or use "
+                         "SparseCategoricalCrossentropy for class indices")
     if label_smoothing:
         n = y_pred._value.shape[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.errors import InvalidArgumentError, UnimplementedError
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor, Variable
 
@@ -69,7 +70,13 @@ class Mean(Metric):
         super().__init__(name, dtype)
 
     def update_state(self, values, sample_weight=None):
-        self._add(_np(values), sample_weight)
+        values = _np(values)
+        if values.dtype.kind not in "fiub":
+            raise UnimplementedError(
+                f"{self.name}: Cast string to float32 is not supported: a Mean averages "
+                f"numbers, got {values.tolist()!r} (shape {values.shape}). Fix: pass numbers, "
+                "e.g. a loss tensor [Op:Cast]", "Cast")
+        self._add(values, sample_weight)
         return self.total
 
 
@@ -93,7 +100,15 @@ class Accuracy(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         t, p = _np(y_true), _np(y_pred)
-        self._add((t.reshape(p.shape) if t.size == p.size else t) == p, sample_weight)
+        t = t.reshape(p.shape) if t.size == p.size else t
+        try:
+            np.broadcast_shapes(t.shape, p.shape)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"{self.name}: Incompatible shapes: y_true {list(t.shape)} vs. y_pred "
+                f"{list(p.shape)}. Fix: pass one prediction per label [Op:Equal]",
+                "Equal") from None
+        self._add(t == p, sample_weight)
         return self.total
 
 

@@ -33,8 +33,10 @@ class Sequential(Model):
 
     def add(self, layer):
         if not isinstance(layer, Layer):
-            raise TypeError(f"The added layer must be an instance of class Layer. Received: "
-                            f"layer={layer!r} of type {type(layer).__name__}")
+            raise ValueError(f"Sequential: Only instances of `keras.Layer` can be added to a "
+                             f"Sequential model. Received: {layer!r} (of type "
+                             f"{type(layer).__name__}). Fix: wrap it in a layer, e.g. "
+                             "tv.keras.layers.Dense(5) rather than 5")
         if isinstance(layer, InputLayer):
             if self._layers:
                 raise ValueError("An Input must come first in a Sequential model")

@@ -18,6 +18,7 @@ import numpy as np
 from ..engine import dtypes as _dt
 from ..engine import op as _op
 from ..engine.assign import assign_quiet
+from ..engine.errors import InvalidArgumentError
 from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 
@@ -36,6 +37,7 @@ class Optimizer:
 
     def __init__(self, learning_rate=0.001, name=None, **kwargs):
         self.name = name or type(self).__name__
+        _check_learning_rate(learning_rate, self.name)
         self._learning_rate = learning_rate
         self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._slots: dict = {}
@@ -49,6 +51,7 @@ class Optimizer:
 
     @learning_rate.setter
     def learning_rate(self, value):
+        _check_learning_rate(value, self.name)
         self._learning_rate = value
 
     lr = learning_rate
@@ -93,8 +96,12 @@ class Optimizer:
                 continue
             g = g._value if isinstance(g, _Operand) else np.asarray(g)
             if g.shape != v._value.shape:
-                raise ValueError(f"Gradient of shape {g.shape} does not match variable "
-                                 f"{v.name!r} of shape {v._value.shape}")
+                raise InvalidArgumentError(
+                    f"{self.name}.apply_gradients: Cannot update variable {v.name!r} with shape "
+                    f"{v._value.shape} (dtype {v.dtype.name}) using a gradient with shape "
+                    f"{g.shape}, shapes must be equal. Fix: pair each gradient with its own "
+                    "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
+                    "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             dtype = v._value.dtype
             lr = lrs.get(dtype)
             if lr is None:
@@ -109,6 +116,11 @@ class Optimizer:
         from ..engine.tape import GradientTape
         if callable(var_list) and not isinstance(var_list, (list, tuple)):
             var_list = var_list()
+        if not isinstance(var_list, (list, tuple)) or not all(isinstance(v, Variable)
+                                                              for v in var_list):
+            raise TypeError(f"{self.name}.minimize: var_list must be a list of tv.Variable, got "
+                            f"{var_list!r}. Fix: pass the variables to train, e.g. "
+                            "optimizer.minimize(loss, var_list=model.trainable_variables)")
         if tape is None:
             if not callable(loss):
                 raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: "
@@ -129,6 +141,29 @@ class Optimizer:
         return [self.iterations] + list(self._slots.values())
 
 
+def _check_learning_rate(lr, name):
+    """Keras takes a number, a schedule (any callable of the step) or a tensor/variable."""
+    ok = (isinstance(lr, (int, float, np.number)) and not isinstance(lr, bool)) or \
+        callable(lr) or isinstance(lr, _Operand)
+    if not ok:
+        raise ValueError(f"{name}: Argument `learning_rate` should be float, or an instance of "
+                         f"LearningRateSchedule, or a callable (that takes in the current "
+                         f"iteration value and returns the corresponding learning rate value). "
+                         f"Received instead: learning_rate={lr!r}. Fix: e.g. "
+                         f"{name}(learning_rate=0.01)")
+
+
+def _number(value, what, name, example, low=None, high=None):
+    """A float hyperparameter, checked when the optimizer is made (Keras checks some only at
+    the first update, with an internal error)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or (
+            low is not None and not low <= value <= high):
+        within = f" between [{low}, {high}]" if low is not None else ""
+        raise ValueError(f"{name}: `{what}` must be a float{within}. Received: {what}={value!r}. "
+                         f"Fix: pass a number, e.g. {name}({what}={example})")
+    return float(value)
+
+
 def _set(var, value):
     var.assign(Tensor(value.astype(var._value.dtype, copy=False)))
 
@@ -136,9 +171,7 @@ def _set(var, value):
 class SGD(Optimizer):
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
-        if not 0 <= momentum <= 1:
-            raise ValueError(f"`momentum` must be between [0, 1]. Received: momentum={momentum}")
-        self.momentum = float(momentum)
+        self.momentum = _number(momentum, "momentum", self.name, 0.9, 0, 1)
         self.nesterov = bool(nesterov)
 
     def _update(self, var, g, lr):
@@ -162,7 +195,9 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self.beta_1 = _number(beta_1, "beta_1", self.name, 0.9)
+        self.beta_2 = _number(beta_2, "beta_2", self.name, 0.999)
+        self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
         self.amsgrad = bool(amsgrad)
 
     def _update(self, var, g, lr):

@@ -91,12 +91,28 @@ FLOAT = "f"
 NUMERIC = "fiu"
 
 
-def norm_axis(axis, ndim: int, op: str = "axis", shape=None):
+def flag(value, name: str, op: str, shape=None) -> bool:
+    """A bool attribute (`transpose_a`, `reverse`...): TF refuses anything but a bool (None
+    reads as False), rather than reading the truth of a string."""
+    if value is None or type(value) is bool or isinstance(value, np.bool_):
+        return bool(value)
+    shape_text = f" (input shape {tuple(shape)})" if shape is not None else ""
+    raise TypeError(f"{op}: Expected bool for argument {name!r} not {value!r}{shape_text}. "
+                    f"Fix: pass True or False, e.g. {name}=True")
+
+
+def norm_axis(axis, ndim: int, op: str = "axis", shape=None, reduction=False):
     """An axis argument as a tuple of non-negative ints, or None for all axes. `op` and `shape`
-    (the input's) name the call in the error."""
+    (the input's) name the call in the error. A `reduction` refuses an axis listed twice
+    (`[0, 0]`, `[1, -1]`), as TensorFlow's reduction kernels do."""
     if axis is None:
         return None
     if isinstance(axis, _Operand):
+        if axis._value.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"{op}: Value for attr 'Tidx' of {axis.dtype.name} is not in the list of allowed "
+                f"values: int32, int64 (axis {axis!r} for an input with {ndim} dimensions). "
+                f"Fix: pass integer axes, e.g. tv.cast(axis, tv.int32) [Op:{op}]", op)
         axis = np.asarray(axis._value).tolist()
     if type(axis) is int:
         axes = (axis,)
@@ -112,7 +128,14 @@ def norm_axis(axis, ndim: int, op: str = "axis", shape=None):
         out.append(int(a) % ndim if ndim else 0)
     if not out:
         return _NoAxis(op, ndim, shape)     # fine for reductions (reduce nothing)
-    return tuple(sorted(set(out)))
+    unique = tuple(sorted(set(out)))
+    if reduction and len(unique) != len(out):
+        twice = next(a for a in out if out.count(a) > 1)
+        raise InvalidArgumentError(
+            f"{op}: Invalid reduction arguments: Axes contains duplicate dimension: {twice} "
+            f"(axis={list(axes)} for an input of shape {tuple(shape) if shape is not None else '?'}"
+            f"). Fix: list each axis once [Op:{op}]", op)
+    return unique
 
 
 class _NoAxis(tuple):
@@ -135,6 +158,11 @@ class _NoAxis(tuple):
 def _bad_axis(a, ndim, op, shape):
     """Raise the error for an axis `norm_axis` refused (built only when it is needed)."""
     shape_text = f" (shape {tuple(shape)})" if shape is not None else ""
+    if a is None or isinstance(a, str):    # TF: ValueError (no tensor of None), op error
+        cls = ValueError if a is None else InvalidArgumentError
+        raise cls(f"{op}: axis must be an int or a list of ints, got {a!r} for an input with "
+                  f"{ndim} dimensions{shape_text}. Fix: use integer axes in [-{ndim}, {ndim}), "
+                  f"or axis=None for all of them [Op:{op}]", *([op] if a is not None else []))
     if not isinstance(a, (int, np.integer)):
         raise TypeError(f"{op}: axis must be an int or a list of ints, got {a!r} for an "
                         f"input with {ndim} dimensions{shape_text}. Fix: use an integer "

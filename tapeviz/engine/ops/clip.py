@@ -18,9 +18,14 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     [0.6000000238418579, 0.800000011920929]
     """
     t = require(tensor(t), "clip_by_norm", "f", "a floating-point")
+    if isinstance(clip_norm, (str, bytes)):
+        raise TypeError(f"clip_by_norm: clip_norm must be a number, got {clip_norm!r} (t has "
+                        f"shape {tuple(t.shape)}, dtype {t.dtype.name}). Fix: e.g. "
+                        "tv.clip_by_norm(t, 1.0)")
     clip = tensor(clip_norm, t.dtype)
     if clip._value.dtype != t._value.dtype:
         clip = cast(clip, t.dtype)
+    clip = maximum(clip, zeros_like(clip))   # a negative clip_norm clips to zero, as TF
     l2sum = reduce_sum(t * t, axis=axes, keepdims=True)
     positive = l2sum > 0
     l2sum_safe = where(positive, l2sum, ones_like(l2sum))     # no NaN gradient at zero
@@ -36,10 +41,8 @@ def global_norm(t_list, name=None):
     tensors = [tensor(t) for t in t_list if t is not None]
     if not tensors:
         return constant(0.0)
-    half_squared = [l2_loss(t) for t in tensors]
-    dtype = tensors[0].dtype
-    half_squared = [h if h.dtype == dtype else cast(h, dtype) for h in half_squared]
-    return sqrt(reduce_sum(stack(half_squared)) * 2.0)
+    # (stacked as they are: TF refuses tensors of different dtypes, stack names them)
+    return sqrt(reduce_sum(stack([l2_loss(t) for t in tensors])) * 2.0)
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
@@ -52,6 +55,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         raise TypeError(f"`t_list` should be a sequence of tensors, received "
                         f"{type(t_list).__name__}. Fix: pass a list, e.g. "
                         "tv.clip_by_global_norm(list(grads), 5.0)")
+    if isinstance(clip_norm, (str, bytes)):
+        raise TypeError(f"clip_by_global_norm: clip_norm must be a number, got {clip_norm!r} "
+                        f"(for {len(t_list)} tensors). Fix: e.g. "
+                        "tv.clip_by_global_norm(grads, 5.0)")
     norm = global_norm(t_list) if use_norm is None else tensor(use_norm)
     dtype = norm.dtype
     clip = tensor(clip_norm, dtype)
@@ -71,7 +78,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 
 
 from ..tensor import constant  # noqa: E402
-from .elementwise import cast, maximum, minimum, ones_like, sqrt, where  # noqa: E402
+from .elementwise import cast, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: E402
 from .gradient_ops import identity  # noqa: E402
 from .nn import l2_loss  # noqa: E402
 from .reduce import reduce_sum  # noqa: E402

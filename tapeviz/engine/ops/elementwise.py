@@ -273,13 +273,33 @@ _clip = defop("ClipByValue", lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo)
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """Clip `t` to [min, max]; the gradient is 0 where the value was held at a bound."""
     x = tensor(t)
+    for bound in (clip_value_min, clip_value_max):
+        if isinstance(bound, (str, bytes)):
+            raise TypeError(f"ClipByValue: Cannot convert the bound {bound!r} to EagerTensor of "
+                            f"dtype {x.dtype.name} (t has shape {tuple(x.shape)}). Fix: pass "
+                            "numbers, e.g. tv.clip_by_value(t, 0.0, 1.0)")
     lo = like(clip_value_min, x, "ClipByValue")
     hi = like(clip_value_max, x, "ClipByValue")
     for other in (lo, hi):
         if other._value.dtype != x._value.dtype:
             from ._base import dtype_mismatch
             raise dtype_mismatch("ClipByValue", x, other)
+        if other._value.ndim and other._value.shape != x._value.shape and \
+                _broadcasts(x._value.shape, other._value.shape) not in (None, x._value.shape):
+            # TF: the result keeps t's shape; a bound that would broadcast it is refused (a
+            # bound that cannot broadcast at all is the kernel's InvalidArgumentError)
+            raise ValueError(f"ClipByValue: Shapes {tuple(x.shape)} and {tuple(other.shape)} "
+                             f"are incompatible: the bounds must not change the shape of t "
+                             f"({x.dtype.name}). Fix: pass scalar bounds, or bounds of t's shape")
     return apply(_clip, (x, lo, hi))
+
+
+def _broadcasts(a, b):
+    """The broadcast shape of `a` and `b`, or None when they do not broadcast."""
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        return None
 
 
 # --- dtype casts -----------------------------------------------------------------------------
@@ -295,6 +315,11 @@ def cast(x, dtype, name=None):
     """Change the dtype. Float to int (or bool) ends every gradient path through it."""
     from .. import dtypes as dt
     x = tensor(x)
+    if dtype is None or dtype is int or dtype is str:   # (NumPy reads them as float64, int64
+        # and str; TF refuses them, though it takes `float` and `bool`)
+        raise TypeError(f"Cast: Cannot convert the argument `type_value`: {dtype!r} to a tapeviz "
+                        f"DType (casting a {x.dtype.name} tensor of shape {tuple(x.shape)}). "
+                        "Fix: pass a dtype, e.g. tv.cast(x, tv.float32)")
     target = dt.as_dtype(dtype)
     if x._value.dtype == target.np:
         return x

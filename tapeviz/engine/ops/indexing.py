@@ -92,6 +92,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
             f"{tuple(i.shape)} (params shape {tuple(p.shape)}). Fix: tv.cast(indices, tv.int32) "
             "[Op:GatherV2]", "GatherV2")
     axis = norm_axis(0 if axis is None else axis, p._value.ndim, "GatherV2", p.shape)[0]
+    if not isinstance(batch_dims, (int, np.integer)) or not 0 <= batch_dims <= min(
+            i._value.ndim, axis):
+        raise InvalidArgumentError(
+            f"GatherV2: batch_dims={batch_dims!r} must be an int in [0, {min(i._value.ndim, axis)}]"
+            f" (at most the rank of indices, {i._value.ndim}, and the axis, {axis}) for params of "
+            f"shape {tuple(p.shape)} and indices of shape {tuple(i.shape)}. Fix: use "
+            "batch_dims=0 unless params and indices share leading batch axes [Op:GatherV2]",
+            "GatherV2")
     n = p._value.shape[axis]
     if i._value.size and (i._value.min() < 0 or i._value.max() >= n):
         raise InvalidArgumentError(
@@ -156,6 +164,13 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if depth is None:
         raise ValueError("OneHot: depth is None. Fix: pass the number of classes, e.g. "
                          "tv.one_hot(labels, 10)")
+    raw_depth = getattr(depth, "_value", depth)
+    if isinstance(raw_depth, (bool, np.bool_)) or not isinstance(raw_depth, (int, np.integer)) \
+            and not (isinstance(raw_depth, np.ndarray) and raw_depth.ndim == 0
+                     and raw_depth.dtype.kind in "iu"):
+        raise TypeError(f"OneHot: Cannot convert depth={depth!r} to EagerTensor of dtype int32 "
+                        f"(indices shape {tuple(i.shape)}). Fix: pass the number of classes as "
+                        "an int, e.g. tv.one_hot(labels, 10)")
     if i._value.dtype.kind not in "iu" or int(depth) < 0:
         raise InvalidArgumentError(
             f"OneHot: needs integer indices and depth >= 0, got indices of dtype {i.dtype.name} "
@@ -164,6 +179,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
     on = 1 if on_value is None else on_value
     off = 0 if off_value is None else off_value
+    for what, v in (("on_value", on), ("off_value", off)):
+        if isinstance(v, (str, bytes)) and not dtype.is_string:
+            raise TypeError(f"OneHot: Cannot convert {what}={v!r} to EagerTensor of dtype "
+                            f"{dtype.name} (indices shape {tuple(i.shape)}, depth {depth}). "
+                            "Fix: pass numbers, e.g. on_value=1.0, off_value=0.0")
     axis = -1 if axis is None else int(axis)
     return apply(_one_hot, (i,), {"depth": int(depth), "on": on, "off": off, "axis": axis,
                                   "dtype": dtype.np})

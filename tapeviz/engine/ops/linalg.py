@@ -47,6 +47,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
            name=None):
     """Matrix product over the last two axes (leading axes broadcast)."""
     x, y = pair(a, b, "MatMul")
+    if transpose_a.__class__ is not bool or transpose_b.__class__ is not bool:
+        transpose_a = flag(transpose_a, "transpose_a", "MatMul", x.shape)
+        transpose_b = flag(transpose_b, "transpose_b", "MatMul", y.shape)
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     if x._value.ndim < 2 or y._value.ndim < 2:
         raise InvalidArgumentError(
@@ -139,12 +142,47 @@ def trace(x, name=None):
     return reduce_sum(diag_part(x), axis=-1)
 
 
+def _tensordot_axes(axes, x, y):
+    """`axes` of tv.tensordot as two lists of axes (of `x`, of `y`), checked as TF does."""
+    na, nb = x._value.ndim, y._value.ndim
+    where = f"tensordot of shapes {tuple(x.shape)} and {tuple(y.shape)}"
+    if hasattr(axes, "_value"):       # a tensor of axes
+        axes = np.asarray(axes._value).tolist()
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if n < 0:
+            raise ValueError(f"{where}: `axes` must be at least 0. Received: {n}. Fix: pass "
+                             "the number of trailing axes of a to contract with the leading "
+                             "axes of b, e.g. axes=1 for a matrix product")
+        if n > na or n > nb:
+            raise ValueError(f"{where}: `axes` must not be larger than the number of "
+                             f"dimensions of either tensor. Received {n}, vs tensor dimensions "
+                             f"{na} and {nb}. Fix: use axes <= {min(na, nb)}")
+        return list(range(na - n, na)), list(range(n))
+    if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+        raise TypeError(f"{where}: `axes` must be an int or a pair of axis lists, got "
+                        f"{axes!r}. Fix: e.g. axes=1 or axes=[[1], [0]]")
+    lists = []
+    for name, v, n in (("a", axes[0], na), ("b", axes[1], nb)):
+        v = list(v) if isinstance(v, (list, tuple)) else [v]
+        for a in v:
+            if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+                raise TypeError(f"{where}: the axes of {name} must be ints, got {a!r}. "
+                                "Fix: e.g. axes=[[1], [0]]")
+            if not -n <= a < n:
+                raise IndexError(f"{where}: axis {a} of {name} is out of range for its {n} "
+                                 f"dimensions. Fix: use axes in [-{n}, {n})")
+        lists.append([int(a) % n for a in v])
+    if len(lists[0]) != len(lists[1]):
+        raise ValueError(f"{where}: Different number of contraction axes `a` and `b`, "
+                         f"{len(lists[0])} != {len(lists[1])}. Fix: list as many axes of a "
+                         "as of b, e.g. axes=[[1], [0]]")
+    return lists
+
+
 def tensordot(a, b, axes, name=None):
     x, y = pair(a, b, "TensorDot")
-    if isinstance(axes, int):
-        ax, by = list(range(x._value.ndim - axes, x._value.ndim)), list(range(axes))
-    else:
-        ax, by = [list(v) if isinstance(v, (list, tuple)) else [v] for v in axes]
+    ax, by = _tensordot_axes(axes, x, y)
     sa, sb = [x._value.shape[i] for i in ax], [y._value.shape[i] for i in by]
     if sa != sb:
         raise InvalidArgumentError(
@@ -163,3 +201,4 @@ def tensordot(a, b, axes, name=None):
 
 from .shape import matrix_transpose, reshape, transpose  # noqa: E402
 from .reduce import reduce_sum  # noqa: E402
+from ._base import flag  # noqa: E402

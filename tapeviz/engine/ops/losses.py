@@ -17,15 +17,18 @@ from .nn import (_float, _flush_subnormal, _log_softmax_np, _neg_axis, _softmax_
 
 
 # --- cross-entropies ----------------------------------------------------------------------------
-def _logits_and_labels(labels, logits, fn, op):
+def _logits_and_labels(labels, logits, fn, op, cast_labels=False):
     """The logits (floating) and the labels as the logits' dtype, for the two losses whose
-    labels are values rather than class indices."""
+    labels are values rather than class indices. `cast_labels`: labels of another dtype are
+    cast (TF's softmax cross-entropy casts them; its sigmoid one refuses them)."""
     if labels is None or logits is None:
         raise ValueError(f"{fn}: both labels= and logits= are required")
     x = _float(logits, op)
     z = tensor(labels, x.dtype)
     if z._value.dtype != x._value.dtype:
-        raise dtype_mismatch(op, x, z)
+        if not cast_labels:
+            raise dtype_mismatch(op, x, z)
+        z = cast(z, x.dtype)
     return x, z
 
 
@@ -102,7 +105,7 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
     0.6931
     """
     x, z = _logits_and_labels(labels, logits, "softmax_cross_entropy_with_logits",
-                              "SoftmaxCrossEntropyWithLogits")
+                              "SoftmaxCrossEntropyWithLogits", cast_labels=True)
     if x._value.ndim == 0:
         raise InvalidArgumentError("SoftmaxCrossEntropyWithLogits: logits must have at least "
                                    "one dimension (the classes), got a scalar "
@@ -214,6 +217,7 @@ from .elementwise import sigmoid  # noqa: E402
 from .reduce import reduce_sum  # noqa: E402
 from .shape import expand_dims  # noqa: E402
 from .indexing import one_hot  # noqa: E402
+from .elementwise import cast  # noqa: E402
 
 __all__ = ["sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits"]

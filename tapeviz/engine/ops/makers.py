@@ -1,12 +1,14 @@
 """Tensors made from nothing: zeros, ones, fill, ranges, eye, random. They start no path."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from .. import dtypes as dt
 from ..op import leaf_node
-from ..tensor import Tensor, _Operand
-from ..errors import InvalidArgumentError
+from ..tensor import Tensor, _Operand, _to_array
+from ..errors import InvalidArgumentError, out_of_memory
 from ._base import tensor
 from .shape import _shape_list, check_rank
 
@@ -15,16 +17,28 @@ def _make(array) -> Tensor:
     return Tensor(array, leaf_node("Const"))
 
 
-def _dims(shape, op_name):
-    """The dimensions of a made tensor: ints >= 0, at most 64 of them (NumPy's limit)."""
+@contextmanager
+def _allocating(op_name):
+    """Report an array too large for memory as TensorFlow does (ResourceExhaustedError, a
+    MemoryError), naming the maker, the shape, the dtype and the bytes asked for."""
+    try:
+        yield
+    except MemoryError as exc:
+        raise out_of_memory(op_name, exc) from None
+
+
+def _dims(shape, op_name, non_int=TypeError):
+    """The dimensions of a made tensor: ints >= 0, at most 64 of them (NumPy's limit).
+    `non_int`: the class for a shape of floats or strings (TF's random ops raise
+    InvalidArgumentError there, its other makers TypeError)."""
     raw = np.asarray(shape._value if hasattr(shape, "_value") else shape)
     if raw.ndim > 1:
         raise InvalidArgumentError(f"{op_name}: dims must represent a vector, got shape "
                                    f"{list(raw.shape)}. Fix: pass a list of ints, e.g. [2, 3] "
                                    f"[Op:{op_name}]", op_name)
-    if raw.size and raw.dtype.kind not in "iu":
-        raise TypeError(f"{op_name}: cannot convert the shape {shape!r} to int32 dimensions. "
-                        f"Fix: use ints, e.g. tv.{op_name}([2, 3])")
+    if raw.size and raw.dtype.kind not in "iu" and shape is not None:   # (None: _shape_list)
+        raise non_int(f"{op_name}: cannot convert the shape {shape!r} to int32 dimensions. "
+                      f"Fix: use ints, e.g. tv.{op_name}([2, 3])")
     dims = _shape_list(shape)
     check_rank(len(dims), op_name)
     if any(d < 0 for d in dims):
@@ -34,11 +48,15 @@ def _dims(shape, op_name):
 
 
 def zeros(shape, dtype=dt.float32, name=None):
-    return _make(np.zeros(_dims(shape, "zeros"), dt.as_dtype(dtype).np))
+    dims = _dims(shape, "zeros")
+    with _allocating("zeros"):
+        return _make(np.zeros(dims, dt.as_dtype(dtype).np))
 
 
 def ones(shape, dtype=dt.float32, name=None):
-    return _make(np.ones(_dims(shape, "ones"), dt.as_dtype(dtype).np))
+    dims = _dims(shape, "ones")
+    with _allocating("ones"):
+        return _make(np.ones(dims, dt.as_dtype(dtype).np))
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -56,13 +74,20 @@ def fill(dims, value, name=None):
     if v._value.ndim:
         raise InvalidArgumentError(f"fill: value must represent a scalar, got shape "
                                    f"{tuple(v.shape)}. Fix: pass one number [Op:Fill]", "Fill")
-    return _make(np.full(_dims(dims, "fill"), v._value, dtype=v._value.dtype))
+    shape = _dims(dims, "fill", non_int=InvalidArgumentError)   # (TF's Fill: index_type)
+    with _allocating("fill"):
+        return _make(np.full(shape, v._value, dtype=v._value.dtype))
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):
     if limit is None:
         start, limit = 0, start
-    values = [np.asarray(v._value if isinstance(v, _Operand) else v) for v in (start, limit, delta)]
+    if dtype is not None:    # a Python float never becomes an int silently (TF: TypeError)
+        values = [np.asarray(v._value) if isinstance(v, _Operand)
+                  else _to_array(v, dtype, strict=True, op="range") for v in (start, limit, delta)]
+    else:
+        values = [np.asarray(v._value if isinstance(v, _Operand) else v)
+                  for v in (start, limit, delta)]
     if dtype is None:
         kinds = {v.dtype.kind for v in values}
         dtype = dt.float32 if "f" in kinds else dt.int32
@@ -76,7 +101,16 @@ def range(start, limit=None, delta=1, dtype=None, name=None):
 def linspace(start, stop, num, name=None, axis=0):
     s = tensor(start)
     out_dtype = s._value.dtype if s._value.dtype.kind == "f" else np.float64   # as TF
-    return _make(np.linspace(s._value, tensor(stop)._value, int(num), axis=axis).astype(out_dtype))
+    raw = getattr(num, "_value", num)
+    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)) and not (
+            isinstance(raw, np.ndarray) and raw.ndim == 0 and raw.dtype.kind in "iu"):
+        raise TypeError(f"linspace: Argument `num` must be of type integer, got {num!r} (start "
+                        f"of shape {tuple(s.shape)}). Fix: pass the number of points as an int, "
+                        "e.g. tv.linspace(0.0, 1.0, 5)")
+    if raw < 0:
+        raise InvalidArgumentError(f"LinSpace: Requires num >= 0, got num={int(raw)}. Fix: pass "
+                                   "the number of points (0 or more) [Op:LinSpace]", "LinSpace")
+    return _make(np.linspace(s._value, tensor(stop)._value, int(raw), axis=axis).astype(out_dtype))
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=None):
@@ -112,30 +146,88 @@ def set_seed(seed):
     _Random.rng = np.random.default_rng(None if seed is None else int(seed))
 
 
+def _random_dims(shape, op_name):
+    return _dims(shape, op_name, non_int=InvalidArgumentError)
+
+
+def _float_dtype(dtype, op_name, dims):
+    d = dt.as_dtype(dtype)
+    if not d.is_floating:
+        raise TypeError(f"{op_name}: dtype must be floating-point (float16, float32 or "
+                        f"float64), got {d.name} for shape {dims}. Fix: draw floats and "
+                        f"tv.cast them, or use tv.random.uniform(shape, maxval=n, "
+                        f"dtype=tv.{d.name}) for integers")
+    return d
+
+
+def _param(value, name, d, op_name):
+    """`mean`, `stddev`, `minval` or `maxval` as a NumPy value of the draw's dtype."""
+    return _to_array(value, d, op=f"{op_name} argument `{name}`")
+
+
+def _rng(seed):
+    if seed is None:
+        return _Random.rng
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"random: seed must be an int or None, got {seed!r} "
+                        f"({type(seed).__name__}). Fix: e.g. seed=42, or tv.random.set_seed(42) "
+                        "for the whole run")
+    return np.random.default_rng(seed)
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
-    rng = np.random.default_rng(seed) if seed is not None else _Random.rng
-    d = dt.as_dtype(dtype).np
-    return _make((rng.standard_normal(_dims(shape, "normal")) * stddev + mean).astype(d))
+    dims = _random_dims(shape, "random.normal")
+    d = _float_dtype(dtype, "random.normal", dims)
+    mean, stddev = (_param(v, n, d, "random.normal") for v, n in ((mean, "mean"),
+                                                                  (stddev, "stddev")))
+    with _allocating("random.normal"):
+        return _make((_rng(seed).standard_normal(dims) * stddev + mean).astype(d.np))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
-    rng = np.random.default_rng(seed) if seed is not None else _Random.rng
-    shape = _shape_list(shape)
-    out = rng.standard_normal(shape)
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = rng.standard_normal(int(bad.sum()))
+    dims = _random_dims(shape, "random.truncated_normal")
+    d = _float_dtype(dtype, "random.truncated_normal", dims)
+    mean, stddev = (_param(v, n, d, "random.truncated_normal")
+                    for v, n in ((mean, "mean"), (stddev, "stddev")))
+    rng = _rng(seed)
+    with _allocating("random.truncated_normal"):
+        out = rng.standard_normal(dims)
         bad = np.abs(out) > 2
-    return _make((out * stddev + mean).astype(dt.as_dtype(dtype).np))
+        while bad.any():
+            out[bad] = rng.standard_normal(int(bad.sum()))
+            bad = np.abs(out) > 2
+        return _make((out * stddev + mean).astype(d.np))
+
+
+_UNIFORM_DTYPES = ("float16", "float32", "float64", "int32", "int64")
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None):
-    rng = np.random.default_rng(seed) if seed is not None else _Random.rng
+    """Floats in [minval, maxval) (`minval + (maxval - minval)·U`, as TF: minval > maxval
+    flips the interval); ints in [minval, maxval), which must not be empty."""
+    dims = _random_dims(shape, "random.uniform")
+    if dtype is None:    # (NumPy would read None as float64)
+        raise TypeError(f"random.uniform: Cannot convert the argument `type_value`: None to a "
+                        f"tapeviz DType (shape {dims}). Fix: leave dtype out (float32) or pass "
+                        "one, e.g. dtype=tv.float32")
     d = dt.as_dtype(dtype)
-    shape = _shape_list(shape)
+    if d.name not in _UNIFORM_DTYPES:
+        raise ValueError(f"random.uniform: Argument `dtype` got invalid value {d.name}. "
+                         f"Accepted dtypes are {', '.join(_UNIFORM_DTYPES)}. Fix: draw floats "
+                         f"and compare or cast them, e.g. tv.random.uniform({dims}) < 0.5")
+    if d.is_integer and maxval is None:
+        raise ValueError(f"random.uniform: Must specify maxval for integer dtype {d.name}. "
+                         f"Fix: pass the exclusive upper bound, e.g. maxval=10")
+    lo = _param(minval, "minval", d, "random.uniform")
+    hi = _param(1.0 if maxval is None else maxval, "maxval", d, "random.uniform")
+    rng = _rng(seed)
     if d.is_integer:
-        if maxval is None:
-            raise ValueError("Must specify maxval for integer dtype")
-        return _make(rng.integers(minval, maxval, size=shape).astype(d.np))
-    maxval = 1.0 if maxval is None else maxval
-    return _make(rng.uniform(minval, maxval, size=shape).astype(d.np))
+        if np.any(np.asarray(lo) >= np.asarray(hi)):
+            raise InvalidArgumentError(
+                f"RandomUniformInt: Need minval < maxval, got {lo} >= {hi} (shape {dims}, "
+                f"dtype {d.name}). Fix: maxval is exclusive: pass maxval > minval "
+                "[Op:RandomUniformInt]", "RandomUniformInt")
+        with _allocating("random.uniform"):
+            return _make(rng.integers(lo, hi, size=dims).astype(d.np))
+    with _allocating("random.uniform"):
+        return _make((rng.random(dims) * (hi.astype(np.float64) - lo) + lo).astype(d.np))

@@ -26,6 +26,12 @@ def _float(x, op_name):
 
 
 def _neg_axis(axis, ndim, op_name, shape=None):
+    raw = getattr(axis, "_value", axis)
+    if isinstance(raw, bool) or not isinstance(raw, (int, np.integer)) and not (
+            isinstance(raw, np.ndarray) and raw.ndim == 0 and raw.dtype.kind in "iu"):
+        raise InvalidArgumentError(f"{op_name}: axis must be an int, got {axis!r} for a tensor "
+                                   f"of rank {ndim} (shape {tuple(shape or ())}). Fix: use an "
+                                   f"integer axis in [-{ndim}, {ndim}) [Op:{op_name}]", op_name)
     a = int(axis)
     if not -max(ndim, 1) <= a < max(ndim, 1):
         shape_text = f", shape {tuple(shape)}" if shape is not None else ""
@@ -80,6 +86,10 @@ _leaky = defop("LeakyRelu",
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = tensor(features)
+    if alpha is None or isinstance(alpha, (str, bytes)):
+        raise TypeError(f"LeakyRelu: Expected float for argument 'alpha' not {alpha!r} (features "
+                        f"of shape {tuple(x.shape)}). Fix: pass the negative slope, e.g. "
+                        "alpha=0.2")
     if x._value.dtype.kind in "iu":          # as TF: integer features are cast to float32
         x = cast(x, "float32")
     return apply(_leaky, (_float(x, "LeakyRelu"),), {"alpha": float(alpha)})
@@ -307,10 +317,12 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         raise ValueError("dropout: `x.dtype` must be a floating point tensor as `x` will be "
                          f"scaled. Received: x_dtype={t.dtype!r} (shape {tuple(t.shape)}). "
                          "Fix: tv.cast(x, tv.float32)")
-    r = float(np.asarray(rate._value if hasattr(rate, "_value") else rate))
-    if not 0 <= r < 1:
-        raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
-                         f"Received: rate={rate}")
+    raw = np.asarray(rate._value if hasattr(rate, "_value") else rate)
+    if raw.ndim or raw.dtype.kind not in "fiu" or not 0 <= float(raw) < 1:
+        raise ValueError(f"dropout: `rate` must be a scalar tensor or a float in the range [0, 1)"
+                         f". Received: rate={rate!r} (x of shape {tuple(t.shape)}). Fix: pass "
+                         "the fraction of elements to drop, e.g. rate=0.5")
+    r = float(raw)
     if r == 0:
         return t
     shape = tuple(t._value.shape) if noise_shape is None else tuple(

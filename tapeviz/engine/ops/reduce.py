@@ -5,7 +5,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
-from ._base import lead, norm_axis, require, tensor
+from ._base import flag, lead, norm_axis, require, tensor
 
 
 
@@ -31,7 +31,7 @@ def _reduction(name, forward, vjp, formula, grad, kinds="fiu", saves=None):
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         x = tensor(input_tensor)
         require(x, op.name, kinds, "a numeric")
-        return apply(op, (x,), {"axes": norm_axis(axis, x._value.ndim, op.name, x.shape),
+        return apply(op, (x,), {"axes": norm_axis(axis, x._value.ndim, op.name, x.shape, True),
                                 "keepdims": bool(keepdims)})
     fn.op = op
     return fn
@@ -175,12 +175,14 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     x = tensor(input_tensor)
-    return apply(_any, (x,), {"axes": norm_axis(axis, x._value.ndim), "keepdims": keepdims})
+    return apply(_any, (x,), {"axes": norm_axis(axis, x._value.ndim, "Any", x.shape, True),
+                              "keepdims": keepdims})
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     x = tensor(input_tensor)
-    return apply(_all, (x,), {"axes": norm_axis(axis, x._value.ndim), "keepdims": keepdims})
+    return apply(_all, (x,), {"axes": norm_axis(axis, x._value.ndim, "All", x.shape, True),
+                              "keepdims": keepdims})
 
 
 _any = defop("Any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims), None,
@@ -213,7 +215,8 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
                                    f"{tuple(x.shape)}). Fix: pass one int axis [Op:Cumsum]",
                                    "Cumsum")
     return apply(_cumsum, (x,), {"axis": norm_axis(axis, x._value.ndim, "Cumsum", x.shape)[0],
-                                 "exclusive": bool(exclusive), "reverse": bool(reverse)})
+                                 "exclusive": flag(exclusive, "exclusive", "Cumsum", x.shape),
+                                 "reverse": flag(reverse, "reverse", "Cumsum", x.shape)})
 
 
 # --- arg-reductions: integer outputs, no gradient ---------------------------------------------------
@@ -224,8 +227,17 @@ def _arg(name, np_fn):
     def fn(input, axis=None, output_type=None, name=None):
         from .. import dtypes as dt
         x = require(tensor(input), op.name, "fiub", "a numeric")
+        if isinstance(axis, (list, tuple)) or np.ndim(getattr(axis, "_value", 0)):
+            raise TypeError(f"{op.name}: axis must be int or Tensor with integer datatype, got "
+                            f"{axis!r} for an input of shape {tuple(x.shape)}. Fix: pass one "
+                            f"axis (tv.{op.name.lower()} reduces a single axis)")
         axis = 0 if axis is None else norm_axis(axis, x._value.ndim, op.name, x.shape)[0]
         out_dtype = dt.as_dtype(output_type) if output_type is not None else dt.int64
+        if out_dtype.name not in ("int16", "int32", "int64", "uint16"):
+            raise InvalidArgumentError(
+                f"{op.name}: output_type must be int16, uint16, int32 or int64, got "
+                f"{out_dtype.name} (input shape {tuple(x.shape)}). Fix: output_type=tv.int32 "
+                f"or tv.int64, then tv.cast the indices [Op:{op.name}]", op.name)
         return apply(op, (x,), {"axis": axis, "dtype": out_dtype.np})
     fn.op = op
     return fn
@@ -248,6 +260,10 @@ def norm(tensor_, ord="euclidean", axis=None, keepdims=None, name=None):
     gradient (sqrt at 0)."""
     x = tensor(tensor_)
     require(x, "norm", "f", "a floating-point")
+    if isinstance(axis, (list, tuple)) and (len(axis) != 2 or len(set(axis)) != 2):
+        raise ValueError(f"norm: 'axis' must be None, an integer, or a tuple of 2 unique "
+                         f"integers, got {list(axis)} (input shape {tuple(x.shape)}). Fix: "
+                         "norm over all axes with axis=None, or reduce the others first")
     keep = bool(keepdims)
     if ord in ("euclidean", "fro", 2, 2.0) and (axis is None or not isinstance(axis, (list, tuple))
                                                  or len(axis) <= 2):

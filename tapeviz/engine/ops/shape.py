@@ -198,7 +198,22 @@ _transpose = defop("Transpose", lambda x, perm: np.transpose(x, perm), [_transpo
 def transpose(a, perm=None, conjugate=False, name=None):
     x = tensor(a)
     n = x._value.ndim
-    perm = tuple(range(n - 1, -1, -1)) if perm is None else tuple(_shape_list(perm))
+    if perm is None:
+        perm = tuple(range(n - 1, -1, -1))
+    else:
+        raw = np.asarray(perm._value if hasattr(perm, "_value") else perm)
+        if raw.size and raw.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"Transpose: perm must hold int32 or int64 axes, got {perm!r} for a tensor with "
+                f"shape {tuple(x.shape)}. Fix: pass ints, e.g. perm={list(range(n - 1, -1, -1))}"
+                " [Op:Transpose]", "Transpose")
+        perm = tuple(_shape_list(perm))
+        outside = [p for p in perm if not -n <= p < n]
+        if outside:
+            raise InvalidArgumentError(
+                f"Transpose: {outside[0]} is out of range [0 .. {n}) in perm {list(perm)} for a "
+                f"tensor with shape {tuple(x.shape)}. Fix: list each axis 0..{n - 1} exactly "
+                f"once, e.g. perm={list(range(n - 1, -1, -1))} [Op:Transpose]", "Transpose")
     if sorted(p % max(n, 1) for p in perm) != list(range(n)):
         raise InvalidArgumentError(
             f"Transpose: perm {list(perm)} is not a permutation of the {n} axes of a tensor "
@@ -236,8 +251,9 @@ def expand_dims(input, axis, name=None):
     if isinstance(axis, (list, tuple)) and len(axis) == 1:    # TF accepts a 1-element axis
         axis = axis[0]
     if not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"ExpandDims: axis must be an int, got {axis!r} (input shape "
-                        f"{tuple(x.shape)}). Fix: use an integer axis in [-{n}, {n})")
+        raise (ValueError if axis is None else TypeError)(   # (TF: None makes no tensor)
+            f"ExpandDims: axis must be an int, got {axis!r} (input shape "
+            f"{tuple(x.shape)}). Fix: use an integer axis in [-{n}, {n})")
     a = int(axis)
     if not -n <= a < n:
         raise InvalidArgumentError(f"ExpandDims: axis {a} is out of range for a result of rank "
@@ -371,8 +387,20 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
         sizes = (dim // n,) * n
     else:
         sizes = list(_shape_list(num_or_size_splits))
+        bad = [s for s in sizes if s < -1] or ([-1, -1] if sizes.count(-1) > 1 else [])
+        if bad:
+            raise InvalidArgumentError(
+                f"SplitV: size {bad[0]} in {sizes} is not allowed: sizes are >= 0, with at most "
+                f"one -1 (the rest of the dimension) (input shape {tuple(x.shape)}, axis "
+                f"{axis}). Fix: e.g. [1, -1] [Op:SplitV]", "SplitV")
         if -1 in sizes:
-            sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
+            rest = dim - (sum(sizes) + 1)
+            if rest < 0:
+                raise InvalidArgumentError(
+                    f"SplitV: the sizes {sizes} take more than the {dim} elements of axis "
+                    f"{axis} (input shape {tuple(x.shape)}), leaving {rest} for -1. Fix: the "
+                    f"known sizes must sum to at most {dim} [Op:SplitV]", "SplitV")
+            sizes[sizes.index(-1)] = rest
         sizes = tuple(sizes)
         if sum(sizes) != dim:
             raise InvalidArgumentError(
@@ -414,6 +442,11 @@ _tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), [_tile_vjp],
 
 def tile(input, multiples, name=None):
     x = tensor(input)
+    raw = np.asarray(getattr(multiples, "_value", multiples))
+    if raw.size and raw.dtype.kind not in "iu":
+        raise InvalidArgumentError(
+            f"Tile: multiples must be int32 or int64, got {multiples!r} (input shape "
+            f"{tuple(x.shape)}). Fix: pass ints, e.g. {[2] * x._value.ndim} [Op:Tile]", "Tile")
     m = tuple(_shape_list(multiples))
     if len(m) != x._value.ndim:
         raise InvalidArgumentError(
