@@ -31,3 +31,23 @@ vg("norm_at_zero", tf.norm, [0.0, 0.0])
 vg("linalg_norm", tf.linalg.norm, [[1.0, 2.0], [2.0, 4.0]])
 report("cumsum_int", tf.cumsum(tf.constant([[1, 2], [3, 4]]), axis=1))
 report("norm_f64", tf.norm(np.array([3.0, 4.0])))
+
+# matrix norms over two axes, and vector norms of any order
+A = [[1.402, 0.593], [1.192, 2.822]]
+B = [[-0.43, -0.038], [-0.016, -0.616]]
+vg("matrix_norm_ord1", lambda x: tf.norm(x, ord=1, axis=[0, 1]), A)
+vg("matrix_norm_ord_inf", lambda x: tf.norm(x, ord=np.inf, axis=[0, 1]), B)
+vg("matrix_norm_ord2", lambda x: tf.norm(x, ord=2, axis=[0, 1]), A)
+vg("matrix_norm_ord1_keepdims", lambda x: tf.norm(x, ord=1, axis=[-2, -1], keepdims=True), A)
+T = (np.arange(12.0).reshape(2, 2, 3) - 5.0).tolist()
+vg("batched_matrix_norm_ord2", lambda x: tf.norm(x, ord=2, axis=[1, 2]), T)
+vg("batched_matrix_norm_ord_inf", lambda x: tf.norm(x, ord=np.inf, axis=[2, 1]), T)
+vg("batched_matrix_norm_fro_keepdims", lambda x: tf.norm(x, ord="fro", axis=[0, 2], keepdims=True), T)
+vg("vector_norm_ord3", lambda x: tf.norm(x, ord=3.0), [1.0, -2.0, 3.0])
+vg("vector_norm_ord_half", lambda x: tf.norm(x, ord=0.5), [1.0, -2.0, 3.0])
+vg("vector_norm_ord3_axis1", lambda x: tf.norm(x, ord=3.0, axis=1), A)
+vg("vector_norm_ord1_axis_none_matrix", lambda x: tf.norm(x, ord=1), A)
+expect_error("matrix_norm_ord3", lambda: tf.norm(tf.constant(A), ord=3.0, axis=[0, 1]))
+expect_error("vector_norm_ord0", lambda: tf.norm(tf.constant([1.0, 2.0]), ord=0))
+expect_error("vector_norm_fro", lambda: tf.norm(tf.constant([1.0, 2.0]), ord="fro"))
+expect_error("norm_three_axes", lambda: tf.norm(tf.constant(T), axis=[0, 1, 2]))
