@@ -2,8 +2,9 @@
 
 A stress test runs several threads, each with its own tapes and variables (small and large),
 with and without a recording, and checks every gradient against its closed form, every
-thread's name scope, and which tape and gradient call each recorded op belongs to. Then a
-tape the program drops inside its `with` block.
+thread's name scope, and which tape and gradient call each recorded op belongs to. Then the
+edges: variables made inside a grad_fn or an event subscriber during a gradient, and a tape
+the program drops inside its `with` block.
 """
 import gc
 import threading
@@ -143,6 +144,45 @@ def test_another_threads_ops_on_this_threads_watched_tensor_are_not_recorded():
     assert float(tape.gradient(y, x)) == 4.0
     assert tape.gradient(done["z"], x) is None        # TensorFlow: None (tests/golden)
     assert done["scope"] == "other"
+
+
+# --- variables made during a gradient ------------------------------------------------------
+
+def test_a_variable_made_inside_a_custom_gradient_grad_fn_works():
+    made = []
+
+    @tv.custom_gradient
+    def scaled(x):
+        def grad(upstream):
+            v = tv.Variable(3.0, name="made_in_grad_fn")
+            made.append(v)
+            return upstream * v
+        return x * 2.0, grad
+
+    x = tv.constant(1.5)
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        y = scaled(x)
+    assert float(tape.gradient(y, x)) == 3.0
+    assert made[0].name == "made_in_grad_fn:0" and made[0]._site is not None
+
+
+def test_a_variable_made_by_an_event_subscriber_during_a_gradient_works():
+    made, failed = [], []
+
+    def subscriber(event):
+        if event.kind == "backward_step":
+            try:
+                made.append(tv.Variable(float(len(made)), name="made_in_subscriber"))
+            except Exception as exc:
+                failed.append(exc)
+    x = tv.Variable(2.0)
+    with events.subscribe(subscriber, kinds=["backward_step"]):
+        with tv.GradientTape() as tape:
+            y = tv.sin(x) * x
+        g = tape.gradient(y, x)
+    assert failed == [] and len(made) >= 2
+    assert float(g) == pytest.approx(np.cos(2.0) * 2.0 + np.sin(2.0), rel=1e-6)
 
 
 # --- a tape never exited --------------------------------------------------------------------

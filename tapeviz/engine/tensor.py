@@ -8,7 +8,8 @@ import numpy as np
 from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
-from .op import Node, leaf_node
+from .op import Node
+from .site import user_site
 from .threadstate import _local
 
 _ids = itertools.count(1)
@@ -248,7 +249,9 @@ class Variable(_Operand):
                                 f"{exc}") from None
         self._value = value
         self._id = next(_ids)
-        self._node = leaf_node("Variable")
+        # (a node even inside a lean backward pass, where `leaf_node` makes none: a variable
+        # made in a grad_fn or an event subscriber is a variable like any other)
+        self._node = Node("Variable", (), (), user_site(2), None)
         self._site = self._node.site     # where it was created, kept across assigns
         self._name = (name or "Variable")
         self.trainable = bool(trainable)
