@@ -16,6 +16,8 @@ def op_event(op, node, inputs, outputs):
     The payload (refs with summaries, site, attrs) is built only when a subscriber reads the
     event (`events.deferred`): op inputs and outputs are immutable tensors, so building it
     later gives what building it now would."""
+    if _events.muted():   # (an op_defined made now would reach no one, and never be sent)
+        return
     if not op.announced:
         op.announced = True
         emit(make(OpDefined, op=op.name, formula=op.formula,
