@@ -22,7 +22,8 @@ from .site import as_dict, user_names, user_prefix, user_site
 from .tape_events import (finished_payload, gradient_health, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
-from .threadstate import here, tapes
+# (the per-thread name scopes live with the rest of a thread's state; imported from here too)
+from .threadstate import current_backward, current_scope, here, name_scope, tapes  # noqa: F401
 
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
@@ -33,33 +34,6 @@ _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for sho
 def _log():
     import logging   # on the first warning: `import tapeviz` does not load logging
     return logging.getLogger("tapeviz")
-
-
-def current_backward():
-    """The gradient call this thread is running (innermost), or None."""
-    running = here().backward
-    return running[-1] if running else None
-
-
-def current_scope() -> str:
-    """This thread's name scope, e.g. "model/dense"."""
-    return "/".join(here().scopes)
-
-
-class name_scope:
-    """`with tv.name_scope("dense"):` groups the ops inside it in the dashboard (the ops of
-    this thread only: scopes are per thread, as TensorFlow's)."""
-
-    def __init__(self, name):
-        self.name = str(name)
-
-    def __enter__(self):
-        self._scopes = here().scopes
-        self._scopes.append(self.name)
-        return self.name
-
-    def __exit__(self, *exc):
-        self._scopes.pop()
 
 
 class GradientTape:

@@ -76,3 +76,30 @@ def forget_dead() -> None:
     state = _local.state
     state.open[:] = [ref for ref in state.open if ref() is not None]
     state.recording[:] = [ref for ref in state.recording if ref() is not None]
+
+
+def current_backward():
+    """The gradient call this thread is running (innermost), or None."""
+    running = here().backward
+    return running[-1] if running else None
+
+
+def current_scope() -> str:
+    """This thread's name scope, e.g. "model/dense"."""
+    return "/".join(here().scopes)
+
+
+class name_scope:
+    """`with tv.name_scope("dense"):` groups the ops inside it in the dashboard (the ops of
+    this thread only: scopes are per thread, as TensorFlow's)."""
+
+    def __init__(self, name):
+        self.name = str(name)
+
+    def __enter__(self):
+        self._scopes = here().scopes
+        self._scopes.append(self.name)
+        return self.name
+
+    def __exit__(self, *exc):
+        self._scopes.pop()
