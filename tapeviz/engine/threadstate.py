@@ -85,7 +85,8 @@ def current_backward():
 
 
 def current_scope() -> str:
-    """This thread's name scope, e.g. "model/dense"."""
+    """This thread's name scope, e.g. "model/dense" ("" outside any): TensorFlow's
+    `tf.get_current_name_scope()`."""
     return "/".join(here().scopes)
 
 

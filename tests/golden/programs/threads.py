@@ -1,5 +1,6 @@
-# Threads: a tape records only the ops of the thread that entered it. Thread B's ops run while
-# thread A's tape is open (and watches their input, or reads its variable).
+# Threads: a tape records only the ops of the thread that entered it, and name scopes are per
+# thread. Thread B's ops run while thread A's tape is open (and watches their input, or reads
+# its variable).
 import threading
 
 
@@ -43,3 +44,12 @@ with tf.GradientTape() as outer:
     c = a * a
 report("inner_grad_in_thread", g_inner)
 report("outer_grad_of_thread_result", outer.gradient(b_other, a))
+
+# name scopes: thread B does not see the scope thread A is inside
+with tf.name_scope("thread_a"):
+    with tf.name_scope("inner"):
+        scope_in_b = in_thread(tf.get_current_name_scope)
+        scope_in_a = tf.get_current_name_scope()
+report("scope_in_thread_a", scope_in_a)
+report("scope_in_thread_b", scope_in_b)
+report("scope_after", tf.get_current_name_scope())
