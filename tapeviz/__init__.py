@@ -16,6 +16,7 @@ from .engine.errors import InvalidArgumentError  # noqa: F401
 from .engine.tensor import (Tensor, TensorShape, Variable, constant, convert_to_tensor,  # noqa: F401
                             is_tensor)
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401
+from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401
 from .engine.ops import *  # noqa: F401,F403
 from .engine.ops import abs, pow, range, round  # noqa: F401
 from .engine.custom import custom_gradient  # noqa: F401

@@ -18,7 +18,7 @@ RANDOM = "normal uniform set_seed".split()
 CLIPPING = "clip_by_norm clip_by_global_norm clip_by_value".split()
 TOP = """constant convert_to_tensor Variable Tensor GradientTape stop_gradient custom_gradient
 float16 float32 float64 int32 int64 bool string as_dtype UnconnectedGradients Module
-show record load_recording""".split()
+show record load_recording get_current_name_scope""".split()
 
 
 @pytest.mark.parametrize("name", TOP_AND_MATH)

@@ -393,24 +393,53 @@ def test_sanitize_makes_anything_strict_json():
     json.dumps(events.sanitize(nested), allow_nan=False)
 
 
-def test_paused_builds_no_events_and_nests_with_subscriptions():
+def test_paused_drops_this_threads_events_only_and_nests_with_subscriptions():
+    import threading
     seen = []
+
+    def other_thread_logs(name):
+        t = threading.Thread(target=events.log_scalar, args=(name, 0.0))
+        t.start()
+        t.join()
+
     with events.subscribe(seen.append):
         with events.paused():
-            assert events.ACTIVE is False
             events.log_scalar("hidden", 1.0)
+            other_thread_logs("other thread while paused")    # not paused: delivered
             with events.paused():
                 pass
-            assert events.ACTIVE is False
-            late = events.subscribe(lambda e: None)      # subscribing inside: still paused
-            assert events.ACTIVE is False
-        assert events.ACTIVE is True
+            events.log_scalar("hidden after nested", 1.0)      # the inner exit kept the pause
+            late = events.subscribe(lambda e: None, replay_definitions=True)
+            events.log_scalar("hidden after subscribing", 1.0)
         late.close()
         events.log_scalar("shown", 2.0)
-    with events.paused():
-        pass
-    assert events.ACTIVE is False                         # never restored from a stale copy
-    assert [e.name for e in seen] == ["shown"]
+    assert [e.name for e in seen] == ["other thread while paused", "shown"]
+
+
+def test_an_op_first_run_inside_paused_is_still_defined_for_the_subscribers():
+    from tapeviz.engine import op as _op
+    halve = _op.defop("HalveForPausedTest", lambda x: x / 2, [lambda g, y, x: g / 2.0])
+    x = tv.constant(np.float32(4.0))
+    with events.capture() as seen:
+        with events.paused():
+            _op.apply(halve, (x,))             # its first run, while this thread is paused
+        _op.apply(halve, (x,))
+    kinds = [(e.kind, e.op) for e in seen if getattr(e, "op", None) == "HalveForPausedTest"]
+    assert kinds == [("op_defined", "HalveForPausedTest"), ("op_recorded", "HalveForPausedTest")]
+
+
+def test_delivered_only_to_takes_this_threads_events_only():
+    import threading
+    seen, only = [], []
+    with events.subscribe(seen.append):
+        with events.delivered_only_to(only.append):
+            events.log_scalar("replayed", 1.0)
+            t = threading.Thread(target=events.log_scalar, args=("other thread", 0.0))
+            t.start()
+            t.join()
+        events.log_scalar("after", 2.0)
+    assert [e.name for e in only] == ["replayed"]
+    assert [e.name for e in seen] == ["other thread", "after"]
 
 
 def test_docs_describe_every_kind_and_field():

@@ -14,6 +14,7 @@ from .refs import _assigned_payload
 from .site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand, _ids
+from .threadstate import tapes
 
 _next_id = _ids.__next__
 
@@ -78,7 +79,7 @@ def _assign(var: Variable, value, method: str):
         result = _combined(var, new._value, method)
     site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
     _commit(var, result, method, new._node, new._id, site)
-    for tape in _op.OPEN:
+    for tape in tapes(_op.here().open):
         tape._assigns.append((var._id, new._id, method, var._node))
     if _events.ACTIVE:
         # (emit_deferred with its own builder, as op events: no Lazy fields for `make` to find)
@@ -121,13 +122,13 @@ def _combined(var: Variable, delta, method: str):
 
 def assign_quiet(var: Variable, delta, method: str) -> bool:
     """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when nothing
-    could read it: no tape open, nobody listening (`op.OPEN`, `events.ACTIVE`), ``delta`` of
+    could read it: no tape open in this thread, nobody listening (`events.ACTIVE`), ``delta`` of
     the variable's dtype. Then it does what `_assign` does, less what nothing could read: no
     Tensor around ``delta`` (its id is still drawn: later ids are the same) and no leaf node
     for it (the assignment's node has None there, as for a Python value; a constant's leaf is
     on no gradient path, so explanations never name it). Otherwise it changes nothing and
     returns False: the caller assigns the usual way."""
-    if _op.OPEN or _events.ACTIVE or delta.dtype is not var._value.dtype:
+    if _op.here().open or _events.ACTIVE or delta.dtype is not var._value.dtype:
         return False
     _commit(var, _combined(var, delta, method), method, None, _next_id(), None)
     return True

@@ -6,6 +6,7 @@ import functools
 from . import nest
 from . import op as _op
 from .tensor import Tensor, _Operand
+from .threadstate import tapes
 
 
 def custom_gradient(f):
@@ -16,16 +17,16 @@ def custom_gradient(f):
     def wrapper(*args, **kwargs):
         from .ops._base import tensor
         inputs = [tensor(a) if isinstance(a, _Operand) else a for a in args]
-        recording = list(_op.RECORDING)
+        state = _op.here()
+        recording = list(state.recording)
         # run f without recording: its inside is replaced by grad_fn
-        for t in recording:
-            _op.RECORDING.remove(t)
-        accessed = _VariableReads()
+        state.recording.clear()
+        accessed = _VariableReads(state)
         try:
             with accessed:
                 result = f(*inputs, **kwargs)
         finally:
-            _op.RECORDING[:] = recording
+            state.recording[:] = recording
         if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
             raise TypeError(f"custom_gradient: {getattr(f, '__name__', 'f')} must return a tuple "
                             f"(y, grad_fn), got {type(result).__name__}. Fix: end the function "
@@ -40,7 +41,7 @@ def custom_gradient(f):
         outs = outs if isinstance(outs, tuple) else (outs,)
         node = outs[0]._node
         if node is not None and node.tapes:   # their backward runs grad_fn: the user's code
-            for tape in _op.RECORDING:
+            for tape in tapes(state.recording):
                 if tape._id in node.tapes:
                     tape._user_vjps = True
         return nest.pack_sequence_as(y, list(outs))
@@ -48,26 +49,22 @@ def custom_gradient(f):
 
 
 class _VariableReads:
-    """Collects the variables read inside `f` (they may receive gradients via `variables=`)."""
+    """Collects the trainable variables this thread reads inside `f` (they may receive
+    gradients via `variables=`): `tensor.watch_on_read` adds them to `variable_reads`."""
 
-    def __init__(self):
+    def __init__(self, state):
+        self.state = state
         self.variables = []
 
     def __enter__(self):
-        from . import tensor as _t
-        self._saved = _t.watch_on_read
-        seen = self.variables
-
-        def spy(var):
-            if var not in seen and var.trainable:
-                seen.append(var)
-            self._saved(var)
-        _t.watch_on_read = spy
+        self._outer = self.state.variable_reads
+        self.state.variable_reads = self.variables
         return self
 
     def __exit__(self, *exc):
-        from . import tensor as _t
-        _t.watch_on_read = self._saved
+        self.state.variable_reads = self._outer
+        if self._outer is not None:   # a nested function's reads are the outer one's too
+            self._outer.extend(v for v in self.variables if v not in self._outer)
 
 
 def _op_read(var):
@@ -97,8 +94,8 @@ def _make_op(f, grad_fn, n_inputs, variables, flat_y):
 
 def _call_grad(grad_fn, g, n_inputs, variables, inputs):
     """Call grad_fn once per backward step and cache its answer for every input's VJP."""
-    key = id(g)
-    cache = _cache.get(key)
+    state = _op.here()    # (per thread: another thread's backward pass calls its own grad_fn)
+    cache = state.grad_cache
     if cache is not None and cache[0] is g:
         return cache[1]
     upstream = list(g) if isinstance(g, tuple) else g
@@ -128,12 +125,8 @@ def _call_grad(grad_fn, g, n_inputs, variables, inputs):
                 f"gradient of shape {tuple(r._value.shape)} for an input of shape "
                 f"{tuple(x._value.shape)}. Fix: return one gradient per input, shaped like "
                 "that input", "custom_gradient")
-    _cache.clear()
-    _cache[key] = (g, result)
+    state.grad_cache = (g, result)
     return result
-
-
-_cache: dict = {}
 
 
 def _broadcast(a, b):

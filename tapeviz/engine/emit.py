@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from .. import events as _events
 from ..events import OpDefined, OpRecorded, emit, emit_deferred, make
-from .op import LIVE, OPEN, RECORDING
 from .site import as_dict
-from .tape import _BACKWARD, _SCOPES, current_backward
 from .refs import ref_dict
+from .threadstate import here, tapes
 
 _config = _events.config
 
@@ -17,23 +16,27 @@ def op_event(op, node, inputs, outputs):
     The payload (refs with summaries, site, attrs) is built only when a subscriber reads the
     event (`events.deferred`): op inputs and outputs are immutable tensors, so building it
     later gives what building it now would."""
+    if _events.muted():   # (an op_defined made now would reach no one, and never be sent)
+        return
     if not op.announced:
         op.announced = True
         emit(make(OpDefined, op=op.name, formula=op.formula,
                   grad_formulas=list(op.grad_formulas), differentiable=op.differentiable))
     skipped = None
+    state = here()
     if not node.tapes:
         ins = {t._id for t in inputs}
-        if OPEN and (any(tape._ids & ins for tape in OPEN) or
-                     any(tape not in RECORDING for tape in OPEN)):
+        opened = tapes(state.open)
+        if opened and (any(tape._ids & ins for tape in opened) or
+                       len(opened) != len(tapes(state.recording))):
             skipped = "paused"   # it touched a tape's tensors, or ran inside stop_recording
-        elif current_backward() is not None:
+        elif state.backward:
             return   # a backward-pass op no tape recorded belongs to no graph
-        elif any(tape._ids & ins for tape in LIVE if tape not in OPEN):
+        elif any(tape._ids & ins for tape in list(state.entered) if tape not in opened):
             skipped = "outside_tape"
     emit_deferred(OpRecorded, _op_payload, node, inputs, outputs, skipped,
-                  _BACKWARD[-1] if _BACKWARD else None, "/".join(_SCOPES) if _SCOPES else "",
-                  _config["value_limit"])
+                  state.backward[-1] if state.backward else None,
+                  "/".join(state.scopes) if state.scopes else "", _config["value_limit"])
 
 
 def _op_payload(node, inputs, outputs, skipped, backward_of, scope, limit) -> dict:

@@ -56,13 +56,14 @@ class _Quiet:
     """Explanations recompute gradients: nothing they run may be recorded or emitted."""
 
     def __enter__(self):
-        self._recording = list(_op.RECORDING)
+        self._state = _op.here()
+        self._recording = list(self._state.recording)
         self._events = _events.paused()
         self._events.__enter__()
-        _op.RECORDING.clear()
+        self._state.recording.clear()
 
     def __exit__(self, *exc):
-        _op.RECORDING[:] = self._recording
+        self._state.recording[:] = self._recording
         self._events.__exit__(*exc)
 
 

@@ -9,8 +9,6 @@ watches an input also keeps a `(node, inputs, outputs)` entry: the values the VJ
 from __future__ import annotations
 
 import contextvars
-import threading
-import weakref
 
 import numpy as np
 
@@ -19,21 +17,12 @@ from .. import events as _events
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
 from .site import user_site
+# what belongs to a thread (its open tapes, name scopes, gradient calls, backward-pass flags):
+# `here()` is this thread's, `_local.state` the hot path's read of it
+from .threadstate import _local, forget_dead, here  # noqa: F401
 
 REGISTRY: dict[str, "Op"] = {}
 
-#: Tapes inside their `with` block and not paused: the only ones that record.
-RECORDING: list = []
-#: Tapes inside their `with` block (recording or paused), innermost last.
-OPEN: list = []
-#: Every tape still referenced (weakly): an op on a closed tape's tensors is a ghost node.
-LIVE = weakref.WeakSet()
-#: True while a backward pass runs that no tape records and no one listens to: its ops then
-#: skip lineage and source lines (their results are gradients, leaves for the user).
-LEAN = False
-#: True while such a pass runs in the quiet NumPy context (`backprop.backward`): op functions
-#: then run their kernel through `lean_kernel`, without `apply`
-QUIET_LEAN = False
 #: Lineage deeper than this is cut, so a long loop of `x = x + 1` cannot grow memory forever.
 MAX_LINEAGE_DEPTH = 512
 
@@ -164,7 +153,7 @@ _WALK = object()   # leaf_node's default: take the user's source line
 def leaf_node(kind: str, site=_WALK) -> Node | None:
     """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result.
     ``site``: its source line, None for none; by default the user's line is taken."""
-    if LEAN:
+    if _local.state.lean:
         return None
     return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
 
@@ -173,7 +162,7 @@ def watched_site(depth: int = 2):
     """The user's source line when a tape is open or someone listens (an explanation or an
     event may read it), else None: an assignment or an optimizer's update outside any tape
     skips the frame walk."""
-    return user_site(depth + 1) if (OPEN or _events.ACTIVE) else None
+    return user_site(depth + 1) if (_local.state.open or _events.ACTIVE) else None
 
 
 _EMPTY: dict = {}
@@ -182,15 +171,13 @@ _EMPTY: dict = {}
 # kernel runs inside a context whose NumPy error state (NumPy's own, private, context
 # variable) is "ignore". Entering a ready-made context (`Context.run`) costs about a tenth of
 # setting and resetting the variable around each kernel; each thread has its own context (a
-# context can be entered by one thread at a time).
+# context can be entered by one thread at a time), its state's `quiet_run`.
 try:
     from numpy._core._ufunc_config import _extobj_contextvar as _ERRSTATE
     from numpy._core.umath import _make_extobj
     _IGNORE = _make_extobj(all="ignore")
 except ImportError:  # NumPy 1.x: no cheap switch; NumPy's warnings then show
     _ERRSTATE = None
-_quiet_runs: dict = {}     # thread id -> `run` of that thread's quiet context
-_thread_id = threading.get_ident
 
 
 def _call(f, *args, **kwargs):
@@ -198,7 +185,7 @@ def _call(f, *args, **kwargs):
 
 
 #: calls `f(*args)` in C (Python 3.11+): what `apply` runs kernels with inside a backward pass
-#: no tape records (LEAN) that `backprop.backward` runs in the quiet context as a whole
+#: no tape records (`lean`) that `backprop.backward` runs in the quiet context as a whole
 _direct = getattr(__import__("operator"), "call", _call)
 
 
@@ -206,11 +193,12 @@ def _quiet_run():
     """`run` of this thread's quiet context (`_call` when already inside it, or on NumPy 1)."""
     if _ERRSTATE is None or _ERRSTATE.get() is _IGNORE:
         return _call
-    run = _quiet_runs.get(_thread_id())
+    state = _local.state
+    run = state.quiet_run
     if run is None:
         context = contextvars.Context()
         context.run(_ERRSTATE.set, _IGNORE)
-        run = _quiet_runs[_thread_id()] = context.run
+        run = state.quiet_run = context.run
     return run
 
 
@@ -220,10 +208,11 @@ _REFUSED = (ValueError, TypeError, IndexError, np.linalg.LinAlgError)
 
 def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     """Run `op` on tensors and record it on every tape that watches one of its inputs."""
-    if LEAN and _ERRSTATE is not None and _ERRSTATE.get() is _IGNORE:   # a quiet walk
+    state = _local.state
+    if state.lean and _ERRSTATE is not None and _ERRSTATE.get() is _IGNORE:   # a quiet walk
         run = _direct
     else:
-        run = _quiet_runs.get(_thread_id())
+        run = state.quiet_run
         if run is None or _ERRSTATE.get() is _IGNORE:   # (the latter: an op inside a kernel)
             run = _quiet_run()
     n = len(inputs)
@@ -247,7 +236,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         return _apply_many(op, inputs, attrs, out)
     if type(out) is not np.ndarray and not isinstance(out, np.generic):
         out = np.asarray(out)
-    if LEAN:
+    if state.lean:
         return _Tensor(out)
     # the Node, built here rather than by Node(...): this runs for every op, and the call
     # would cost about a third of building it (see Node.__init__ for the rules)
@@ -289,9 +278,11 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     y._id = _next_id()
     y._node = node
     node.out_ids = (y._id,)
-    if RECORDING:
-        if len(RECORDING) == 1:   # `_record` for the usual single tape, without the call
-            tape = RECORDING[0]
+    recording = state.recording
+    if recording:
+        # `_record` for the usual single tape, without the call (a weak reference: see
+        # threadstate; a collected tape is dropped by `_record`)
+        if len(recording) == 1 and (tape := recording[0]()) is not None:
             if not tape._ids.isdisjoint(node.in_ids):
                 # (`_saved` only when a stand-in could be made: every value is small, so it
                 # would keep them all; a reduction's input can be large beside a small output)
@@ -309,8 +300,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         if node.tapes and op.announced and _op_payload is not None:
             # `op_event`'s usual case, without its call: a recorded op of a known kind
             _events.emit_deferred(_OpRecorded, _op_payload, node, inputs, (y,), None,
-                                  _BACKWARD[-1] if _BACKWARD else None,
-                                  "/".join(_SCOPES) if _SCOPES else "",
+                                  state.backward[-1] if state.backward else None,
+                                  "/".join(state.scopes) if state.scopes else "",
                                   _events.config["value_limit"])
         else:
             _emit_op(op, node, inputs, (y,))
@@ -337,13 +328,13 @@ def lean_kernel(forward, *values):
 def _apply_many(op, inputs, attrs, out):
     """The end of `apply` for an op with several outputs."""
     values = [o if isinstance(o, (np.ndarray, np.generic)) else np.asarray(o) for o in out]
-    if LEAN:
+    if _local.state.lean:
         return tuple([_Tensor(v) for v in values])
     node = Node(op, tuple([t._node for t in inputs]), tuple([t._id for t in inputs]),
                 user_site(3), attrs)
     outputs = tuple([_Tensor(v, node) for v in values])
     node.out_ids = tuple([t._id for t in outputs])
-    if RECORDING:
+    if _local.state.recording:
         _record(op, node, inputs, outputs)
     if _events.OP_EVENTS:
         _emit_op(op, node, inputs, outputs)
@@ -361,7 +352,12 @@ def _record(op, node, inputs, outputs):
     recorded = None
     in_ids = node.in_ids
     entry = None
-    for tape in RECORDING:
+    dead = False
+    for ref in _local.state.recording:
+        tape = ref()
+        if tape is None:    # dropped inside its `with` block (GradientTape.__del__ warned)
+            dead = True
+            continue
         ids = tape._ids
         if ids.isdisjoint(in_ids):
             continue
@@ -375,6 +371,8 @@ def _record(op, node, inputs, outputs):
         recorded = (tape._id,) if recorded is None else recorded + (tape._id,)
     if recorded is not None:
         node.tapes = recorded
+    if dead:
+        forget_dead()
 
 
 def describe_failure(op, inputs, attrs, exc) -> str:
@@ -406,13 +404,13 @@ def _hint(op, inputs, text) -> str:
 
 
 #: what `apply` reads for its inline op event, bound with `emit` on the first event
-_op_payload = _OpRecorded = _BACKWARD = _SCOPES = None
+_op_payload = _OpRecorded = None
 
 
 def _emit_op(op, node, inputs, outputs):
-    global _emit_op, _op_payload, _OpRecorded, _BACKWARD, _SCOPES
+    global _emit_op, _op_payload, _OpRecorded
     from . import emit   # loaded on the first event: `import tapeviz` stays lean
     _emit_op = emit.op_event
-    _OpRecorded, _BACKWARD, _SCOPES = emit.OpRecorded, emit._BACKWARD, emit._SCOPES
+    _OpRecorded = emit.OpRecorded
     _op_payload = emit._op_payload
     _emit_op(op, node, inputs, outputs)

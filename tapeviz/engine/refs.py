@@ -10,6 +10,7 @@ from . import dtypes as _dt
 from . import op as _op
 from .site import as_dict, escape_site
 from .tensor import Variable
+from .threadstate import tapes
 
 
 def _assigned_payload(var, value, node, method, new, new_value, new_node, site, limit):
@@ -22,7 +23,8 @@ _NP_CALL = re.compile(r"\b(?:np|numpy|onp|jnp)\.([A-Za-z_][\w.]*)\s*\(")
 
 def note_escape(tensor, via):
     """A value left the tape (NumPy or a Python number): remember where, for explanations."""
-    if not _op.OPEN and not _events.ACTIVE:
+    opened = _op.here().open
+    if not opened and not _events.ACTIVE:
         return
     site = escape_site(2)
     if via is None:
@@ -32,7 +34,7 @@ def note_escape(tensor, via):
     # a trainable variable counts even before an op has read it (and so watched it) there:
     # `np.sin(v)` inside a tape is the one read, and the reason `v` gets no gradient
     auto = isinstance(tensor, Variable) and tensor.trainable
-    for tape in _op.OPEN:
+    for tape in tapes(opened):
         if tensor._id in tape._ids or (auto and tape._watch_accessed):
             tape._escapes.append((tensor._id, via, site))
     if _events.ACTIVE:

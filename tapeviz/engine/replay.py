@@ -90,12 +90,13 @@ def replayed_calls(tape) -> list:
     entries = tape._entries or tape._kept_entries
     state = (tape._entries, tape._kept_entries, tape._released_nodes, tape._used,
              tape._last_results, tape._calls)
-    calls, recording, warn = list(tape._calls), _op.RECORDING[:], _config.explain_none
+    thread = _op.here()
+    calls, recording, warn = list(tape._calls), thread.recording[:], _config.explain_none
     caught: list = []
     out = []
     try:
         _config.explain_none = False       # the user saw any warning the first time
-        _op.RECORDING[:] = []              # an open outer tape must not record the replay
+        thread.recording[:] = []           # an open outer tape must not record the replay
         for method, args, site in calls:
             if not tape._persistent:       # a one-shot tape answers once: let it again
                 tape._entries, tape._used = entries, False
@@ -114,7 +115,7 @@ def replayed_calls(tape) -> list:
         (tape._entries, tape._kept_entries, tape._released_nodes, tape._used,
          tape._last_results, tape._calls) = state
         tape._calls[:] = calls
-        _op.RECORDING[:] = recording
+        thread.recording[:] = recording
         _config.explain_none = warn
     return out
 

@@ -8,6 +8,8 @@ gradient computed while an outer tape records is itself recorded (higher-order d
 from __future__ import annotations
 
 import itertools
+import warnings
+import weakref
 
 from .. import config as _config
 from .. import events as _events
@@ -20,40 +22,18 @@ from .site import as_dict, user_names, user_prefix, user_site
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
+# (the per-thread name scopes live with the rest of a thread's state; imported from here too)
+from .threadstate import current_backward, current_scope, here, name_scope, tapes  # noqa: F401
 
 _tape_ids = itertools.count(1)
 _call_ids = itertools.count(1)
 
 _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for show()
-_BACKWARD: list = []    # gradient calls running now (ops they run belong to them)
-_SCOPES: list = []      # name scopes (Keras layers) around the ops running now
 
 
 def _log():
     import logging   # on the first warning: `import tapeviz` does not load logging
     return logging.getLogger("tapeviz")
-
-
-def current_backward():
-    return _BACKWARD[-1] if _BACKWARD else None
-
-
-def current_scope() -> str:
-    return "/".join(_SCOPES)
-
-
-class name_scope:
-    """`with tv.name_scope("dense"):` groups the ops inside it in the dashboard."""
-
-    def __init__(self, name):
-        self.name = str(name)
-
-    def __enter__(self):
-        _SCOPES.append(self.name)
-        return self.name
-
-    def __exit__(self, *exc):
-        _SCOPES.pop()
 
 
 class GradientTape:
@@ -101,7 +81,8 @@ class GradientTape:
             _events.emit(_events.make(_events.TapeOpened, tape=self._id,
                                       persistent=self._persistent,
                                       watch_accessed_variables=self._watch_accessed,
-                                      outer_tapes=[t._id for t in _op.OPEN if t is not self],
+                                      outer_tapes=[t._id for t in tapes(here().open)
+                                                   if t is not self],
                                       site=as_dict(user_site(2))))
         return self
 
@@ -113,24 +94,42 @@ class GradientTape:
         return False
 
     def _push(self):
-        _op.LIVE.add(self)
-        if self in _op.OPEN:
+        state = here()
+        ref = weakref.ref(self)   # (one object per tape: refs without a callback are shared)
+        if ref in state.open:
             raise ValueError("This GradientTape is already recording; tapes cannot be "
                              "entered twice at once")
+        state.entered.add(self)
         self._site = user_site(3)
-        _op.OPEN.append(self)
-        _op.RECORDING.append(self)
+        # weak: a tape the program drops inside its block stops recording (see __del__)
+        state.open.append(ref)
+        state.recording.append(ref)
 
     def _pop(self):
-        if self in _op.OPEN:
-            _op.OPEN.remove(self)
-        if self in _op.RECORDING:
-            _op.RECORDING.remove(self)
+        state = here()
+        ref = weakref.ref(self)
+        if ref in state.open:
+            state.open.remove(ref)
+        if ref in state.recording:
+            state.recording.remove(ref)
         self._closed_at = _op.peek_node_id()
+
+    def __del__(self):
+        # entered, never exited: it recorded this thread's ops until now (its weak references
+        # in the thread's lists are dropped by that thread, see threadstate)
+        if getattr(self, "_open_at", None) is not None and self._closed_at is None:
+            try:
+                warnings.warn(f"tapeviz: GradientTape {self._id} was entered at "
+                              f"{_where(self._site)} and never exited; it stopped recording "
+                              "when it was garbage-collected. Fix: use `with "
+                              "tv.GradientTape() as tape:`", ResourceWarning)
+                # (no `source=self`: the warning would keep the tape alive, recording)
+            except Exception:   # (-W error: an exception in __del__ is only printed)
+                pass
 
     @property
     def _recording(self) -> bool:
-        return self in _op.RECORDING
+        return weakref.ref(self) in here().recording
 
     # --- watching ---------------------------------------------------------------------------
     def watch(self, tensor):
@@ -185,7 +184,7 @@ class GradientTape:
 
     def reset(self):
         """Forget everything recorded and watched so far (the tape keeps recording)."""
-        if self not in _op.RECORDING:
+        if not self._recording:
             raise ValueError("Tape is not recording. Fix: call reset() inside the tape's "
                              "`with` block")
         self._init_records()
@@ -272,7 +271,7 @@ class GradientTape:
 
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)
-        _BACKWARD.append(call)
+        here().backward.append(call)
         if _events.ACTIVE:
             _events.emit_deferred(
                 _events.GradientStarted, started_payload, call, self._id, method,
@@ -282,8 +281,9 @@ class GradientTape:
         return call
 
     def _end_call(self, call):
-        if _BACKWARD and _BACKWARD[-1] == call:
-            _BACKWARD.pop()
+        running = here().backward
+        if running and running[-1] == call:
+            running.pop()
 
     def _result(self, g, source, unconnected):
         if g is None and unconnected == "zero":
@@ -347,11 +347,13 @@ class _StopRecording:
 
     def __enter__(self):
         tape = self.tape
-        if tape not in _op.RECORDING:
+        state = here()
+        ref = weakref.ref(tape)
+        if ref not in state.recording:
             raise RuntimeError("stop_recording() is only valid inside the tape's `with` block "
                                "while it is recording. Fix: use `with tape.stop_recording():` "
                                "inside `with tv.GradientTape() as tape:`")
-        _op.RECORDING.remove(tape)
+        state.recording.remove(ref)
         self._span = [_op.peek_node_id(), None, user_site(2)]
         tape._pauses.append(self._span)
         if _events.ACTIVE:
@@ -361,9 +363,17 @@ class _StopRecording:
     def __exit__(self, *exc):
         tape = self.tape
         self._span[1] = _op.peek_node_id()
-        if tape in _op.OPEN and tape not in _op.RECORDING:
-            _op.RECORDING.insert(_op.OPEN.index(tape), tape)
+        state = here()
+        ref = weakref.ref(tape)
+        if ref in state.open and ref not in state.recording:
+            # back at its place among the recording tapes (the order of the open ones)
+            state.recording.insert(sum(1 for r in state.open[:state.open.index(ref)]
+                                       if r in state.recording), ref)
         if _events.ACTIVE:
             _events.emit(_events.make(_events.RecordingResumed, tape=tape._id,
                                       site=as_dict(user_site(2))))
         return False
+
+
+def _where(site) -> str:
+    return f"{site[0].co_filename}:{site[1]}" if site is not None else "an unknown line"

@@ -8,7 +8,9 @@ import numpy as np
 from . import dtypes as _dt
 from . import op as _op
 from .errors import InvalidArgumentError
-from .op import Node, leaf_node
+from .op import Node
+from .site import user_site
+from .threadstate import _local
 
 _ids = itertools.count(1)
 ops = None  # the ops module, bound by tapeviz.engine.ops at import (operators call into it)
@@ -256,7 +258,9 @@ class Variable(_Operand):
                              f"shape {tuple(value.shape)}). Fix: e.g. name=\"w\"")
         self._value = value
         self._id = next(_ids)
-        self._node = leaf_node("Variable")
+        # (a node even inside a lean backward pass, where `leaf_node` makes none: a variable
+        # made in a grad_fn or an event subscriber is a variable like any other)
+        self._node = Node("Variable", (), (), user_site(2), None)
         self._site = self._node.site     # where it was created, kept across assigns
         self._name = (name or "Variable")
         self.trainable = bool(trainable)
@@ -320,10 +324,15 @@ def _read_variable(var: Variable) -> Tensor:
 
 
 def watch_on_read(var: Variable) -> None:
-    """TensorFlow's rule: a trainable variable read inside a tape is watched by it."""
+    """TensorFlow's rule: a trainable variable read inside a tape is watched by it (by this
+    thread's recording tapes: another thread's tape does not see this thread's reads)."""
     if var.trainable:
-        for tape in _op.RECORDING:
-            if tape._watch_accessed and var._id not in tape._ids:
+        state = _local.state
+        if state.variable_reads is not None and var not in state.variable_reads:
+            state.variable_reads.append(var)     # inside a custom_gradient function
+        for ref in state.recording:
+            tape = ref()
+            if tape is not None and tape._watch_accessed and var._id not in tape._ids:
                 tape._watch_variable(var, "auto")
 
 

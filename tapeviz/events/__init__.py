@@ -48,11 +48,13 @@ _callbacks: tuple = ()            # (callback, subscription) pairs: what emit() 
 _filtered = False                 # some subscriber takes only some kinds: emit() uses _routes
 _routes: dict = {}                # event class -> the (callback, subscription) pairs it goes to
 _lock = threading.RLock()
-_busy: set = set()               # ids of the threads inside a subscriber (their events drop)
+_busy: set = set()               # ids of the threads inside a subscriber or inside paused():
+                                  # their events drop
 _ident = threading.get_ident
 _definitions: dict = {}           # op name -> its OpDefined event, replayed to late subscribers
-_paused = 0                       # > 0 inside paused(): no events are built
-_exclusive = 0                    # > 0 inside delivered_only_to(): one callback gets them all
+_only_to: dict = {}               # thread id -> the pair its events go to, inside
+                                  # delivered_only_to()
+_exclusive = 0                    # how many threads are inside delivered_only_to()
 
 
 def _after_fork_in_child() -> None:
@@ -70,8 +72,9 @@ def _update_active() -> None:
     """Recompute the flags and forget the routes (after any change of the subscribers)."""
     global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered
     _routes.clear()
-    _filtered = _exclusive == 0 and any(s.kinds is not None for s in _subscriptions)
-    ACTIVE = (bool(_subscriptions) or _exclusive > 0) and _paused == 0
+    # (a thread inside delivered_only_to() has its own route: `_route` is then asked)
+    _filtered = _exclusive > 0 or any(s.kinds is not None for s in _subscriptions)
+    ACTIVE = bool(_subscriptions) or _exclusive > 0
     OP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("op_recorded", "op_defined"))
     STEP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("backward_step"))
     _routes_changed(_callbacks, _filtered)
@@ -87,7 +90,12 @@ def _wanted_by_any(*kinds) -> bool:
 
 def _route(cls) -> tuple:
     """The (callback, subscription) pairs an event of class ``cls`` goes to, remembered until
-    the subscribers change (emit() asks only while some subscriber takes some kinds only)."""
+    the subscribers change (emit() asks only while some subscriber takes some kinds only, or
+    some thread is inside delivered_only_to())."""
+    if _exclusive:
+        only = _only_to.get(_ident())
+        if only is not None:
+            return only
     pairs = _routes.get(cls)
     if pairs is None:
         with _lock:    # (a route made while the subscribers change would outlive the change)
@@ -101,54 +109,63 @@ def _route(cls) -> tuple:
 def wanted(cls) -> bool:
     """True when a subscriber would receive an event of class ``cls`` now: code that does
     extra work for one kind of event (an explanation for ``gradient_finished``) asks first."""
-    return ACTIVE and bool(_route(cls))
+    return ACTIVE and not muted() and bool(_route(cls))
+
+
+def muted() -> bool:
+    """True when this thread's events are dropped (inside a subscriber or `paused()`)."""
+    return bool(_busy) and _ident() in _busy
 
 
 class paused:
-    """Build and deliver no events inside this block (for tapeviz's own internal work, such
-    as explanations that recompute gradients). Nests; subscribing inside it is fine: the
-    flag is recomputed from the subscribers on exit, never restored from a stale copy."""
+    """Deliver no events of this thread inside this block (for tapeviz's own internal work,
+    such as explanations that recompute gradients); other threads' events are delivered as
+    usual. Nests, and inside a subscriber (whose events drop anyway) it changes nothing.
+    `ACTIVE` is the process's flag: the engine may still build an event here, then drops it."""
 
     def __enter__(self):
-        global _paused
-        with _lock:
-            _paused += 1
-            _update_active()
+        me = _ident()
+        self._outer = me in _busy
+        _busy.add(me)
         return self
 
     def __exit__(self, *exc):
-        global _paused
-        with _lock:
-            _paused -= 1
-            _update_active()
+        if not self._outer:
+            _busy.discard(_ident())
 
 
 class delivered_only_to:
-    """Inside this block every event goes to ``callback`` alone, even with no subscriber.
+    """Inside this block every event of this thread goes to ``callback`` alone, even with no
+    subscriber; other threads' events go to the subscribers as usual.
 
     For a view that replays a tape's past gradient calls to learn their backward steps: the
     recorders and other views already saw those calls (or chose not to), so they must not
-    receive them twice. Holds the subscribers' lock: nobody subscribes meanwhile, and events
-    that other threads emit meanwhile go to ``callback`` too (the replay is short)."""
+    receive them twice."""
 
     def __init__(self, callback):
         self._pair = ((callback, Subscription(callback)),)
 
     def __enter__(self):
-        global _callbacks, _exclusive
-        _lock.acquire()
-        self._outer = _callbacks
-        _callbacks = self._pair
-        _exclusive += 1
-        _update_active()
+        global _exclusive
+        me = _ident()
+        with _lock:
+            self._outer = _only_to.get(me)
+            _only_to[me] = self._pair
+            if self._outer is None:
+                _exclusive += 1
+            _update_active()
         return self
 
     def __exit__(self, *exc):
-        global _callbacks, _exclusive
-        _exclusive -= 1
-        _callbacks = self._outer
-        _update_active()
-        _lock.release()
+        global _exclusive
+        me = _ident()
+        with _lock:
+            if self._outer is None:
+                del _only_to[me]
+                _exclusive -= 1
+            else:
+                _only_to[me] = self._outer
+            _update_active()
 
 
 class Subscription:
@@ -313,13 +330,15 @@ def emit(event: Event) -> None:
 
 def _deliver(callback, sub, event):
     me = _ident()
+    outer = me in _busy     # (subscribing inside paused(): the thread stays paused)
     _busy.add(me)
     try:
         callback(event)
     except Exception as exc:
         _report(sub, exc)
     finally:
-        _busy.discard(me)
+        if not outer:
+            _busy.discard(me)
 
 
 def _report(sub, exc):

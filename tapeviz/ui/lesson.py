@@ -3,12 +3,9 @@
 :func:`run_lesson` runs ``lesson(tf)`` to the end and returns its events and output;
 :class:`LiveLesson` runs it in a thread as an event source the dashboard follows while it
 runs (the training demos' charts then grow). Each thread's events and prints are kept apart,
-so concurrent sessions of ``panel serve`` do not mix their lessons, and lessons run one at a
-time (:data:`_ONE_LESSON_AT_A_TIME`): tapeviz's tape stack is the process's, not each
-thread's, so a lesson run while another's tape is open would be recorded by that tape (its
-variable reads auto-watched there) or lose its lineage during the other's backward pass.
-Lessons take a second or two; a second session's lesson waits for the first. Imports: stdlib
-and ``tapeviz.events`` only.
+so concurrent sessions of ``panel serve`` do not mix their lessons; they run at the same time,
+each in its own thread, since tapes, name scopes and gradient calls are per thread (as
+TensorFlow's). Imports: stdlib and ``tapeviz.events`` only.
 """
 from __future__ import annotations
 
@@ -82,16 +79,8 @@ def _loss_reporter():
     return on_step
 
 
-_ONE_LESSON_AT_A_TIME = threading.Lock()
-
-
 def _run(lesson, tf, kwargs):
     """Run the lesson, then ask each tape it returns to explain (the dashboard's Why cards)."""
-    with _ONE_LESSON_AT_A_TIME:
-        _run_alone(lesson, tf, kwargs)
-
-
-def _run_alone(lesson, tf, kwargs):
     if "on_step" in inspect.signature(lesson).parameters and "on_step" not in kwargs:
         kwargs = {**kwargs, "on_step": _loss_reporter()}
     try:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import op as _op
 from ..op import apply, defop
+from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
 from ..tensor import Tensor, like
 
@@ -22,7 +23,7 @@ def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-poin
                saves=saves)
 
     def fn(x, name=None):
-        if _op.QUIET_LEAN and type(x) is Tensor and x._value.dtype.kind in (kinds or "fiub"):
+        if _local.state.quiet_lean and type(x) is Tensor and x._value.dtype.kind in (kinds or "fiub"):
             out = _op.lean_kernel(forward, x._value)
             if out is not None:
                 return out
@@ -41,7 +42,7 @@ def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"
     op = defop(name, forward, vjps, formula, grads, saves=saves)
 
     def fn(x, y, name=None):
-        if _op.QUIET_LEAN and check is None and type(x) is Tensor and type(y) is Tensor and \
+        if _local.state.quiet_lean and check is None and type(x) is Tensor and type(y) is Tensor and \
                 x._value.dtype is y._value.dtype and x._value.dtype.kind in kinds:
             out = _op.lean_kernel(forward, x._value, y._value)
             if out is not None:

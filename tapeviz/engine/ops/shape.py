@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from .. import op as _op
 from ..op import apply, defop
+from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import lead, norm_axis, same_dtype, tensor
 
 
@@ -116,7 +117,7 @@ def spread_to(x, shape: tuple):
     lean inside a quiet backward pass (a reduction's VJP spreads its upstream gradient)."""
     if x._value.shape == shape:
         return x
-    if _op.QUIET_LEAN:
+    if _local.state.quiet_lean:
         out = _op.lean_kernel(_broadcast_forward, x._value, shape)
         if out is not None:
             return out
@@ -177,7 +178,7 @@ def sum_to(x, shape):
     shape = tuple(shape)
     if tuple(x._value.shape) == shape:
         return x
-    if _op.QUIET_LEAN:   # in a quiet lean backward pass: the kernel alone (see lean_kernel)
+    if _local.state.quiet_lean:   # in a quiet lean backward pass: the kernel alone (see lean_kernel)
         out = _op.lean_kernel(_sum_to_forward, x._value, shape)
         if out is not None:
             return out
