@@ -76,6 +76,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session)."""
     import panel as pn
     from .ui.app import make_app
+    from .ui.compat import close_component_route
 
     if not follow and not os.path.exists(path):
         _fail(f"tapeviz: no such recording: {os.path.abspath(path)}")
@@ -87,6 +88,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     if port == 0:
         port = _free_port(address)
     pn.extension("tabulator")
+    close_component_route()
     host = address or "127.0.0.1"
     origins = [f"{h}:{port}" for h in {"127.0.0.1", "localhost", host}]
     if host in ("0.0.0.0", "::"):

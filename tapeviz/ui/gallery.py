@@ -2,10 +2,12 @@
 
 Each file ``demos/NN_slug.py`` runs as a plain script (the TensorFlow tutorial's output, then
 tapeviz's explanations) and as a ``panel serve`` app; ``demos/index.py`` is the index page.
-``tapeviz gallery`` (the README's ``./run.sh gallery``) serves them all::
+``tapeviz gallery`` (the README's ``./run.sh gallery``) serves them all, as::
 
     panel serve demos/[0-9]*.py demos/index.py --index index \\
         --static-dirs thumbnails=demos/thumbnails --address 127.0.0.1 --port 5006
+
+run in a child process without the current folder on ``sys.path`` (:data:`PANEL_SERVE`).
 
 What runs in a demo's session: :func:`.lesson.run_lesson` runs the lesson with events captured
 and its printed output kept (or :class:`.lesson.LiveLesson` runs it in a thread while the page
@@ -248,6 +250,37 @@ def index_page(demos_dir: str | os.PathLike | None = None):
 
 # ---- serving -------------------------------------------------------------------------------
 
+#: What ``tapeviz gallery``'s child process runs (``python -c``): Panel's ``serve`` command
+#: without the current folder on ``sys.path`` (``python -m panel`` would put it there, and
+#: then anything that imports a module by name could run a file of the folder the gallery
+#: was started in; ``-P`` needs Python 3.11), with tapeviz loaded from where the parent has
+#: it (argv[1]) and Panel's component route closed.
+PANEL_SERVE = """\
+import sys
+if sys.path[:1] == ['']:
+    del sys.path[0]
+import importlib.util
+package = sys.argv.pop(1)
+spec = importlib.util.spec_from_file_location(
+    'tapeviz', package + '/__init__.py', submodule_search_locations=[package])
+sys.modules['tapeviz'] = module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from tapeviz.ui.gallery import run_panel_serve
+run_panel_serve()
+"""
+
+
+def run_panel_serve() -> None:
+    """Panel's ``serve`` command on ``sys.argv[1:]``, in this process, with Panel's component
+    route closed first (:func:`.compat.close_component_route`)."""
+    from panel.command import main as panel_main
+
+    from .compat import close_component_route
+    close_component_route()
+    sys.argv[0] = "panel"
+    panel_main()
+
+
 def build_command(argv: list[str] | None = None) -> list[str]:
     """The ``panel serve`` command line that serves the gallery (see :func:`main`)."""
     p = argparse.ArgumentParser(prog="tapeviz gallery",
@@ -261,7 +294,8 @@ def build_command(argv: list[str] | None = None) -> list[str]:
     args, extra = p.parse_known_args(argv)
     demos_dir = find_demos_dir(args.demos)
     files = [str(f) for f in demo_files(demos_dir)] + [str(demos_dir / "index.py")]
-    cmd = [sys.executable, "-m", "panel", "serve", *files, "--index", "index",
+    cmd = [sys.executable, "-c", PANEL_SERVE, str(Path(__file__).resolve().parents[1]),
+           "serve", *files, "--index", "index",
            "--static-dirs", f"thumbnails={demos_dir / 'thumbnails'}",
            "--address", args.address, "--port", str(args.port)]
     if args.address not in ("127.0.0.1", "localhost"):
