@@ -139,11 +139,13 @@ def test_demo_draws_steps_and_explains(served_gallery, index_links, watched, ste
 
 
 def test_gallery_command_line():
-    cmd = gallery.build_command(["--port", "5123", "--show"])
+    command = gallery.build_command(["--port", "5123", "--show"])
+    cmd = command.argv
     # panel's serve command through tapeviz's own start-up code: never `python -m`, which
     # puts the current folder on sys.path
     assert cmd[1:3] == ["-c", gallery.PANEL_SERVE] and cmd[4] == "serve"
     assert Path(cmd[3]) == Path(gallery.__file__).resolve().parents[1]
+    assert command.env == {} and command.url == "http://127.0.0.1:5123/"
     served = [Path(c).name for c in cmd if c.endswith(".py")]
     assert served == [f"{s}.py" for s in STEMS] + ["index.py"]
     assert "make_thumbnails.py" not in served
