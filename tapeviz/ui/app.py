@@ -20,7 +20,7 @@ from functools import partial
 
 import panel as pn
 
-from tapeviz.ui.compat import close_component_route
+from tapeviz.ui.compat import close_component_route, escape_title_when_served
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
@@ -45,7 +45,7 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     page = pn.template.BootstrapTemplate(title=title, main=[main], header=header,
                                          header_background="#2b4a6f")
     page.server_doc = partial(_server_doc_frozen, page)
-    return page
+    return escape_title_when_served(page)
 
 
 def open_dashboard(path, follow: bool, title: str):

@@ -1,5 +1,7 @@
-"""Where tapeviz's servers must reach into Panel's non-public API: small patches, each with
-a test in tests/ui/test_compat.py that fails if a Panel upgrade moves what it relies on.
+"""The two places where tapeviz's servers must reach into Panel's non-public API.
+
+Each is a small patch with a test in tests/ui/test_compat.py that fails if a Panel upgrade
+moves what it relies on.
 
 1. :func:`close_component_route`. Panel's ``/components/<module>/<class>/<attr>/<file>``
    route (``panel.io.server.ComponentResourceHandler``) imports ``<module>`` by the name in
@@ -9,13 +11,24 @@ a test in tests/ui/test_compat.py that fails if a Panel upgrade moves what it re
    this route (their CSS and JS come from ``/static``), so the patch only lets through
    modules of Panel, Bokeh and tapeviz that are already imported; nothing is imported for a
    request. Panel's own checks (listed resources only) then run as before.
+
+2. :func:`escape_title_when_served`. Panel's templates put the template's ``title`` into the page
+   header as raw HTML (``{{ app_title }}``, not escaped), while ``<title>`` escapes it
+   (``{{ title | e }}``): a recording named ``<img src=x onerror=...>.tvz`` ran its script
+   in the header. The template variables of the session's document (Bokeh's public
+   ``Document.template_variables``) get the escaped text; the names of those variables are
+   Panel's.
 """
 from __future__ import annotations
 
+import html
 import sys
 
 #: Packages whose already-imported modules the component route may still serve.
 SERVED_PACKAGES = ("panel", "bokeh", "tapeviz")
+
+#: Panel's template variables that are written into the page as raw HTML.
+RAW_TITLE_VARIABLES = ("app_title", "meta_name", "site_title")
 
 
 def component_route_allows(module: str) -> bool:
@@ -44,3 +57,29 @@ def close_component_route() -> None:
     parse_url_path.tapeviz_closed = True
     parse_url_path.__wrapped__ = original
     ComponentResourceHandler.parse_url_path = parse_url_path
+
+
+def escape_header_title(doc) -> None:
+    """Escape the title in ``doc``'s template variables that Panel's templates write as raw
+    HTML (call it after the template's ``server_doc``). The browser tab's ``<title>`` is
+    escaped by Panel itself and stays the plain text."""
+    variables = doc.template_variables
+    for name in RAW_TITLE_VARIABLES:
+        value = variables.get(name)
+        if isinstance(value, str):
+            variables[name] = html.escape(value)
+
+
+def escape_title_when_served(page):
+    """Have ``page`` (a Panel template) escape its header title in each document it is served
+    into: wraps ``page.server_doc``, which ``.servable()`` and ``pn.serve`` call. Returns
+    ``page``."""
+    server_doc = page.server_doc
+
+    def escaped_server_doc(doc=None, title=None, location=True):
+        doc = server_doc(doc, title=title, location=location)
+        escape_header_title(doc)
+        return doc
+
+    page.server_doc = escaped_server_doc
+    return page

@@ -27,6 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .compat import escape_title_when_served
 from .lesson import LiveLesson
 
 DEMO_GLOB = "[0-9][0-9]_*.py"
@@ -176,9 +177,10 @@ def demo_page(doc: str | None, events, output: str | None = None, code=None):
                                              sizing_mode="stretch_width", name="lesson_code"),
                             title="The lesson: TensorFlow code, run here with import tapeviz as tf",
                             collapsed=False, sizing_mode="stretch_width", margin=(20, 10)))
-    return pn.template.BootstrapTemplate(title=f"tapeviz gallery · {title}", sidebar=sidebar,
+    page = pn.template.BootstrapTemplate(title=f"tapeviz gallery · {title}", sidebar=sidebar,
                                          main=main, sidebar_width=380,
                                          header_background=HEADER_BACKGROUND)
+    return escape_title_when_served(page)     # a demo's title is its docstring's first line
 
 
 def _pre(output: str, running: bool = False) -> str:
@@ -244,8 +246,9 @@ def index_page(demos_dir: str | os.PathLike | None = None):
                         sizing_mode="stretch_width", name="gallery_index")
     intro = pn.pane.Markdown(INTRO, css_classes=["tv-intro"], stylesheets=[INDEX_CSS],
                              sizing_mode="stretch_width")
-    return pn.template.BootstrapTemplate(title=f"tapeviz gallery · {len(demos)} demos",
+    page = pn.template.BootstrapTemplate(title=f"tapeviz gallery · {len(demos)} demos",
                                          main=[intro, grid], header_background=HEADER_BACKGROUND)
+    return escape_title_when_served(page)
 
 
 # ---- serving -------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""The patch of tapeviz/ui/compat.py against the installed Panel: each test fails if an
+"""The patches of tapeviz/ui/compat.py against the installed Panel: each test fails if an
 upgrade moves what the patch relies on (then the patch must be redone, not dropped)."""
 from __future__ import annotations
 
+import html
+import re
 import sys
+import warnings
 
 import pytest
 
@@ -36,3 +39,25 @@ def test_the_closed_component_route_imports_nothing_and_still_serves_panel(tmp_p
     assert "panel.io.jupyter_server_extension" not in sys.modules
     assert ComponentResourceHandler.parse_url_path(handler, template_css) == served
 
+
+def test_panel_templates_still_write_the_escaped_header_title_variables():
+    import panel as pn
+    from bokeh.document import Document
+    from bokeh.embed import file_html
+    from bokeh.resources import CDN
+    title = "<b id=x>run\"'.tvz</b>"
+    doc = Document()
+    pn.template.BootstrapTemplate(title=title).server_doc(doc)
+
+    def rendered():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return file_html(doc, CDN, doc.title, template=doc.template,
+                             template_variables=doc.template_variables)
+    assert "<b id=x>" in rendered()            # what Panel does on its own
+    compat.escape_header_title(doc)
+    page = rendered()
+    assert "<b id=x>" not in page
+    assert re.search(r'class="title"[^>]*>(&nbsp;)?' + re.escape(html.escape(title)), page)
+    assert doc.title == title                  # the tab's title: Panel escapes it itself
+    assert "<title>&lt;b id=x&gt;" in page
