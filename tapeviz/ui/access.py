@@ -52,21 +52,20 @@ def free_port(address: str) -> int:
 
 def allowed_origins(given, port: int) -> list:
     """The ``host:port`` origins of ``--allow-origin`` values (``host`` alone means this
-    server's port; a URL is cut to its host and port). ValueError for ``*`` or anything
-    that is not an origin."""
+    server's port; a URL is cut to its host and port). ValueError for ``*``, an IPv6
+    address (Bokeh's origin list cannot hold one) or anything that is not an origin."""
     origins = []
     for value in given:
         text = value.strip()
         if "://" in text:
             text = urlsplit(text).netloc
-        bracketed = text.startswith("[")
-        has_port = text.count(":") == 1 or (bracketed and "]:" in text)
-        host = text.rsplit(":", 1)[0] if has_port else text
-        if not host or any(c in text for c in "*/@ ") or (text.count(":") > 1 and not bracketed):
+        host, _, number = text.partition(":")
+        if (not host or any(c in text for c in "*/@[] ") or ":" in number
+                or (number and not number.isdigit())):
             raise ValueError(f"--allow-origin {value!r} is not an origin: give the host:port "
-                             "that browsers will use for this server, e.g. --allow-origin "
-                             f"myhost.example:{port} (never *)")
-        origins.append(text if has_port else f"{host}:{port}")
+                             "that browsers will use for this server (a host name or IPv4 "
+                             f"address), e.g. --allow-origin myhost.example:{port} (never *)")
+        origins.append(f"{host}:{number or port}")
     return origins
 
 

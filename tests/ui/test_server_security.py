@@ -265,3 +265,13 @@ def test_a_network_address_without_allowed_origins_is_refused(recordings, tmp_pa
     assert out.returncode == 2, out.stdout + out.stderr
     assert "--allow-origin" in out.stderr and "serving" not in out.stdout, out.stderr
     assert not Path(f"{script}.ran").exists(), "tapeviz run started the script anyway"
+
+
+@pytest.mark.parametrize("origin", ["*", "http://*", "[fd00::2]:5006", "host:port"])
+def test_an_allowed_origin_must_be_one_host_and_port(recordings, origin):
+    out = subprocess.run([sys.executable, "-m", "tapeviz.cli", "serve", str(recordings["main"]),
+                          "--address", "0.0.0.0", "--allow-origin", origin],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env=env_with_repo())
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "is not an origin" in out.stderr and "never *" in out.stderr, out.stderr
