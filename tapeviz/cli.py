@@ -140,11 +140,15 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         if local and not follow and not os.path.isdir(path) and not stop.requested:
             _spare_sessions(path, host, port)
         server = pn.serve(lambda: make_app(path, follow, title), port=port, address=host,
-                          show=show, title=title or "tapeviz", websocket_origin=origins,
+                          show=show and local, title=title or "tapeviz",
+                          websocket_origin=origins,
                           verbose=False, liveness=True, threaded=False, start=False,
                           **options)
         stop.install()                  # Panel put in its own; ours also knows of a Ctrl-C
         stop.loop = server.io_loop      # that came before the loop ran
+        if show and not local:      # Panel's --show would open the page without the token
+            import webbrowser
+            server.io_loop.add_callback(webbrowser.open, url)
         if not stop.requested:
             server.start()
             server.io_loop.start()

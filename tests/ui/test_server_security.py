@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -223,14 +224,14 @@ def check_network_access(base: str, token: str, app: str, expect: str):
     assert doc.startswith('{"doc"') and expect in doc, doc[:200]
 
 
-def network_server(args, ip) -> tuple:
+def network_server(args, ip, env=None) -> tuple:
     with socket.socket() as s:
         s.bind(("0.0.0.0", 0))
         port = s.getsockname()[1]
     server = Server([*args, "--address", "0.0.0.0", "--port", str(port), "--allow-origin",
                      f"{ip}:{port}"],
                     url_pattern=rf"(http://{re.escape(ip)}:{port}/)\?token=([\w-]+)",
-                    start_timeout=90)
+                    start_timeout=90, env=env)
     return server, server.match.group(2)
 
 
@@ -275,3 +276,20 @@ def test_an_allowed_origin_must_be_one_host_and_port(recordings, origin):
                          env=env_with_repo())
     assert out.returncode == 2, out.stdout + out.stderr
     assert "is not an origin" in out.stderr and "never *" in out.stderr, out.stderr
+
+
+def test_show_on_a_network_address_opens_the_url_with_the_token(recordings, tmp_path):
+    ip = own_address()
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    env = env_with_repo(BROWSER=f"{sys.executable} {browser} %s")
+    server, token = network_server(["serve", str(recordings["main"]), "--show"], ip, env=env)
+    try:
+        for _ in range(600):
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    assert opened.read_text() == f"{server.url}?token={token}"
