@@ -321,6 +321,9 @@ def build_command(argv: list[str] | None = None) -> GalleryCommand:
             raise ValueError(f"tapeviz gallery: --address {args.address} makes the gallery "
                              "reachable from the network: name the address browsers will use "
                              "with --allow-origin HOST:PORT (repeatable)")
+        if args.show:
+            raise ValueError("tapeviz gallery: --show would open the gallery without its token "
+                             "on a network address: leave it out and open the URL it prints")
         port = port or access.free_port(args.address)    # the origins name it
         origins = access.allowed_origins(args.allow_origin, port)
         token = access.new_token()

@@ -157,6 +157,21 @@ def test_gallery_command_line():
     assert static == f"thumbnails={ROOT / 'demos' / 'thumbnails'}"
 
 
+def test_gallery_command_on_a_network_address_carries_its_token():
+    command = gallery.build_command(["--address", "0.0.0.0", "--port", "5123",
+                                     "--allow-origin", "myhost.example"])
+    token = command.env["TAPEVIZ_TOKEN"]
+    assert command.url == f"http://myhost.example:5123/?token={token}" and len(token) >= 32
+    assert command.env["BOKEH_SIGN_SESSIONS"] == "yes" and command.env["BOKEH_SECRET_KEY"]
+    cmd = command.argv
+    assert Path(cmd[cmd.index("--auth-module") + 1]).name == "token_auth.py"
+    origins = [cmd[i + 1] for i, c in enumerate(cmd) if c == "--allow-websocket-origin"]
+    assert origins == ["myhost.example:5123", "127.0.0.1:5123", "localhost:5123"]
+    assert "--show" not in cmd and "*" not in " ".join(cmd)
+    with pytest.raises(ValueError, match="without its token"):
+        gallery.build_command(["--address", "0.0.0.0", "--allow-origin", "h:1", "--show"])
+
+
 def test_demo_docstrings_give_the_index_a_title_and_summary():
     for path in DEMOS:
         info = gallery.demo_info(path)
