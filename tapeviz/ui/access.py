@@ -46,7 +46,7 @@ def free_port(address: str) -> int:
     """A port that is free on ``address`` now (for ``--port 0`` where the port must be known
     before the server starts)."""
     with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
-        s.bind((address if address not in ("", "0.0.0.0", "::") else "127.0.0.1", 0))
+        s.bind((address or "127.0.0.1", 0))
         return s.getsockname()[1]
 
 

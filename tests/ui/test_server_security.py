@@ -293,3 +293,11 @@ def test_show_on_a_network_address_opens_the_url_with_the_token(recordings, tmp_
     finally:
         server.stop()
     assert opened.read_text() == f"{server.url}?token={token}"
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", "::", "127.0.0.1", "localhost"])
+def test_a_free_port_is_free_on_the_address_the_server_binds(address):
+    from tapeviz.ui.access import free_port
+    port = free_port(address)
+    with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
+        s.bind((address, port))
