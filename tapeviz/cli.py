@@ -1,6 +1,6 @@
 """The ``tapeviz`` command.
 
-    tapeviz serve run.tvz [--follow] [--port P] [--address A] [--show]
+    tapeviz serve run.tvz [--follow] [--port P] [--address A [--allow-origin H:P]] [--show]
     tapeviz serve DIR                        a folder's recordings, with a picker
     tapeviz run [-o run.tvz] script.py [args...]
                                              record a script and follow it live
@@ -8,6 +8,7 @@
     tapeviz gallery [--port P] [--address A] the demo gallery
 
 The server binds 127.0.0.1 unless ``--address`` says otherwise, and prints where it listens.
+Any other address needs ``--allow-origin`` and prints a URL with a token (docs/security.md).
 A bad input (no such file, not a recording) is one line on stderr and exit status 2.
 """
 from __future__ import annotations
@@ -65,17 +66,28 @@ def _check_recording(path, what: str = "open", follow: bool = False,
         _fail(f"tapeviz: cannot {what} {path}: {exc.strerror or exc}")
 
 
-def _free_port(address: str) -> int:
-    with socket.socket() as s:
-        s.bind((address if address not in ("", "0.0.0.0") else "127.0.0.1", 0))
-        return s.getsockname()[1]
+def _require_origins(host: str, allow_origins) -> bool:
+    """Whether ``host`` is a loopback address; exits with a one-line error for a network
+    address without ``--allow-origin``."""
+    from .ui.access import is_loopback
+    if is_loopback(host):
+        return True
+    if not allow_origins:
+        _fail(f"tapeviz: --address {host} makes the dashboard reachable from the network: "
+              "name the address browsers will use with --allow-origin HOST:PORT (repeatable); "
+              "or keep the default 127.0.0.1 and share through an SSH tunnel or tapeviz export")
+    return False
 
 
 def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=None,
-          on_stop=None) -> None:
-    """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session)."""
+          on_stop=None, allow_origins=()) -> None:
+    """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session).
+    A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
+    connect) and gets a token (:mod:`tapeviz.ui.access`)."""
     import panel as pn
+    from .ui import access
     from .ui.app import make_app
+    from .ui.compat import close_component_route
 
     if not follow and not os.path.exists(path):
         _fail(f"tapeviz: no such recording: {os.path.abspath(path)}")
@@ -84,15 +96,27 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     if not os.path.isdir(path):
         _check_recording(path, "serve", follow=follow)   # the header line only, before serving
     path = os.path.abspath(path)
-    if port == 0:
-        port = _free_port(address)
-    pn.extension("tabulator")
     host = address or "127.0.0.1"
-    origins = [f"{h}:{port}" for h in {"127.0.0.1", "localhost", host}]
-    if host in ("0.0.0.0", "::"):
-        origins = ["*"]
-    scope = ("only this machine can connect" if host in ("127.0.0.1", "localhost", "::1")
-             else "REACHABLE FROM THE NETWORK")
+    local = _require_origins(host, allow_origins)
+    if port == 0:
+        port = access.free_port(host)
+    try:
+        origins = access.allowed_origins(allow_origins, port)
+    except ValueError as exc:
+        _fail(f"tapeviz: {exc}")
+    pn.extension("tabulator")
+    close_component_route()
+    options, url = {}, f"http://{host}:{port}/"
+    origins = list(dict.fromkeys(origins + [f"{h}:{port}" for h in ("127.0.0.1", "localhost", host)
+                                            if access.is_loopback(h) and ":" not in h]))
+    if not local:
+        token = access.new_token()
+        options = access.network_options(token)
+        url = f"http://{origins[0]}/?token={token}"
+        scope = (f"REACHABLE FROM THE NETWORK; pages from {', '.join(origins)} only, "
+                 "with the token")
+    else:
+        scope = "only this machine can connect; use --address to expose it"
     what = (f"the recordings in {path}{os.sep}" if os.path.isdir(path)
             else os.path.basename(path))
     stop = _StopRequest()
@@ -101,9 +125,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     # a script), which Python would otherwise keep
     previous = stop.install()
     try:
-        print(f"tapeviz: serving {what} at http://{host}:{port}/ "
-              f"(bound to {host}: {scope}"
-              f"{'; use --address to expose it' if 'only' in scope else ''})", flush=True)
+        print(f"tapeviz: serving {what} at {url} (bound to {host}: {scope})", flush=True)
         if not follow:
             # parse the recording, import the UI stack and lay out the graph now, not while
             # the first browser tab waits (the parsed events and layouts are cached per
@@ -115,13 +137,18 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         # random moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
         gc.collect()
         gc.freeze()
-        if not follow and not os.path.isdir(path) and not stop.requested:
+        if local and not follow and not os.path.isdir(path) and not stop.requested:
             _spare_sessions(path, host, port)
         server = pn.serve(lambda: make_app(path, follow, title), port=port, address=host,
-                          show=show, title=title or "tapeviz", websocket_origin=origins,
-                          verbose=False, liveness=True, threaded=False, start=False)
+                          show=show and local, title=title or "tapeviz",
+                          websocket_origin=origins,
+                          verbose=False, liveness=True, threaded=False, start=False,
+                          **options)
         stop.install()                  # Panel put in its own; ours also knows of a Ctrl-C
         stop.loop = server.io_loop      # that came before the loop ran
+        if show and not local:      # Panel's --show would open the page without the token
+            import webbrowser
+            server.io_loop.add_callback(webbrowser.open, url)
         if not stop.requested:
             server.start()
             server.io_loop.start()
@@ -187,12 +214,12 @@ def _spare_sessions(path, host, port) -> None:
 
     spare = SpareSession(key=key)
     if spare.install():
-        local = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
-        build_first(spare, f"http://{'[' + local + ']' if ':' in local else local}:{port}/")
+        build_first(spare, f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
 
 
 def _cmd_serve(args):
-    serve(args.recording, follow=args.follow, port=args.port, address=args.address, show=args.show)
+    serve(args.recording, follow=args.follow, port=args.port, address=args.address, show=args.show,
+          allow_origins=args.allow_origin)
 
 
 def _cmd_run(args):
@@ -207,6 +234,7 @@ def _cmd_run(args):
             # the recorder truncates it: only ever replace a recording, never another file
             _check_recording(path, "run -o", fix="-o replaces only a recording: give "
                                                   "another file name")
+    _require_origins(args.address, args.allow_origin)
     proc = None
 
     def stop():
@@ -247,7 +275,8 @@ def _cmd_run(args):
         proc = subprocess.Popen([sys.executable, args.script, *args.args], env=env)
         print(f"tapeviz: running {args.script} (pid {proc.pid}), {where}", flush=True)
         serve(path, follow=True, port=args.port, address=args.address, show=args.show,
-              title=f"tapeviz · {os.path.basename(args.script)}", on_stop=stop)
+              title=f"tapeviz · {os.path.basename(args.script)}", on_stop=stop,
+              allow_origins=args.allow_origin)
     except KeyboardInterrupt:
         pass
     finally:
@@ -290,6 +319,9 @@ def main(argv=None) -> int:
         sp.add_argument("--port", type=int, default=5006, help="port (0: any free port)")
         sp.add_argument("--address", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only)")
+        sp.add_argument("--allow-origin", action="append", default=[], metavar="HOST:PORT",
+                        help="with a network --address: where browsers reach this server "
+                             "(repeatable; required there; a token is printed in the URL)")
         sp.add_argument("--show", action="store_true", help="open a browser")
 
     sp = sub.add_parser("serve", help="serve the dashboard on a recording (or a folder of them)")

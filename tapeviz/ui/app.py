@@ -5,6 +5,12 @@
     TAPEVIZ_RECORDING=run.tvz panel serve tapeviz/ui/app.py
 
 ``tapeviz serve`` runs the same factory. Each session gets its own store and views.
+
+Served this way, Panel's command line is in charge of the server: run the ``panel`` command
+(``python -m panel`` puts the current folder on ``sys.path``), keep the default loopback
+address, and add ``--warm`` so this module closes Panel's component route
+(:func:`.compat.close_component_route`) before the first request rather than at the first
+session. ``tapeviz serve`` does all of this itself; docs/security.md has the details.
 """
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ import sys
 from functools import partial
 
 import panel as pn
+
+from tapeviz.ui.compat import close_component_route, escape_title_when_served
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
@@ -37,7 +45,7 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     page = pn.template.BootstrapTemplate(title=title, main=[main], header=header,
                                          header_background="#2b4a6f")
     page.server_doc = partial(_server_doc_frozen, page)
-    return page
+    return escape_title_when_served(page)
 
 
 def open_dashboard(path, follow: bool, title: str):
@@ -72,6 +80,7 @@ def _args():
 
 
 if pn.state.served or __name__.startswith("bokeh_app"):
+    close_component_route()
     _path, _follow = _args()
     pn.extension("tabulator")
     make_app(_path, _follow).servable()

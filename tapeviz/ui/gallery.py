@@ -2,10 +2,12 @@
 
 Each file ``demos/NN_slug.py`` runs as a plain script (the TensorFlow tutorial's output, then
 tapeviz's explanations) and as a ``panel serve`` app; ``demos/index.py`` is the index page.
-``tapeviz gallery`` (the README's ``./run.sh gallery``) serves them all::
+``tapeviz gallery`` (the README's ``./run.sh gallery``) serves them all, as::
 
     panel serve demos/[0-9]*.py demos/index.py --index index \\
         --static-dirs thumbnails=demos/thumbnails --address 127.0.0.1 --port 5006
+
+run in a child process without the current folder on ``sys.path`` (:data:`PANEL_SERVE`).
 
 What runs in a demo's session: :func:`.lesson.run_lesson` runs the lesson with events captured
 and its printed output kept (or :class:`.lesson.LiveLesson` runs it in a thread while the page
@@ -25,6 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .compat import escape_title_when_served
 from .lesson import LiveLesson
 
 DEMO_GLOB = "[0-9][0-9]_*.py"
@@ -174,9 +177,10 @@ def demo_page(doc: str | None, events, output: str | None = None, code=None):
                                              sizing_mode="stretch_width", name="lesson_code"),
                             title="The lesson: TensorFlow code, run here with import tapeviz as tf",
                             collapsed=False, sizing_mode="stretch_width", margin=(20, 10)))
-    return pn.template.BootstrapTemplate(title=f"tapeviz gallery · {title}", sidebar=sidebar,
+    page = pn.template.BootstrapTemplate(title=f"tapeviz gallery · {title}", sidebar=sidebar,
                                          main=main, sidebar_width=380,
                                          header_background=HEADER_BACKGROUND)
+    return escape_title_when_served(page)     # a demo's title is its docstring's first line
 
 
 def _pre(output: str, running: bool = False) -> str:
@@ -242,51 +246,115 @@ def index_page(demos_dir: str | os.PathLike | None = None):
                         sizing_mode="stretch_width", name="gallery_index")
     intro = pn.pane.Markdown(INTRO, css_classes=["tv-intro"], stylesheets=[INDEX_CSS],
                              sizing_mode="stretch_width")
-    return pn.template.BootstrapTemplate(title=f"tapeviz gallery · {len(demos)} demos",
+    page = pn.template.BootstrapTemplate(title=f"tapeviz gallery · {len(demos)} demos",
                                          main=[intro, grid], header_background=HEADER_BACKGROUND)
+    return escape_title_when_served(page)
 
 
 # ---- serving -------------------------------------------------------------------------------
 
-def build_command(argv: list[str] | None = None) -> list[str]:
-    """The ``panel serve`` command line that serves the gallery (see :func:`main`)."""
+#: What ``tapeviz gallery``'s child process runs (``python -c``): Panel's ``serve`` command
+#: without the current folder on ``sys.path`` (``python -m panel`` would put it there, and
+#: then anything that imports a module by name could run a file of the folder the gallery
+#: was started in; ``-P`` needs Python 3.11), with tapeviz loaded from where the parent has
+#: it (argv[1]) and Panel's component route closed.
+PANEL_SERVE = """\
+import sys
+if sys.path[:1] == ['']:
+    del sys.path[0]
+import importlib.util
+package = sys.argv.pop(1)
+spec = importlib.util.spec_from_file_location(
+    'tapeviz', package + '/__init__.py', submodule_search_locations=[package])
+sys.modules['tapeviz'] = module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from tapeviz.ui.gallery import run_panel_serve
+run_panel_serve()
+"""
+
+
+def run_panel_serve() -> None:
+    """Panel's ``serve`` command on ``sys.argv[1:]``, in this process, with Panel's component
+    route closed first (:func:`.compat.close_component_route`)."""
+    from panel.command import main as panel_main
+
+    from .compat import close_component_route
+    close_component_route()
+    sys.argv[0] = "panel"
+    panel_main()
+
+
+@dataclass
+class GalleryCommand:
+    """How ``tapeviz gallery`` starts ``panel serve``: its command line, what it adds to the
+    environment (the token and session signing on a network address) and the URL to open."""
+    argv: list
+    env: dict
+    url: str
+    demos: int
+
+
+def build_command(argv: list[str] | None = None) -> GalleryCommand:
+    """The ``panel serve`` command that serves the gallery (see :func:`main`)."""
+    from . import access
     p = argparse.ArgumentParser(prog="tapeviz gallery",
                                 description="Serve the demo gallery (every demo in demos/ with an "
                                             "index page) with `panel serve`.")
     p.add_argument("--port", type=int, default=5006, help="port (default 5006; 0: any free port)")
     p.add_argument("--address", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="HOST:PORT",
+                   help="with a network --address: where browsers reach the gallery "
+                        "(repeatable; required there; a token is printed in the URL)")
     p.add_argument("--show", action="store_true", help="open the index in a browser")
     p.add_argument("--demos", default=None, help="the demos folder (default: demos/ of the checkout)")
     args, extra = p.parse_known_args(argv)
     demos_dir = find_demos_dir(args.demos)
     files = [str(f) for f in demo_files(demos_dir)] + [str(demos_dir / "index.py")]
-    cmd = [sys.executable, "-m", "panel", "serve", *files, "--index", "index",
-           "--static-dirs", f"thumbnails={demos_dir / 'thumbnails'}",
-           "--address", args.address, "--port", str(args.port)]
-    if args.address not in ("127.0.0.1", "localhost"):
-        cmd += ["--allow-websocket-origin", f"{args.address}:{args.port}"]
+    port, env = args.port, {}
+    url = f"http://{args.address}:{port}/" if port else f"{args.address} (a free port)"
+    cmd = [sys.executable, "-c", PANEL_SERVE, str(Path(__file__).resolve().parents[1]),
+           "serve", *files, "--index", "index",
+           "--static-dirs", f"thumbnails={demos_dir / 'thumbnails'}", "--address", args.address]
+    if not access.is_loopback(args.address):
+        if not args.allow_origin:
+            raise ValueError(f"tapeviz gallery: --address {args.address} makes the gallery "
+                             "reachable from the network: name the address browsers will use "
+                             "with --allow-origin HOST:PORT (repeatable)")
+        if args.show:
+            raise ValueError("tapeviz gallery: --show would open the gallery without its token "
+                             "on a network address: leave it out and open the URL it prints")
+        port = port or access.free_port(args.address)    # the origins name it
+        origins = access.allowed_origins(args.allow_origin, port)
+        token = access.new_token()
+        from bokeh.util.token import generate_secret_key
+        env = {access.TOKEN_VARIABLE: token, "BOKEH_SIGN_SESSIONS": "yes",
+               "BOKEH_SECRET_KEY": generate_secret_key()}
+        cmd += ["--auth-module", str(Path(__file__).with_name("token_auth.py"))]
+        for origin in origins + [f"127.0.0.1:{port}", f"localhost:{port}"]:
+            cmd += ["--allow-websocket-origin", origin]
+        url = f"http://{origins[0]}/?token={token}"
+    cmd += ["--port", str(port)]
     if args.show:
         cmd.append("--show")
-    return cmd + extra
+    return GalleryCommand(cmd + extra, env, url, len(files) - 1)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``tapeviz gallery [--port P] [--address A] [--show] [panel serve options]``."""
+    """``tapeviz gallery [--port P] [--address A [--allow-origin H:P]] [--show]
+    [panel serve options]``."""
     try:
-        cmd = build_command(list(sys.argv[1:] if argv is None else argv))
-    except FileNotFoundError as exc:
+        command = build_command(list(sys.argv[1:] if argv is None else argv))
+    except (FileNotFoundError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    demos = sum(1 for c in cmd if c.endswith(".py")) - 1
-    address, port = cmd[cmd.index("--address") + 1], cmd[cmd.index("--port") + 1]
-    where = f"http://{address}:{port}/" if port != "0" else f"{address} (a free port)"
     try:
-        proc = subprocess.Popen(cmd)
+        proc = subprocess.Popen(command.argv, env={**os.environ, **command.env})
     except KeyboardInterrupt:        # Ctrl-C while panel serve was being started
         return 130
     # printed once panel serve runs: a Ctrl-C after this line reaches it, and is waited for
-    print(f"tapeviz gallery: {demos} demos at {where} (panel serve; Ctrl-C stops it)", flush=True)
+    print(f"tapeviz gallery: {command.demos} demos at {command.url} (panel serve; Ctrl-C "
+          "stops it)", flush=True)
 
     def forward(signum, frame):
         proc.send_signal(signum)

@@ -26,7 +26,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 def env_with_repo(**extra):
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # (no empty entry: Python reads one as the current folder)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     for var in ("TAPEVIZ_RECORD", "_TAPEVIZ_RECORD_PID", "TAPEVIZ_EXPLAIN"):
         env.pop(var, None)
     env.update(extra)
@@ -114,13 +115,15 @@ def wait_live(url, timeout=60) -> bool:
 
 
 class Server:
-    """``python -m tapeviz.cli ARGS`` in a subprocess (serve or gallery), read until it serves
-    and its /liveness answers."""
+    """``python -m tapeviz.cli ARGS`` (or another ``module``) in a subprocess (serve or
+    gallery), read until it prints a URL (``url_pattern``) and its /liveness answers."""
 
-    def __init__(self, args, env=None, start_timeout=60):
-        self.proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", *args],
+    def __init__(self, args, env=None, start_timeout=60, cwd=ROOT,
+                 url_pattern=r"(http://127\.0\.0\.1:\d+/)", module="tapeviz.cli"):
+        self.proc = subprocess.Popen([sys.executable, "-m", module, *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     cwd=ROOT, env=env or env_with_repo())
+                                     cwd=cwd, env=env or env_with_repo())
+        self.url_pattern = url_pattern
         self.lines: queue.Queue = queue.Queue()
         self.log: list = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -133,8 +136,9 @@ class Server:
             self.lines.put(line)
 
     def _wait_url(self, timeout=60):
-        m = next_match(self.lines, self.proc, r"(http://127\.0\.0\.1:\d+/)", timeout)
+        m = next_match(self.lines, self.proc, self.url_pattern, timeout)
         if m:
+            self.match = m
             return m.group(1)
         self.stop()
         pytest.fail("tapeviz did not start:\n" + "".join(self.log[-60:]))

@@ -139,8 +139,13 @@ def test_demo_draws_steps_and_explains(served_gallery, index_links, watched, ste
 
 
 def test_gallery_command_line():
-    cmd = gallery.build_command(["--port", "5123", "--show"])
-    assert cmd[1:4] == ["-m", "panel", "serve"]
+    command = gallery.build_command(["--port", "5123", "--show"])
+    cmd = command.argv
+    # panel's serve command through tapeviz's own start-up code: never `python -m`, which
+    # puts the current folder on sys.path
+    assert cmd[1:3] == ["-c", gallery.PANEL_SERVE] and cmd[4] == "serve"
+    assert Path(cmd[3]) == Path(gallery.__file__).resolve().parents[1]
+    assert command.env == {} and command.url == "http://127.0.0.1:5123/"
     served = [Path(c).name for c in cmd if c.endswith(".py")]
     assert served == [f"{s}.py" for s in STEMS] + ["index.py"]
     assert "make_thumbnails.py" not in served
@@ -150,6 +155,21 @@ def test_gallery_command_line():
     assert cmd[cmd.index("--port") + 1] == "5123" and "--show" in cmd
     static = cmd[cmd.index("--static-dirs") + 1]
     assert static == f"thumbnails={ROOT / 'demos' / 'thumbnails'}"
+
+
+def test_gallery_command_on_a_network_address_carries_its_token():
+    command = gallery.build_command(["--address", "0.0.0.0", "--port", "5123",
+                                     "--allow-origin", "myhost.example"])
+    token = command.env["TAPEVIZ_TOKEN"]
+    assert command.url == f"http://myhost.example:5123/?token={token}" and len(token) >= 32
+    assert command.env["BOKEH_SIGN_SESSIONS"] == "yes" and command.env["BOKEH_SECRET_KEY"]
+    cmd = command.argv
+    assert Path(cmd[cmd.index("--auth-module") + 1]).name == "token_auth.py"
+    origins = [cmd[i + 1] for i, c in enumerate(cmd) if c == "--allow-websocket-origin"]
+    assert origins == ["myhost.example:5123", "127.0.0.1:5123", "localhost:5123"]
+    assert "--show" not in cmd and "*" not in " ".join(cmd)
+    with pytest.raises(ValueError, match="without its token"):
+        gallery.build_command(["--address", "0.0.0.0", "--allow-origin", "h:1", "--show"])
 
 
 def test_demo_docstrings_give_the_index_a_title_and_summary():
