@@ -36,6 +36,7 @@ def truths(path):
 def recorded_calls(path, tmp_path):
     """The script's gradient_finished events, read back from its recording, in order."""
     out = tmp_path / "run.tvz"
+    tv.keras.backend.clear_session()     # layer names start at 'dense', as in a new process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with tv.record(str(out)):

@@ -8,6 +8,8 @@ gradient computed while an outer tape records is itself recorded (higher-order d
 from __future__ import annotations
 
 import itertools
+
+import numpy as np
 import warnings
 import weakref
 
@@ -34,6 +36,21 @@ _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for sho
 def _log():
     import logging   # on the first warning: `import tapeviz` does not load logging
     return logging.getLogger("tapeviz")
+
+
+def _targets_that_are_sources(raw, sources, targets, upstreams) -> None:
+    """A source that is itself a target (`result = v0` under a Python `if`, TensorFlow's
+    autodiff guide) gets that target's upstream gradient even when the tape never watched
+    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place."""
+    for i, s in enumerate(sources):
+        if raw[i] is not None:
+            continue
+        for t, up in zip(targets, upstreams):
+            if t._id != s._id or t._value.dtype.kind not in "fiu":   # (strings, bools: None)
+                continue
+            if up is None:       # (an integer target has no default upstream: TF's is 1)
+                up = Tensor(np.ones(t._value.shape, t._value.dtype))
+            raw[i] = up if raw[i] is None else raw[i] + up
 
 
 class GradientTape:
@@ -214,6 +231,8 @@ class GradientTape:
         finally:
             self._end_call(call)
         raw = [grads.get(s._id) for s in flat_sources]
+        if None in raw:
+            _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up)
         results = raw if unconnected == "none" else [
             self._result(g, s, unconnected) for g, s in zip(raw, flat_sources)]
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
