@@ -63,6 +63,11 @@ class Follower:
         self.restarts = 0
 
     # --- public -----------------------------------------------------------------------------
+    @property
+    def sources(self) -> dict:
+        """The source lines the file carries so far (file -> {line number: text})."""
+        return self._parser.tables.sources
+
     def poll(self, max_events: int = 10_000) -> list:
         """The events available now (at most ``max_events``), without waiting."""
         out = []

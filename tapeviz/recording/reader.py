@@ -48,11 +48,13 @@ class Recording(list):
 
     ``header`` (the first line, a dict), ``warnings`` (what was skipped and why, with line
     numbers), ``complete`` (the writer closed it: the ``recording_closed`` line was read),
-    ``footer`` (that ``RecordingClosed`` event, or None) and ``path``."""
+    ``footer`` (that ``RecordingClosed`` event, or None), ``path``, and ``sources`` (the
+    source lines it carries: file -> {line number: text})."""
 
     def __init__(self, events=(), header=None, warnings=None, complete=False, footer=None,
                  path=None):
         super().__init__(events)
+        self.sources: dict = {}
         self.header = header or {}
         self.warnings = warnings if warnings is not None else []
         self.complete = complete
@@ -85,6 +87,7 @@ def load_recording(path) -> Recording:
         rec = Recording(header=header, path=path)
         parser = _EventParser(rec.warnings, path)
         parser.tables.set_version(_major(header.get("version")))
+        rec.sources = parser.tables.sources
         while True:
             item = reader.next_line()
             if item is None:

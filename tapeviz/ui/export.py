@@ -37,7 +37,9 @@ MAX_STEPS = 5_000       # per tape: steps embedded in the page (a call is cut, w
 def export(path, out=None, title: str | None = None) -> str:
     """Write the page for recording ``path`` to ``out`` (default: ``path`` with ``.html``)."""
     store = Store(max_tapes=10_000, max_calls=10_000)
-    store.ingest(load_events(path))
+    events = load_events(path)
+    store.ingest(events)
+    store.sources = events.sources      # the source shown is the one the recording carries
     out = out or os.path.splitext(os.fspath(path))[0] + ".html"
     title = title or f"tapeviz · {os.path.basename(os.fspath(path))}"
     page = build(store, title)

@@ -7,8 +7,8 @@ so concurrent sessions of ``panel serve`` do not mix their lessons, and lessons 
 time (:data:`_ONE_LESSON_AT_A_TIME`): tapeviz's tape stack is the process's, not each
 thread's, so a lesson run while another's tape is open would be recorded by that tape (its
 variable reads auto-watched there) or lose its lineage during the other's backward pass.
-Lessons take a second or two; a second session's lesson waits for the first. Imports: stdlib
-and ``tapeviz.events`` only.
+Lessons take a second or two; a second session's lesson waits for the first. Imports: stdlib,
+``tapeviz.events`` and ``tapeviz.recording.sources``.
 """
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import io
 import queue
 import sys
 import threading
+
+from ..recording.sources import SourceWindows, carry
 
 
 class _ThreadStdout(io.TextIOBase):
@@ -132,6 +134,8 @@ class LiveLesson:
         self._out = io.StringIO()
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
+        self.sources: dict = {}       # the lesson's own source lines around its events' sites
+        self._windows = SourceWindows()
 
     def start(self):
         if self._thread is None:
@@ -164,4 +168,5 @@ class LiveLesson:
                 out.append(self._queue.get_nowait())
             except queue.Empty:
                 break
+        carry(out, self._windows, self.sources)
         return out

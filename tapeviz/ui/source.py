@@ -17,6 +17,8 @@ class ListSource:
     """A finished list of events, delivered in batches of ``batch`` by :meth:`poll`."""
 
     def __init__(self, items, batch: int | None = None):
+        #: the source lines a loaded recording carries (file -> {line: text}), else none
+        self.sources = getattr(items, "sources", None) or {}
         self._items = list(items)
         self._pos = 0
         self._batch = batch
@@ -32,15 +34,26 @@ class ListSource:
         return out
 
 
+def own_events(events) -> ListSource:
+    """A finished list of events this process emitted (a lesson's), with the source lines
+    around their sites taken as a recording takes them (its own source, through linecache):
+    never for events read from elsewhere, whose paths may name any file."""
+    from ..recording.sources import SourceWindows, carry
+    source = ListSource(events)
+    carry(source._items, SourceWindows(), source.sources)
+    return source
+
+
 _STORES: "OrderedDict[tuple, object]" = OrderedDict()   # (path, mtime, size, limits) -> Store
 _STORES_KEPT = 4
 _STORES_LOCK = threading.Lock()
 
 
 def load_events(path) -> list:
-    """All events of a recording file."""
+    """All events of a recording file: its :class:`~tapeviz.recording.Recording` (a list,
+    with the ``sources`` it carries)."""
     from ..recording import load_recording
-    return list(load_recording(path))
+    return load_recording(path)
 
 
 def store_for(path, max_tapes: int = 50, max_calls: int = 200):
@@ -59,7 +72,9 @@ def store_for(path, max_tapes: int = 50, max_calls: int = 200):
             _STORES.move_to_end(key)
             return hit
     store = Store(max_tapes=max_tapes, max_calls=max_calls)
-    store.ingest(load_events(path))
+    events = load_events(path)
+    store.ingest(events)
+    store.sources = events.sources
     with _STORES_LOCK:
         _STORES[key] = store
         while len(_STORES) > _STORES_KEPT:
