@@ -7,8 +7,9 @@ opens through :func:`open_regular`, which refuses them at once, without blocking
 A writer holds an exclusive ``flock`` on its file for as long as it records
 (:func:`lock_for_writing`): two processes recording to one path would otherwise interleave
 two runs in one file. The lock record is the header line, written right after the lock is
-taken: it names the writer's process id, so the second writer's error can name it too.
-Imports: stdlib only.
+taken: it names the writer's process id and host (``_hostname``, also what a follower
+compares to tell whether the producer is on this machine), so the second writer's error can
+name it too. Imports: stdlib only.
 """
 from __future__ import annotations
 
@@ -132,3 +133,18 @@ def _header_of(path) -> dict | None:
     except (OSError, ValueError):
         return None
     return header if isinstance(header, dict) and "pid" in header else None
+
+
+def _iso_now() -> str:
+    """Now, ISO 8601 in UTC with milliseconds: ``2026-11-22T02:39:13.027+00:00``."""
+    now = time.time()
+    ms = int(now % 1 * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{ms:03d}+00:00"
+
+
+def _hostname() -> str:
+    try:
+        return os.uname().nodename      # as socket.gethostname(), without importing socket
+    except AttributeError:              # pragma: no cover (Windows)
+        import platform
+        return platform.node()

@@ -1,7 +1,7 @@
 """Following a recording while it grows: :func:`follow_recording` and its :class:`Follower`,
 which reads 64 KiB at a time, waits for the newline of a partly written line, and notices
 when the writer closes the file, its process dies, or the file is replaced.
-Imports: stdlib, ``reader`` and ``writer``.
+Imports: stdlib, ``files`` and ``reader``.
 """
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import os
 import time
 
 from . import reader as _reader
-from .files import NotARegularFile, open_regular
+from .files import NotARegularFile, _hostname, open_regular
 from .reader import (_BOM_AND_SPACE, _CHUNK, RecordingError, _EventParser, _major, _mb,
                      check_header)
-from .writer import _hostname
 
 
 def follow_recording(path, poll: float = 0.1, idle_timeout: float | None = None):

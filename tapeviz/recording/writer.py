@@ -10,7 +10,6 @@ usual event's C version, when it was built).
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import sys
 import threading
@@ -22,8 +21,8 @@ from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _finite_number, _plain)
-from .files import lock_for_writing
+                     _finite_attrs, _finite_number, _plain, cut_to_fit)
+from .files import _hostname, _iso_now, lock_for_writing
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
 
@@ -203,24 +202,14 @@ class record:
         self._end = end
 
     def _cut(self, line: bytes):
-        """A line longer than the reader takes (:data:`MAX_LINE`), made to fit: its summaries'
-        values left out (``"value_cut": true`` says so), then any very long string cut
-        (ending ``...[cut]``). None when even that is too long: the event is counted in
-        ``dropped``."""
-        data = json.loads(line)
-        if type(data) is dict:
-            _cut_values(data)
-            out = self._strict(data)
-            if len(out) <= MAX_LINE:
-                return out
-            out = self._strict(_cut_strings(data))
-            if len(out) <= MAX_LINE:
-                return out
-            if data.get("kind") in ("site", "refs_cleared"):
-                return None     # (its event loads without its site, with a warning)
-        self.dropped += 1
-        self._buffered_events -= 1      # (counted by the caller once this line is written)
-        return None
+        """A line longer than the reader takes (:data:`MAX_LINE`), made to fit
+        (``encode.cut_to_fit``); None when it cannot be: an event's is counted in
+        ``dropped`` (a table line's event loads without its site, with a warning)."""
+        fitted, table_line = cut_to_fit(line, MAX_LINE, self._strict)
+        if fitted is None and not table_line:
+            self.dropped += 1
+            self._buffered_events -= 1      # (counted by the caller once this line is written)
+        return fitted
 
     def _line(self, cls, data: dict, engine_built: bool) -> bytes:
         """One JSON line: orjson when it writes what the strict stdlib encoder would (it
@@ -345,51 +334,6 @@ class record:
     def __repr__(self):
         state = "closed" if self.closed else "recording"
         return f"<tapeviz recording {self.path!r} {state}, {self.events_written} events written>"
-
-
-def _cut_values(data) -> None:
-    """Every summary in ``data`` (a dict with ``shape``, ``size`` and ``value``) without its
-    value, marked ``"value_cut": true``."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if type(item) is dict:
-            if "value" in item and "size" in item and "shape" in item:
-                del item["value"]
-                item["value_cut"] = True
-            stack.extend(item.values())
-        elif type(item) is list:
-            stack.extend(item)
-
-
-_LONGEST_STRING = 4096
-
-
-def _cut_strings(value):
-    """``value`` with every string longer than 4,096 characters cut, ending ``...[cut]``."""
-    t = type(value)
-    if t is str:
-        return value if len(value) <= _LONGEST_STRING else value[:_LONGEST_STRING] + "...[cut]"
-    if t is dict:
-        return {k: _cut_strings(v) for k, v in value.items()}
-    if t is list:
-        return [_cut_strings(v) for v in value]
-    return value
-
-
-def _iso_now() -> str:
-    """Now, ISO 8601 in UTC with milliseconds: ``2026-11-22T02:39:13.027+00:00``."""
-    now = time.time()
-    ms = int(now % 1 * 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{ms:03d}+00:00"
-
-
-def _hostname() -> str:
-    try:
-        return os.uname().nodename      # as socket.gethostname(), without importing socket
-    except AttributeError:              # pragma: no cover (Windows)
-        import platform
-        return platform.node()
 
 
 _open_recordings: list = []
