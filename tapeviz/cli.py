@@ -41,11 +41,11 @@ def _check_recording(path, what: str = "open", follow: bool = False,
     the header line only. With ``follow``, a file that does not exist yet, is empty, or holds
     the start of a first line that may still become a header is accepted (the follower waits
     for it, as it always did); only a first line that cannot be a header is refused."""
-    from .recording.reader import _BOM_AND_SPACE, _CHUNK, RecordingError, read_header
+    from .recording.reader import _BOM_AND_SPACE, _CHUNK, RecordingError, _open, read_header
     try:
         if follow:
             try:
-                with open(path, "rb") as f:
+                with _open(path) as f:      # a FIFO or a device: refused, never waited on
                     head = f.read(_CHUNK)
             except FileNotFoundError:
                 return

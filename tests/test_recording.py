@@ -147,7 +147,7 @@ def test_record_as_object_close_is_idempotent_and_replaces_old_file(tmp_path):
     assert events.ACTIVE is False
     loaded = load_recording(path)
     assert loaded.complete and "op_recorded" in loaded.kinds()
-    assert "old content" not in path.read_text()
+    assert "old content" not in path.read_text().splitlines()   # (the source lines quote it)
     assert "closed" in repr(r)
 
 
@@ -565,7 +565,7 @@ def test_follower_idle_timeout_and_truncation(tmp_path):
     follower = follow_recording(path, poll=0.01)
     assert len(follower.poll()) == 4
     _write(path, lines[0] + b"\n")                             # replaced by a shorter file
-    assert follower.poll() == [] and follower.ended and follower.reason == "truncated"
+    assert follower.poll() == [] and not follower.ended and follower.restarts == 1
     assert "shrank" in follower.warnings[0]
 
 
@@ -611,7 +611,7 @@ def test_follower_skips_an_enormous_line_in_pieces(tmp_path, monkeypatch):
 def test_endless_devices_and_same_path_twice_are_refused_quickly(tmp_path):
     start = time.monotonic()
     for device in ("/dev/zero", "/dev/urandom"):
-        with pytest.raises(RecordingError, match="binary"):
+        with pytest.raises(RecordingError, match="character device, not a regular file"):
             load_recording(device)
     assert time.monotonic() - start < 5
     path = tmp_path / "one.tvz"

@@ -142,6 +142,11 @@ class TapeEventSource:
         self._pending = tape_events(tape)
         self._calls: set = set()
         self.ended = False
+        # the source lines around its events' sites, as a recording carries them: the view
+        # reads no file itself (this process's own source, through linecache)
+        from ..recording.sources import SourceWindows
+        self.sources: dict = {}
+        self._windows = SourceWindows()
         # op definitions seen before this view opened come too: the view needs their formulas.
         # The subscription holds the source weakly and closes when the source goes (a view
         # dropped in a notebook must not leave events on, and paid for, in every later cell)
@@ -158,7 +163,9 @@ class TapeEventSource:
             self._pending.append(event)
 
     def poll(self) -> list:
+        from ..recording.sources import carry
         out, self._pending = self._pending, []
+        carry(out, self._windows, self.sources)
         return out
 
     def close(self):

@@ -138,3 +138,48 @@ def _finite_attrs(attrs: dict) -> bool:
                 if isinstance(x, float) and x - x != 0:
                     return False
     return True
+
+
+def cut_to_fit(line: bytes, limit: int, encode) -> tuple:
+    """``(line, is a table line)`` for a JSON line longer than ``limit`` bytes, made to fit:
+    its summaries' values left out (``"value_cut": true`` says so), then any string longer
+    than 4,096 characters cut (ending ``...[cut]``); the line is None when even that is too
+    long. ``encode``: the writer's strict encoder (a dict to a line)."""
+    data = json.loads(line)
+    if type(data) is not dict:
+        return None, False
+    _cut_values(data)
+    out = encode(data)
+    if len(out) > limit:
+        out = encode(_cut_strings(data))
+    return (out if len(out) <= limit else None), data.get("kind") in ("site", "refs_cleared")
+
+
+def _cut_values(data) -> None:
+    """Every summary in ``data`` (a dict with ``shape``, ``size`` and ``value``) without its
+    value, marked ``"value_cut": true``."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            if "value" in item and "size" in item and "shape" in item:
+                del item["value"]
+                item["value_cut"] = True
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+
+
+_LONGEST_STRING = 4096
+
+
+def _cut_strings(value):
+    """``value`` with every string longer than 4,096 characters cut, ending ``...[cut]``."""
+    t = type(value)
+    if t is str:
+        return value if len(value) <= _LONGEST_STRING else value[:_LONGEST_STRING] + "...[cut]"
+    if t is dict:
+        return {k: _cut_strings(v) for k, v in value.items()}
+    if t is list:
+        return [_cut_strings(v) for v in value]
+    return value

@@ -1,19 +1,18 @@
 """Following a recording while it grows: :func:`follow_recording` and its :class:`Follower`,
 which reads 64 KiB at a time, waits for the newline of a partly written line, and notices
 when the writer closes the file, its process dies, or the file is replaced.
-Imports: stdlib, ``reader`` and ``writer``.
+Imports: stdlib, ``files`` and ``reader``.
 """
 from __future__ import annotations
 
 import collections
 import os
-import stat
 import time
 
 from . import reader as _reader
+from .files import NotARegularFile, _hostname, open_regular
 from .reader import (_BOM_AND_SPACE, _CHUNK, RecordingError, _EventParser, _major, _mb,
                      check_header)
-from .writer import _hostname
 
 
 def follow_recording(path, poll: float = 0.1, idle_timeout: float | None = None):
@@ -57,8 +56,17 @@ class Follower:
         self._parser = _EventParser(self.warnings, self.path)
         self._last_data = time.monotonic()
         self._last_alive_check = 0.0
+        self._header_raw = b""      # the header line's bytes: a rewritten file starts otherwise
+        #: how many times the file was replaced, truncated or rotated and reading started
+        #: again on the new file (each time with a warning): the events after it are a new run
+        self.restarts = 0
 
     # --- public -----------------------------------------------------------------------------
+    @property
+    def sources(self) -> dict:
+        """The source lines the file carries so far (file -> {line number: text})."""
+        return self._parser.tables.sources
+
     def poll(self, max_events: int = 10_000) -> list:
         """The events available now (at most ``max_events``), without waiting."""
         out = []
@@ -67,9 +75,12 @@ class Follower:
                 out.append(self._ready.popleft())
             if len(out) >= max_events or self.ended:
                 break
+            restarts = self.restarts
             if not self._read_chunk():
                 self._check_end()
                 break
+            if self.restarts != restarts and out:
+                break       # a batch never mixes two files: the new one's come next call
         return out
 
     def __iter__(self):
@@ -106,31 +117,75 @@ class Follower:
     def _open(self) -> bool:
         if self._file is None:
             try:
-                self._file = open(self.path, "rb")
+                self._file = open_regular(self.path)
             except FileNotFoundError:
                 return False
+            except NotARegularFile as exc:      # a FIFO would block every read
+                self._end("not_a_recording", str(exc))
+                raise RecordingError(str(exc)) from None
         return True
 
     def _read_chunk(self) -> bool:
-        """Read one chunk and parse its whole lines; False when there was nothing new."""
+        """Read one chunk and parse its whole lines; False when there was nothing new.
+        A file truncated or rewritten in place is read again from its start; once the open
+        file has nothing more, a new file at the path (replaced, or the old one renamed:
+        rotated) is followed from its start."""
         if self.ended or not self._open():
             return False
+        fd = self._file.fileno()
         try:
-            st = os.fstat(self._file.fileno())
-            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            size = os.fstat(fd).st_size
+            rewritten = self._header_raw and os.pread(fd, len(self._header_raw), 0) != \
+                self._header_raw
         except OSError:
-            size = None
+            size, rewritten = None, False
         if size is not None and size < self._offset:
-            self._end("truncated", f"{self.path!r} shrank from {self._offset} to {size} bytes "
-                                   "while being followed (replaced by a new recording?)")
+            self._restart(f"{self.path!r} shrank from {self._offset} to {size} bytes while "
+                          "being followed (truncated: a new recording?)")
+            return False
+        if rewritten:
+            self._restart(f"{self.path!r} was rewritten in place while being followed (its "
+                          "header changed: a new recording?)")
             return False
         chunk = self._file.read(_CHUNK)
         if not chunk:
+            moved = self._moved()
+            if moved:
+                self._restart(moved)
             return False
         self._offset += len(chunk)
         self._last_data = time.monotonic()
         self._feed(chunk)
         return True
+
+    def _moved(self) -> str | None:
+        """Why the path now names another file than the one being read, or None."""
+        try:
+            now = os.stat(self.path)
+            mine = os.fstat(self._file.fileno())
+        except OSError:        # deleted and not created again (yet): keep the open file
+            return None
+        if (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev):
+            return None
+        if mine.st_nlink > 0:
+            return (f"{self.path!r} was rotated while being followed (the file was renamed "
+                    "and a new one created)")
+        return f"{self.path!r} was replaced by a new file while being followed"
+
+    def _restart(self, why: str) -> None:
+        """Read the file at the path from its start, as a new recording, saying why."""
+        self.restarts += 1
+        if self._partial:
+            self.warnings.append(f"line {self._lineno + 1}: truncated "
+                                 f"({len(self._partial)} bytes without a newline), ignored")
+        self.warnings.append(f"{why}: following the new file from its start (its events "
+                             "are a new run)")
+        self.close()
+        self.header, self.footer = None, None
+        self._offset, self._partial, self._skipping, self._lineno = 0, b"", 0, 0
+        self._header_raw = b""
+        self._parser = _EventParser(self.warnings, self.path)
+        self._last_data = time.monotonic()
 
     def _feed(self, chunk: bytes) -> None:
         start = 0
@@ -170,6 +225,7 @@ class Follower:
     def _header_from(self, raw: bytes, complete: bool = True) -> None:
         try:
             self.header = check_header(raw, self.path, complete)
+            self._header_raw = raw + b"\n" if complete else b""
             self._parser.tables.set_version(_major(self.header.get("version")))
         except RecordingError as exc:
             self.ended, self.reason = True, "not_a_recording"
@@ -185,6 +241,7 @@ class Follower:
             return
         if event.KIND == "recording_closed":
             self.footer = event
+            self._parser.note_dropped(event, self._lineno)
             self._end("closed")
             return
         self.events_read += 1

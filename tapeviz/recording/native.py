@@ -40,8 +40,7 @@ def setup(c, writer):
     c.setup_on_event({
         "make_plan": plan, "python_on_event": writer.record._on_event,
         "built_payload": built_payload, "pending_slot": _Deferrable.__dict__["_pending"],
-        "build_errors": (ValueError, TypeError, RecursionError, OverflowError,
-                         AttributeError)})
+        "build_errors": writer._BUILD_ERRORS})
     return c.write, c.on_event
 
 

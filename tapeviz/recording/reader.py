@@ -10,6 +10,7 @@ import os
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, from_dict
+from .files import NotARegularFile, open_regular
 from .tables import ReaderTables
 
 FORMAT = "tapeviz-recording"
@@ -62,11 +63,13 @@ class Recording(list):
 
     ``header`` (the first line, a dict), ``warnings`` (what was skipped and why, with line
     numbers), ``complete`` (the writer closed it: the ``recording_closed`` line was read),
-    ``footer`` (that ``RecordingClosed`` event, or None) and ``path``."""
+    ``footer`` (that ``RecordingClosed`` event, or None), ``path``, and ``sources`` (the
+    source lines it carries: file -> {line number: text})."""
 
     def __init__(self, events=(), header=None, warnings=None, complete=False, footer=None,
                  path=None):
         super().__init__(events)
+        self.sources: dict = {}
         self.header = header or {}
         self.warnings = warnings if warnings is not None else []
         self.complete = complete
@@ -94,11 +97,12 @@ def load_recording(path) -> Recording:
     empty file, a file that is not a recording (the message says what it seems to be) and a
     recording from a newer, incompatible schema. ``FileNotFoundError`` as usual."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
+    with _open(path) as f:
         header, reader = _read_header(f, path)
         rec = Recording(header=header, path=path)
         parser = _EventParser(rec.warnings, path)
         parser.tables.set_version(_major(header.get("version")))
+        rec.sources = parser.tables.sources
         while True:
             item = reader.next_line()
             if item is None:
@@ -117,6 +121,7 @@ def load_recording(path) -> Recording:
             if event.KIND == "recording_closed":
                 rec.complete = True
                 rec.footer = event
+                parser.note_dropped(event, lineno)
                 continue
             rec.append(event)
         if parser.extra_warnings:
@@ -130,8 +135,16 @@ def read_header(path) -> dict:
     recording I can read?". Raises :class:`RecordingError` (with the same messages) or
     ``OSError``."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
+    with _open(path) as f:
         return _read_header(f, path)[0]
+
+
+def _open(path):
+    """The file, opened for reading; RecordingError at once for a FIFO, a device, a socket."""
+    try:
+        return open_regular(path)
+    except NotARegularFile as exc:
+        raise RecordingError(str(exc)) from None
 
 
 def _read_header(f, path):
@@ -214,6 +227,12 @@ class _EventParser:
             self.warnings.append(message)
         else:
             self.extra_warnings += 1
+
+    def note_dropped(self, footer, lineno: int) -> None:
+        """A warning when the footer counts events the writer could not write."""
+        if footer.dropped:
+            self.warn(lineno, f"line {lineno}: the writer could not write {footer.dropped} "
+                              "event(s) (out of memory, or unwritable): they are missing")
 
     def parse(self, raw: bytes, lineno: int, last: bool = False):
         """An event, or None (blank line, table line, unknown kind, or garbled: warned)."""

@@ -15,7 +15,9 @@ In a ``backward_step``, an input's first gradient is also its running total: the
 the same summary for both, and the writer leaves ``total`` out (:func:`totals_once`; a
 summary with its value is a sixth of a training step's bytes). Readers put it back.
 
-Imports: stdlib, ``events`` and ``encode``.
+The source lines around each new site go before its definition (``sources.py``).
+
+Imports: stdlib, ``events``, ``encode`` and ``sources``.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import os
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from .encode import _encode
+from .sources import SourceWindows, take
 
 #: The writer forgets its tensor refs (and says so in the file) past this many tensor ids.
 #: Small on purpose: every ref it holds is an event's dicts kept alive, which the garbage
@@ -59,12 +62,13 @@ class WriterTables:
     """The writer's half: replaces sites and repeated refs in an event's dict (a fresh
     ``to_dict()``: its top level is replaced, nothing it shares with the event is changed)."""
 
-    __slots__ = ("sites", "by_line", "refs")
+    __slots__ = ("sites", "by_line", "refs", "windows")
 
     def __init__(self):
         self.sites: dict = {}        # site items -> id
         self.by_line: dict = {}      # (file, line) -> (id, site): the usual hit, checked by ==
         self.refs: dict = {}         # tensor id -> the ref last written in full
+        self.windows = SourceWindows()   # the source lines already carried
 
     def site(self, site: dict):
         """``(id, definition line to write first or b"")`` for a site; ``(site, b"")`` (written
@@ -82,8 +86,9 @@ class WriterTables:
         line = b""
         if sid is None:     # remembered only once its definition line exists
             sid = len(self.sites) + 1
-            line = _encode(sanitize({"kind": "site", "id": sid, "site": site})).encode(
-                "ascii") + b"\n"
+            # the source lines around it first (sources.py): viewers read no disk
+            line = self.windows.lines_for(site) + _encode(
+                sanitize({"kind": "site", "id": sid, "site": site})).encode("ascii") + b"\n"
             self.sites[items] = sid
         self.by_line[key] = (sid, dict(site))
         return sid, line
@@ -190,11 +195,12 @@ def totals_once(input_grads):
 class ReaderTables:
     """The reader's half: sites and refs back into an event's dict, from the lines so far."""
 
-    __slots__ = ("sites", "refs", "names_refs", "omits_totals")
+    __slots__ = ("sites", "refs", "names_refs", "omits_totals", "sources")
 
     def __init__(self):
         self.sites: dict = {}
         self.refs: dict = {}
+        self.sources: dict = {}      # file -> {line number: text}: the source it carries
         self.set_version(SCHEMA_VERSION)
 
     def set_version(self, major: int) -> None:
@@ -203,7 +209,8 @@ class ReaderTables:
         self.omits_totals = major >= 3
 
     def define(self, data: dict) -> bool:
-        """True when ``data`` is a table line (``site``, ``refs_cleared``) and was taken in."""
+        """True when ``data`` is a table line (``site``, ``refs_cleared``, ``source``) and was
+        taken in."""
         kind = data.get("kind")
         if kind == "site":
             sid, site = data.get("id"), data.get("site")
@@ -214,7 +221,7 @@ class ReaderTables:
         if kind == "refs_cleared":
             self.refs.clear()
             return True
-        return False
+        return take(self.sources, data)
 
     def site(self, sid: int):
         """The site of that id (a copy: each event its own dict), or None if undefined."""

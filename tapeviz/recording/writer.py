@@ -2,7 +2,9 @@
 line each, in batches (every 2,048 events or 1 MiB, every 0.2 s from a background thread, at
 close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unchanged.
 Sites and repeated tensor refs are written once (``tables.py``).
-Imports: stdlib, ``events``, ``encode``, ``reader`` and ``tables`` (and ``native``, the
+A writer locks its file (``files.py``): a second process recording to the same path gets
+an error naming the first one's process id instead of mixing two runs into one file.
+Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables`` (and ``native``, the
 usual event's C version, when it was built).
 """
 from __future__ import annotations
@@ -19,8 +21,9 @@ from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _finite_number, _plain)
-from .reader import FORMAT
+                     _finite_attrs, _finite_number, _plain, cut_to_fit)
+from .files import _hostname, _iso_now, lock_for_writing
+from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
 
 _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, _events.Scalar
@@ -33,7 +36,13 @@ _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it o
 #: what a line that cannot be written the usual way raises: the event is then written the
 #: general way (sanitised). KeyError: a deferred payload that left a field out (built_payload
 #: writes what the build gave), which the general way fills in with the defaults.
-_WRITE_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, KeyError)
+_WRITE_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, KeyError, MemoryError)
+#: what building an event's payload may raise: it is then written the general way, or, when
+#: that fails too (a MemoryError summarising a huge broadcast view), counted in ``dropped``
+_BUILD_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, AttributeError,
+                 MemoryError)
+#: No line is longer than this (the reader skips longer ones): values are cut to fit.
+MAX_LINE = MAX_LINE_BYTES
 
 
 class record:
@@ -43,7 +52,8 @@ class record:
     open when the interpreter exits are closed then. ``value_limit`` sets how many elements
     an array may have to be stored whole (default ``tv.events.config["value_limit"]``, 64);
     it applies to every subscriber while this recording is open. An existing file at
-    ``path`` is replaced.
+    ``path`` is replaced, unless another process is recording to it:
+    :class:`~tapeviz.recording.files.RecordingLocked` then names that process.
 
     >>> import tapeviz as tv
     >>> with tv.record("run.tvz") as rec:    # doctest: +SKIP
@@ -82,7 +92,7 @@ class record:
             self._on_event = types.MethodType(_c_on_event, self)
         self._lock = threading.Lock()
         self._failed = False
-        self._file = open(self.path, "wb")
+        self._file = lock_for_writing(self.path)    # RecordingLocked: another process has it
         try:
             self._file.write(_encode(self._header(value_limit)).encode("ascii") + b"\n")
             self._file.flush()
@@ -122,7 +132,7 @@ class record:
                 data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
             else:
                 data = built_payload(event, pending)
-        except (ValueError, TypeError, RecursionError, OverflowError, AttributeError):
+        except _BUILD_ERRORS:
             data = None
         # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
         engine_built = pending is not None
@@ -149,11 +159,12 @@ class record:
             line = self._line(cls, data, engine_built)
         except _WRITE_ERRORS:
             line = self._sanitized(event)
+            if line is not None:
+                self._append(line)
+            if cls in _WITH_REFS:     # its refs, sanitised or lost, are not the ones remembered
+                self._append(tables.clear())
             if line is None:
                 return
-            self._append(line)
-            if cls in _WITH_REFS:     # its refs, sanitised, are not the ones remembered
-                self._append(tables.clear())
         else:
             start = self._end
             end = start + len(line)
@@ -175,6 +186,10 @@ class record:
         memoryview: a bytearray's own slice assignment first copies a bytes line into a
         new bytearray. A line that does not fit flushes the lines before it; one larger
         than the whole buffer is then written by itself (whole lines, in order, either way)."""
+        if len(line) > MAX_LINE:
+            line = self._cut(line)
+            if line is None:
+                return
         start = self._end
         end = start + len(line)
         if end > _BUFFER_SIZE:
@@ -185,6 +200,16 @@ class record:
             start, end = 0, len(line)
         self._view[start:end] = line
         self._end = end
+
+    def _cut(self, line: bytes):
+        """A line longer than the reader takes (:data:`MAX_LINE`), made to fit
+        (``encode.cut_to_fit``); None when it cannot be: an event's is counted in
+        ``dropped`` (a table line's event loads without its site, with a warning)."""
+        fitted, table_line = cut_to_fit(line, MAX_LINE, self._strict)
+        if fitted is None and not table_line:
+            self.dropped += 1
+            self._buffered_events -= 1      # (counted by the caller once this line is written)
+        return fitted
 
     def _line(self, cls, data: dict, engine_built: bool) -> bytes:
         """One JSON line: orjson when it writes what the strict stdlib encoder would (it
@@ -309,21 +334,6 @@ class record:
     def __repr__(self):
         state = "closed" if self.closed else "recording"
         return f"<tapeviz recording {self.path!r} {state}, {self.events_written} events written>"
-
-
-def _iso_now() -> str:
-    """Now, ISO 8601 in UTC with milliseconds: ``2026-11-22T02:39:13.027+00:00``."""
-    now = time.time()
-    ms = int(now % 1 * 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{ms:03d}+00:00"
-
-
-def _hostname() -> str:
-    try:
-        return os.uname().nodename      # as socket.gethostname(), without importing socket
-    except AttributeError:              # pragma: no cover (Windows)
-        import platform
-        return platform.node()
 
 
 _open_recordings: list = []

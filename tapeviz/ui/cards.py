@@ -59,7 +59,8 @@ def node_html(store, node: dict, gradient: str = "", heatmaps: bool = True,
     if gradient:
         parts.append(f'<div class="tv-h">gradient that reached it</div>{gradient}')
     if node.get("site"):
-        parts.append(f'<div class="tv-h">source</div>{code_block(node["site"], context=context)}')
+        parts.append(f'<div class="tv-h">source</div>'
+                     f'{code_block(node["site"], context=context, lines_of=store.sources.get)}')
     return "".join(parts)
 
 
@@ -112,11 +113,11 @@ def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
     if r.get("fix"):
         body.append(f'<div class="tv-why-fix"><b>Fix:</b> {esc(r["fix"])}</div>')
     if r.get("lineno"):
-        # explanations name a line, not a function; the recorded code stands in for a file
-        # that is not on this machine
+        # explanations name a line, not a function; the lines shown are those the run
+        # carries (never the viewer's disk), else the code recorded at that line
         site = {"file": r.get("filename"), "line": r.get("lineno"), "func": "",
                 "code": _line_code(store, r.get("filename"), r.get("lineno"))}
-        body.append(code_block(site, context=1))
+        body.append(code_block(site, context=1, lines_of=store.sources.get))
     if r.get("path"):
         body.append(f'<div class="tv-small">path: {esc(" → ".join(str(p) for p in r["path"]))}</div>')
     return head + "".join(body) + "</div>"

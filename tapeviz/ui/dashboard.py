@@ -70,8 +70,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         super().__init__(title=title, **params)
         self.source = as_source(source, follow_live=follow)
         # (a store that already ingested a finished run is read only here: tabs may share it)
-        self.store = store if store is not None else Store(max_tapes=max_tapes,
-                                                           max_calls=max_calls)
+        self.store = store if store is not None else self._new_store(max_tapes, max_calls)
         self.graph = GraphView(height=height)
         self._callback = None
         self._reset_state()
@@ -88,6 +87,15 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         else:
             self._mark_ended()
 
+    def _new_store(self, max_tapes: int, max_calls: int) -> Store:
+        """An empty store for ``self.source``, showing the source lines the source carries
+        (a recording's, which a follower fills as it reads; a live view's own)."""
+        store = Store(max_tapes=max_tapes, max_calls=max_calls)
+        sources = getattr(self.source, "sources", None)
+        if isinstance(sources, dict):
+            store.sources = sources
+        return store
+
     def _reset_state(self):
         self._pinned = False          # the user chose a tape: stop following the latest
         self._drawn_graph = None
@@ -102,6 +110,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self._sliced = None
         self.layout_busy = False
         self._why_key = None          # ids of the old run's objects may be reused
+        self._restarts_seen = getattr(self.source, "restarts", 0)   # see LiveFollowing
 
     def load(self, source, title: str | None = None, follow: bool = False,
              store: Store | None = None) -> None:
@@ -115,8 +124,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
             self._callback.stop()
             self._callback = None
         self.source = new_source
-        self.store = store if store is not None else Store(max_tapes=self.store.max_tapes,
-                                                           max_calls=self.store.max_calls)
+        self.store = store if store is not None else self._new_store(self.store.max_tapes,
+                                                                     self.store.max_calls)
         self._reset_state()
         if title:
             self.title = title

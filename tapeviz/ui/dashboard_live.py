@@ -41,7 +41,15 @@ class LiveFollowing:
     # appended at once) is taken a slice per tick instead of blocking for seconds.
     TICK_BUDGET = 0.25
 
+    def _restarted(self) -> bool:
+        """The followed file was replaced, truncated or rotated (the follower says so in its
+        warnings, which the status line shows): what follows is another run."""
+        return getattr(self.source, "restarts", 0) != self._restarts_seen
+
     def _tick(self):
+        if self._restarted():      # the new run alone, in a fresh store: load() as for a pick
+            self.load(self.source, title=self.title)
+            return
         with self.graph.held():      # (the graph's data last in the message: see held)
             # redraw the views at most once a second while events stream
             exhausted = self._drain(budget=self.TICK_BUDGET,
@@ -65,8 +73,8 @@ class LiveFollowing:
     def _drain(self, limit=None, refresh=True, budget=None) -> bool:
         """Ingest what the source has now (up to ``limit`` events, or for up to ``budget``
         seconds), then update the views. True when the source had nothing more."""
-        start, n, exhausted = time.monotonic(), 0, False
-        while True:
+        start, n, exhausted = time.monotonic(), 0, self._restarted()
+        while not self._restarted():      # (a follower's batch never spans two files)
             got = self._poll()
             if not got:
                 exhausted = True

@@ -46,6 +46,7 @@ def export(path, out=None, title: str | None = None) -> str:
     events = load_events(path)
     store.ingest(events)
     store.warnings = list(events.warnings)
+    store.sources = events.sources      # the source shown is the one the recording carries
     del events                # the store keeps what it draws
     out = out or os.path.splitext(os.fspath(path))[0] + ".html"
     title = title or f"tapeviz · {os.path.basename(os.fspath(path))}"

@@ -117,7 +117,8 @@ def _dashboard(events, title):
                              alert_type="warning", sizing_mode="stretch_width")
     if live:
         return Dashboard(events, title=title)
-    dash = Dashboard(list(events), title=title)
+    from .source import own_events
+    dash = Dashboard(own_events(events), title=title)
     # Open on the lesson's first gradient call whose tape recorded something (the dashboard
     # follows the latest by default), so the graph matches the top of the text and the output.
     recorded = {t for e in events if e.kind == "op_recorded" for t in (e.tapes or ())}

@@ -113,50 +113,29 @@ def ref_row(ref, name: str | None = None) -> list:
 
 
 def code_block(site, context: int = 3, lines_of=None) -> str:
-    """The source line of ``site`` with a few lines around it (file read if it exists)."""
+    """The source line of ``site`` with up to ``context`` lines around it, from the lines
+    the run carries (``lines_of(file)``: {line number: text}, e.g. ``Store.sources.get``).
+    Nothing is read from disk: a recording names any path it likes. Without carried lines,
+    the site's own ``code``, and a note that the file's source is not in the recording."""
     if not isinstance(site, dict):
         return ""
     lineno = site.get("line")
     fname = site.get("file") or ""
-    lines = lines_of(fname) if lines_of else read_lines(fname)
+    carried = lines_of(fname) if lines_of is not None and isinstance(fname, str) else None
     func = site.get("func")
     where = f' in {esc(func)}' if func else ""     # (explanations name a line, not a function)
     out = [f'<div class="tv-small">{esc(os.path.basename(str(fname)))}:{esc(lineno)}'
            f'{where}</div><div class="tv-code">']
-    if lines and isinstance(lineno, int) and 0 < lineno <= len(lines):
-        lo, hi = max(1, lineno - context), min(len(lines), lineno + context)
-        for i in range(lo, hi + 1):
-            cls = "hit" if i == lineno else "row"
-            out.append(f'<span class="{cls}" data-line="{i}"><span class="ln">{i}</span>'
-                       f'{esc(lines[i - 1].rstrip())}</span>')
+    if carried and isinstance(lineno, int) and lineno in carried:
+        for i in range(lineno - context, lineno + context + 1):
+            if i in carried:
+                cls = "hit" if i == lineno else "row"
+                out.append(f'<span class="{cls}" data-line="{i}"><span class="ln">{i}</span>'
+                           f'{esc(str(carried[i]).rstrip())}</span>')
+        out.append("</div>")
     else:
         out.append(f'<span class="hit"><span class="ln">{esc(lineno)}</span>'
-                   f'{esc(site.get("code", ""))}</span>')
-    out.append("</div>")
+                   f'{esc(site.get("code", ""))}</span></div>')
+        out.append('<div class="tv-small tv-no-source">the source of this file is not in the '
+                   'recording: only the line of the event is shown</div>')
     return "".join(out)
-
-
-_LINES_CACHE: dict = {}
-
-
-def read_lines(fname) -> list | None:
-    """Lines of a user source file: only ``.py`` files under 2 MB are read (a recording names
-    the file; the dashboard must not become a way to read arbitrary files)."""
-    fname = str(fname or "")
-    if not fname.endswith(".py") or not os.path.isfile(fname):
-        return None
-    try:
-        st = os.stat(fname)
-        key = (fname, st.st_mtime, st.st_size)
-        if key in _LINES_CACHE:
-            return _LINES_CACHE[key]
-        if st.st_size > 2_000_000:
-            return None
-        with open(fname, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-        if len(_LINES_CACHE) > 64:
-            _LINES_CACHE.clear()
-        _LINES_CACHE[key] = lines
-        return lines
-    except OSError:
-        return None

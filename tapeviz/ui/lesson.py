@@ -5,7 +5,7 @@
 runs (the training demos' charts then grow). Each thread's events and prints are kept apart,
 so concurrent sessions of ``panel serve`` do not mix their lessons; they run at the same time,
 each in its own thread, since tapes, name scopes and gradient calls are per thread (as
-TensorFlow's). Imports: stdlib and ``tapeviz.events`` only.
+TensorFlow's). Imports: stdlib, ``tapeviz.events`` and ``tapeviz.recording.sources``.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import io
 import queue
 import sys
 import threading
+
+from ..recording.sources import SourceWindows, carry
 
 
 class _ThreadStdout(io.TextIOBase):
@@ -121,6 +123,8 @@ class LiveLesson:
         self._out = io.StringIO()
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
+        self.sources: dict = {}       # the lesson's own source lines around its events' sites
+        self._windows = SourceWindows()
 
     def start(self):
         if self._thread is None:
@@ -153,4 +157,5 @@ class LiveLesson:
                 out.append(self._queue.get_nowait())
             except queue.Empty:
                 break
+        carry(out, self._windows, self.sources)
         return out

@@ -17,6 +17,8 @@ class ListSource:
     """A finished list of events, delivered in batches of ``batch`` by :meth:`poll`."""
 
     def __init__(self, items, batch: int | None = None):
+        #: the source lines a loaded recording carries (file -> {line: text}), else none
+        self.sources = getattr(items, "sources", None) or {}
         self._items = list(items)
         self.warnings = list(getattr(items, "warnings", None) or [])   # a Recording's
         self._pos = 0
@@ -33,14 +35,24 @@ class ListSource:
         return out
 
 
+def own_events(events) -> ListSource:
+    """A finished list of events this process emitted (a lesson's), with the source lines
+    around their sites taken as a recording takes them (its own source, through linecache):
+    never for events read from elsewhere, whose paths may name any file."""
+    from ..recording.sources import SourceWindows, carry
+    source = ListSource(events)
+    carry(source._items, SourceWindows(), source.sources)
+    return source
+
+
 _STORES: "OrderedDict[tuple, object]" = OrderedDict()   # (path, mtime, size, limits) -> Store
 _STORES_KEPT = 4
 _STORES_LOCK = threading.Lock()
 
 
 def load_events(path) -> list:
-    """All events of a recording file: a :class:`~tapeviz.recording.Recording` (a list), whose
-    ``warnings`` say what was skipped or read differently."""
+    """All events of a recording file: a :class:`~tapeviz.recording.Recording` (a list), with
+    the ``sources`` it carries and ``warnings`` that say what was skipped or read differently."""
     from ..recording import load_recording
     return load_recording(path)
 
@@ -64,6 +76,7 @@ def store_for(path, max_tapes: int = 50, max_calls: int = 200):
     events = load_events(path)
     store.ingest(events)
     store.warnings = list(events.warnings)
+    store.sources = events.sources
     with _STORES_LOCK:
         _STORES[key] = store
         while len(_STORES) > _STORES_KEPT:

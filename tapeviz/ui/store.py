@@ -45,6 +45,7 @@ class Store(param.Parameterized):
     def __init__(self, **params):
         super().__init__(**params)
         self.op_defs: dict = {}                 # op name -> {"formula", "grad_formulas", ...}
+        self.sources: dict = {}                 # file -> {line: text}: the source the run carries
         self.tapes: "OrderedDict[int, dict]" = OrderedDict()
         self.ops: dict = {}                     # op node id -> op_recorded dict (slim)
         self.tensors: dict = {}                 # tensor id -> best-known ref (no summary)

@@ -205,9 +205,9 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
 
 def test_code_block_names_the_function_only_when_known(tmp_path):
     from tapeviz.ui.html import code_block
-    src = tmp_path / "prog.py"
-    src.write_text("a = 1\nb = a + 1\nc = b * 2\n")
-    with_func = code_block({"file": str(src), "line": 2, "func": "<module>"})
+    src = str(tmp_path / "prog.py")
+    carried = {src: {1: "a = 1", 2: "b = a + 1", 3: "c = b * 2"}}
+    with_func = code_block({"file": src, "line": 2, "func": "<module>"}, lines_of=carried.get)
     assert "prog.py:2 in &lt;module&gt;</div>" in with_func and "b = a + 1" in with_func
-    without = code_block({"file": str(src), "line": 2, "func": ""})   # a Why card's site
+    without = code_block({"file": src, "line": 2, "func": ""})   # a Why card's site
     assert "prog.py:2</div>" in without and " in " not in without.split("</div>")[0]
