@@ -90,6 +90,9 @@ def test_every_explanation_tells_the_marked_truth(path, tmp_path):
                 named = ops.get(r["node"]) or (r["path"][-1] if r["path"] else None)
                 if named != op:
                     wrong.append(f"call {call} {source}: expected op {op}, got {named}")
+                scope = options.get("scope")
+                if scope and f" in {scope}," not in r["message"]:
+                    wrong.append(f"call {call} {source}: expected scope {scope}: {r['message']}")
                 if occurrence and f"the {_ordinal(int(occurrence))} of" not in r["message"]:
                     wrong.append(f"call {call} {source}: expected the {occurrence}th {op}: "
                                  f"{r['message']}")

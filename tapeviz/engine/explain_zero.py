@@ -167,7 +167,8 @@ def instance(ctx, node) -> dict:
     name = _op_name(node)
     same = [n for n, _, _ in ctx.entries
             if _op_name(n) == name and n.site == node.site] if node.site else [node]
-    out = {"op_label": f"{name}_{node.id}"}
+    scope = getattr(node, "scope", "")      # (set when a tape recorded the op)
+    out = {"op_label": f"{name}_{node.id}" + (f" in {scope}" if scope else "")}
     if len(same) > 1 and node in same:
         out.update(occurrence=same.index(node) + 1, occurrences=len(same))
     return out

@@ -112,7 +112,7 @@ class Node:
     """Lineage of one op call: what ran, on what, where. Holds no arrays."""
 
     __slots__ = ("id", "op", "parents", "in_ids", "out_ids", "site", "attrs", "depth",
-                 "tapes", "__weakref__")
+                 "tapes", "scope", "__weakref__")
 
     def __init__(self, op, parents, in_ids, site, attrs):
         global _last_node_id
@@ -294,6 +294,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
                 if op.vjps is not None and out.dtype.kind == "f":
                     tape._ids.add(y._id)
                 node.tapes = (tape._id,)
+                # (a recorded op's name scope, for explanations: "the ReLU in dense_3")
+                node.scope = "/".join(state.scopes) if state.scopes else ""
         else:
             _record(op, node, inputs, (y,))
     if _events.OP_EVENTS:
@@ -371,6 +373,8 @@ def _record(op, node, inputs, outputs):
         recorded = (tape._id,) if recorded is None else recorded + (tape._id,)
     if recorded is not None:
         node.tapes = recorded
+        scopes = _local.state.scopes
+        node.scope = "/".join(scopes) if scopes else ""
     if dead:
         forget_dead()
 

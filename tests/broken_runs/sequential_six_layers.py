@@ -18,6 +18,6 @@ model = tf.keras.Sequential([
 loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
 with tf.GradientTape() as tape:
-    logits = model(x)                                 # truth: dense/kernel zero dead_relu op=Relu#4; dense_3/bias zero dead_relu op=Relu#4; dense_4/kernel zero dead_relu op=Relu#4; dense_5/kernel zero dead_relu op=Relu#4
+    logits = model(x)                                 # truth: dense/kernel zero dead_relu op=Relu#4 scope=sequential/dense_3; dense_3/bias zero dead_relu op=Relu#4; dense_4/kernel zero dead_relu op=Relu#4; dense_5/kernel zero dead_relu op=Relu#4
     loss = loss_fn(y, logits)
 grads = tape.gradient(loss, model.trainable_variables)  # truth: dense_5/bias value ok line=none
