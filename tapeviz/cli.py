@@ -125,7 +125,6 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     # a script), which Python would otherwise keep
     previous = stop.install()
     try:
-        print(f"tapeviz: serving {what} at {url} (bound to {host}: {scope})", flush=True)
         if not follow:
             # parse the recording, import the UI stack and lay out the graph now, not while
             # the first browser tab waits (the parsed events and layouts are cached per
@@ -146,6 +145,10 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
                           **options)
         stop.install()                  # Panel put in its own; ours also knows of a Ctrl-C
         stop.loop = server.io_loop      # that came before the loop ran
+        # printed once the server's socket is bound and listening (pn.serve binds it): a
+        # browser opened on this line connects at once, where the line used to come seconds
+        # before the port accepted while the recording was loaded
+        print(f"tapeviz: serving {what} at {url} (bound to {host}: {scope})", flush=True)
         if show and not local:      # Panel's --show would open the page without the token
             import webbrowser
             server.io_loop.add_callback(webbrowser.open, url)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -172,6 +173,16 @@ def test_serve_a_recording_still_works(cli, recordings):
     c = cli("serve", recordings["main"], "--port", "0")
     c.wait_for(r"serving main_prog\.tvz at http://127\.0\.0\.1:\d+/")
     c.stop()
+
+
+@pytest.mark.parametrize("follow", [False, True], ids=["file", "follow"])
+def test_the_port_accepts_connections_when_serving_is_printed(cli, recordings, follow):
+    """A browser opened on the "serving" line connects at once (the line came seconds before
+    the port was bound, while the recording and the UI stack loaded)."""
+    c = cli("serve", recordings["main"], "--port", "0", *(["--follow"] if follow else []))
+    port = int(c.wait_for(r"serving .* at http://127\.0\.0\.1:(\d+)/").group(1))
+    with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+        pass
 
 
 def _ctrl_c_after(args, ready, sigint):
