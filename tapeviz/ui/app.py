@@ -1,6 +1,7 @@
 """The dashboard as a ``panel serve`` app, one fresh session per browser tab::
 
-    panel serve tapeviz/ui/app.py --args run.tvz [--follow]
+    panel serve tapeviz/ui/app.py --warm --args run.tvz [--follow]
+    panel serve tapeviz/ui/app.py --warm      (no argument: the current folder's recordings)
     panel serve tapeviz/ui/app.py --args runs/       (a folder: a picker of its recordings)
     TAPEVIZ_RECORDING=run.tvz panel serve tapeviz/ui/app.py
 
@@ -28,7 +29,14 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     path = path or os.environ.get("TAPEVIZ_RECORDING") or None
     if follow is None:
         follow = os.environ.get("TAPEVIZ_FOLLOW", "") not in ("", "0")
-    header = []
+    header, hint = [], None
+    if not path:
+        # no recording given (`panel serve tapeviz/ui/app.py` alone): the current folder's
+        # recordings to pick from, and how to pass one; never an empty page
+        here = os.getcwd()
+        has_recordings = any(n.endswith(".tvz") for n in os.listdir(here))
+        hint = _how_to_pass_one(here, has_recordings)
+        path = here if has_recordings else None
     if path and os.path.isdir(path):
         from tapeviz.ui.folder import FolderDashboard
         folder = FolderDashboard(path)
@@ -42,10 +50,23 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
         except Exception as exc:      # a broken file: say so on the page, never a blank page
             main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
                                  alert_type="danger")
-    page = pn.template.BootstrapTemplate(title=title, main=[main], header=header,
-                                         header_background="#2b4a6f")
+    page = pn.template.BootstrapTemplate(title=title, main=[hint, main] if hint else [main],
+                                         header=header, header_background="#2b4a6f")
     page.server_doc = partial(_server_doc_frozen, page)
     return escape_title_when_served(page)
+
+
+def _how_to_pass_one(folder: str, has_recordings: bool):
+    """The note shown when no recording was given (the folder's name is text, not HTML)."""
+    import html
+    where = html.escape(folder)
+    how = ("pass one with <code>panel serve tapeviz/ui/app.py --warm --args run.tvz</code> "
+           "(or a folder), or run <code>tapeviz serve run.tvz</code>")
+    text = (f"No recording was given: pick one of the recordings in {where} above, or {how}."
+            if has_recordings else
+            f"No recording was given, and {where} holds none (<code>*.tvz</code>): {how}. "
+            "Record one with <code>TAPEVIZ_RECORD=run.tvz python train.py</code>.")
+    return pn.pane.Alert(text, alert_type="info")
 
 
 def open_dashboard(path, follow: bool, title: str):

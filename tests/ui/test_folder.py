@@ -91,6 +91,31 @@ def test_empty_folder_says_so(tmp_path):
     assert f.dashboard.graph.keys == []
 
 
+def _walk(obj):
+    yield obj
+    for child in getattr(obj, "objects", None) or []:
+        yield from _walk(child)
+
+
+def test_the_app_with_no_recording_offers_the_current_folders_and_says_how(folder, tmp_path,
+                                                                           monkeypatch):
+    """`panel serve tapeviz/ui/app.py` with no argument: the recordings of the folder it runs
+    in, and how to pass one (it showed an empty "no recording" page with no hint)."""
+    from tapeviz.ui.app import make_app
+    monkeypatch.delenv("TAPEVIZ_RECORDING", raising=False)
+    monkeypatch.chdir(folder)
+    page = make_app()
+    hint = page.main[0]
+    assert "--args run.tvz" in hint.object and "pick one" in hint.object
+    pickers = [o for o in _walk(page.header) if getattr(o, "options", None)]
+    assert pickers and pickers[0].options[:3] == ["other.tvz", "broken.tvz", "main.tvz"]
+    hostile = tmp_path / "<img src=x onerror=alert(1)>"
+    hostile.mkdir()
+    monkeypatch.chdir(hostile)
+    text = make_app().main[0].object
+    assert "holds none" in text and "--args run.tvz" in text and "<img" not in text
+
+
 def test_serve_folder_and_follow_is_refused(folder):
     import subprocess
     import sys
