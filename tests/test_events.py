@@ -420,10 +420,13 @@ def test_an_op_first_run_inside_paused_is_still_defined_for_the_subscribers():
     from tapeviz.engine import op as _op
     halve = _op.defop("HalveForPausedTest", lambda x: x / 2, [lambda g, y, x: g / 2.0])
     x = tv.constant(np.float32(4.0))
-    with events.capture() as seen:
-        with events.paused():
-            _op.apply(halve, (x,))             # its first run, while this thread is paused
-        _op.apply(halve, (x,))
+    try:
+        with events.capture() as seen:
+            with events.paused():
+                _op.apply(halve, (x,))         # its first run, while this thread is paused
+            _op.apply(halve, (x,))
+    finally:   # (the registry is the process's: later tests check every op in it)
+        del _op.REGISTRY["HalveForPausedTest"]
     kinds = [(e.kind, e.op) for e in seen if getattr(e, "op", None) == "HalveForPausedTest"]
     assert kinds == [("op_defined", "HalveForPausedTest"), ("op_recorded", "HalveForPausedTest")]
 
