@@ -1,8 +1,8 @@
 """The Training and Jacobian tabs on broken runs, in a real browser (tapeviz serve + chromium):
 every gradient norm is drawn or marked (NaN, Inf, None, zero: a band under the plot), a NaN
 loss is marked, loss and accuracy get their own axes, every variable is drawn, the Jacobian
-heatmaps draw their cells, a point whose tape was dropped says so, and the wheel zooms a
-chart only once it was clicked.
+heatmaps draw their cells, a live view follows the newest tape, a point whose tape was dropped
+says so, and the wheel zooms a chart only once it was clicked.
 
 Truths come from the scripts' hand-marked comments (tests/broken_runs/) and from the
 recordings' own events, read straight from the files."""
@@ -205,6 +205,55 @@ def test_jacobian_heatmaps_draw_their_cells(serve, tmp_path, watched_page):
     x_lo, x_hi = sorted(ranges[:2])
     y_lo, y_hi = sorted(ranges[2:])
     assert all(x_lo < x < x_hi for x in cells["x"]) and all(y_lo < y < y_hi for y in cells["y"])
+    watch.check()
+
+
+LIVE = """\
+import sys, time
+import tapeviz as tv
+from tapeviz.recording import record
+
+with record(sys.argv[1]):
+    w = tv.Variable(1.0, name="w")
+    for step in range(8):
+        with tv.GradientTape() as tape:
+            loss = w * w
+        g = tape.gradient(loss, w)
+        w.assign_sub(0.1 * g)
+        time.sleep(0.6)
+"""
+
+
+def _tape_shown(page):
+    return page.evaluate("""() => { for (const m of Bokeh.documents[0].all_models)
+        if (m.title === 'Tape' && m.options !== undefined) return String(m.value); }""")
+
+
+def test_live_view_follows_the_newest_tape(serve, tmp_path, watched_page):
+    """The page is open before the run writes its first tape: it shows each new tape as it
+    comes, and the last one when the run ends (it stayed on tape 1)."""
+    page, watch = watched_page
+    script, path = tmp_path / "live.py", tmp_path / "live.tvz"
+    script.write_text(LIVE)
+    server = serve(path, "--follow")
+    open_dashboard_early = page.goto(server.url)
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    producer = subprocess.Popen([sys.executable, str(script), str(path)], env=env_with_repo())
+    try:
+        deadline, status = time.time() + 90, ""
+        while time.time() < deadline and "stream ended" not in status:
+            time.sleep(0.5)
+            status = _text_of(page, ".tv-status")
+        assert "stream ended" in status, status[-300:]
+        assert producer.wait(timeout=30) == 0
+    finally:
+        if producer.poll() is None:
+            producer.kill()
+    last = max(e.tape for e in _events(path, "gradient_finished"))
+    deadline = time.time() + 20
+    while _tape_shown(page) != str(last) and time.time() < deadline:
+        time.sleep(0.3)
+    assert _tape_shown(page) == str(last), (open_dashboard_early, _tape_shown(page), last)
     watch.check()
 
 
