@@ -10,6 +10,7 @@ and gradient call are shown; the rest of :class:`Dashboard` is mixed in from
 """
 from __future__ import annotations
 
+import contextlib
 import time
 import traceback
 
@@ -73,6 +74,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self.store = store if store is not None else self._new_store(max_tapes, max_calls)
         self.graph = GraphView(height=height)
         self._callback = None
+        self._setting_options = False
         self._reset_state()
         self._guards = {n: _Guard(n) for n in ("graph", "inspector", "variables", "backward",
                                                 "why", "training", "jacobian")}
@@ -285,14 +287,26 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
                 label += f" (inside {', '.join(str(o) for o in t['outer_tapes'])})"
             label += f" · {len(t['nodes'])} ops"
             opts[label] = tid
-        if opts != self.tape_select.options:
-            self.tape_select.options = opts
         want = self.tape
         if want not in s.tapes or (not self._pinned and want != s.latest_tape()):
             want = s.latest_tape()
+        if opts != self.tape_select.options:
+            with self._not_the_user():
+                self.tape_select.param.update(options=opts, value=want)
         if want != self.tape:
             self._set_tape(want)
         self._update_call_options()
+
+    @contextlib.contextmanager
+    def _not_the_user(self):
+        """Selector changes made here are not the user's pick: Panel moves a Select's value to
+        its first option when new options lack it, and taken for a pick, that would pin a live
+        view to its first tape or to the oldest one kept."""
+        self._setting_options = True
+        try:
+            yield
+        finally:
+            self._setting_options = False
 
     def _update_call_options(self):
         s = self.store
@@ -302,7 +316,9 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
             names = ", ".join(s.tensor_name(r.get("id"), r.get("name", "")) for r in c["sources"][:3])
             opts[f"call {cid}: {c['method']}({names})"[:80]] = cid
         if opts != self.call_select.options:
-            self.call_select.options = opts
+            keep = self.call if self.call in opts.values() else None
+            with self._not_the_user():
+                self.call_select.param.update(options=opts, value=keep)
         if self.call not in opts.values():
             self.call = list(opts.values())[-1] if opts else None
             self._on_call_changed()
@@ -315,7 +331,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
             self.tape_select.value = tid
 
     def _on_tape_select(self, event):
-        if event.new is None or event.new == self.tape:
+        if self._setting_options or event.new is None or event.new == self.tape:
             return
         self._pinned = True
         self.tape = event.new
@@ -323,7 +339,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self._update_graph(force=True)
 
     def _on_call_select(self, event):
-        if event.new is None or event.new == self.call:
+        if self._setting_options or event.new is None or event.new == self.call:
             return
         self.call = event.new
         self._on_call_changed()

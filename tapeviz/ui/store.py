@@ -20,6 +20,7 @@ from collections import OrderedDict, deque
 
 import param
 
+from .chart_series import gradient_state
 from .limits import (clip_list, clip_name, clip_ref, clip_refs, clip_result, clip_scope,
                      clip_site, number)
 from .summaries import shape_str, summary_text
@@ -332,7 +333,10 @@ class Store(param.Parameterized):
             name = self.tensor_name(ref.get("id"), ref.get("name", "?"))
             self.history.append({"call": cid, "tape": call["tape"], "name": name,
                                  "id": ref.get("id"), "norm": r.get("norm"),
-                                 "verdict": r.get("verdict", "")})
+                                 "verdict": r.get("verdict", ""),
+                                 # the norm covers finite elements only: NaN/Inf/None/zero
+                                 # are told apart here, from the gradient's summary
+                                 "state": gradient_state(r)})
             if ref.get("kind") == "variable":
                 var = self._variable(ref)
                 var.update(grad=r.get("grad"), norm=r.get("norm"), verdict=r.get("verdict") or "",

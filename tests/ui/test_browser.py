@@ -261,7 +261,7 @@ def test_follow_a_live_run_until_the_stream_ends(serve, tmp_path, watched_page):
         assert producer.wait(timeout=30) == 0
         # the training chart got one norm per call and the loss
         page.locator(".bk-tab", has_text="Training").first.click()
-        page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('norm_points');"
+        page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('norm_points_0');"
                                " return s && s.data.x.length === 6; }")
         watch.check()
     finally:
