@@ -236,8 +236,36 @@ def node_data(page, name="nodes"):
 
 
 def click_node(page, key):
-    """A real mouse click on the node ``key`` of the graph."""
-    page.mouse.click(*node_xy(page, key))
+    """A real mouse click on the node ``key`` of the graph, once the node stays put: a note
+    that appears above the graph (the reader's warnings, a live status) moves the canvas, and
+    a click aimed before the move lands beside the node. The pointer first leaves the graph:
+    the hover card of the node it rests on can sit over the next node (as for a user)."""
+    page.mouse.move(1, 1)
+    xy = node_xy(page, key)
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        again = node_xy(page, key)
+        if again == xy:
+            break
+        xy = again
+    page.mouse.click(*xy)
+
+
+def select_node(page, key, tries=3):
+    """Click the node ``key`` until the graph has it selected. BokehJS takes a press that
+    lasts too long for a tap, not a click: on a loaded machine the browser can see the
+    mouse-up late and drop the click, where a user would simply click again."""
+    wait = ("(key) => { const n = Bokeh.documents[0].get_model_by_name('nodes');"
+            " return n.selected.indices.length === 1 &&"
+            " n.data.key[n.selected.indices[0]] === key; }")
+    for attempt in range(tries):
+        click_node(page, key)
+        try:
+            page.wait_for_function(wait, arg=key, timeout=10_000)
+            return
+        except Exception:   # noqa: BLE001  (playwright's TimeoutError: click again)
+            if attempt == tries - 1:
+                raise
 
 
 def node_xy(page, key):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, click_node, env_with_repo, node_data, open_dashboard, record_program
+from conftest import ROOT, select_node, env_with_repo, node_data, open_dashboard, record_program
 
 NAN_PROGRAM = """\
 import numpy as np
@@ -136,11 +136,7 @@ def test_the_served_inspector_shows_nan_and_inf(serve, nan_run, watched_page):
     data = node_data(page)
     for op, want in (("RealDiv", "nan"), ("Log", "-inf"), ("Exp", "inf")):
         i = data["op"].index(op)
-        click_node(page, data["key"][i])
-        page.wait_for_function(
-            "(op) => { const n = Bokeh.documents[0].get_model_by_name('nodes');"
-            " return n.selected.indices.length === 1 && n.data.op[n.selected.indices[0]] === op; }",
-            arg=op)
+        select_node(page, data["key"][i])
         page.locator(".tv-node-title").first.wait_for()
         text = page.locator(".tv-inspector").first.evaluate(
             "e => e.shadowRoot ? e.shadowRoot.innerHTML : e.innerHTML")
