@@ -20,13 +20,16 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
 from bokeh.plotting import figure
 
 from . import layout as _layout
-from .tape_graph import KINDS
+from .tape_graph import FLAGS, KINDS
 
 FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontrainable": "#d9d9d9",
         "watched": "#b7a6e0", "constant": "#ffffff", "stop_gradient": "#f4b6b6",
         "backward": "#ffe3c2", "skipped": "#f7f7f7", "escaped": "#fff4cc", "assign": "#fde0e0"}
 DASHED = {"skipped", "escaped", "assign"}
 STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by the backward pass
+# outlines of the problems found on the graph (see tape_graph.FLAGS)
+FLAG_COLORS = {"nonfinite": "#e31a1c", "dead_relu": "#6a3d9a", "saturated": "#b15928",
+               "clipped": "#17becf"}
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
 
@@ -69,7 +72,8 @@ if (!fit()) { setTimeout(fit, 300); }
 
 def _node_columns():
     return {k: [] for k in ("key", "x", "y", "w", "h", "kind", "shape", "fill", "dash", "label",
-                            "name", "op", "shapes", "dtypes", "summary", "line", "state")}
+                            "name", "op", "shapes", "dtypes", "summary", "problem", "flag", "flag_color", "line",
+                            "state")}
 
 
 class GraphView(param.Parameterized):
@@ -121,6 +125,12 @@ class GraphView(param.Parameterized):
         edge_labels = fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8pt",
                                text_color="#6b6b6b", text_align="left", text_baseline="middle",
                                x_offset=3, name="edge_label_glyphs")
+        # a problem's outline: a thick border under the node (its outer half shows), drawn
+        # from the nodes' own rows so it changes in the same message as the graph
+        fig.rect(x="x", y="y", width="w", height="h", source=self.nodes,
+                 view=CDSView(filter=~GroupFilter(column_name="flag", group="")),
+                 fill_alpha=0, line_color="flag_color", line_width=9, name="flag_glyphs",
+                 nonselection_line_alpha=1.0)
         fig.rect(x="x", y="y", width="w", height="h", source=self.hl_nodes, fill_alpha=0,
                  line_color="color", line_width=5, name="hl_node_glyphs")
         from bokeh.transform import linear_cmap
@@ -141,7 +151,7 @@ class GraphView(param.Parameterized):
         fig.add_layout(self.labels)
         hover = HoverTool(renderers=[box, ell], tooltips=[
             ("", "@label"), ("op", "@op"), ("name", "@name"), ("shape", "@shapes"),
-            ("dtype", "@dtypes"), ("value", "@summary")])
+            ("dtype", "@dtypes"), ("value", "@summary"), ("problem", "@problem")])
         wheel = WheelZoomTool()
         fig.add_tools(PanTool(), wheel, BoxZoomTool(), ResetTool(), SaveTool(),
                       TapTool(renderers=[box, ell]), hover)
@@ -159,6 +169,12 @@ class GraphView(param.Parameterized):
         r = fig.multi_line("xs", "ys", source=esrc, line_color="color", line_dash="dash", line_width=2)
         items.append(LegendItem(label="tensor (labelled with its shape)", renderers=[r], index=0))
         items.append(LegendItem(label="gradient path cut here", renderers=[r], index=1))
+        fsrc = ColumnDataSource({"x": [math.nan] * len(FLAGS), "y": [math.nan] * len(FLAGS),
+                                 "color": [FLAG_COLORS[f] for f in FLAGS]})
+        r = fig.scatter("x", "y", source=fsrc, marker="square", size=12, fill_color="color",
+                        fill_alpha=0.25, line_color="color", line_width=3)
+        items.extend(LegendItem(label=text, renderers=[r], index=i)
+                     for i, text in enumerate(FLAGS.values()))
         legend = Legend(items=items, location="top_left", label_text_font_size="8pt",
                         glyph_height=12, glyph_width=14, spacing=0, padding=4, margin=4,
                         background_fill_alpha=0.85, click_policy="none", name="legend")
@@ -207,6 +223,9 @@ class GraphView(param.Parameterized):
             cols["dash"].append("dashed" if n["kind"] in DASHED else "solid")
             for k in ("label", "name", "op", "shapes", "dtypes", "summary"):
                 cols[k].append(str(n.get(k) or ""))
+            flag = n.get("flag") if n.get("flag") in FLAG_COLORS else ""
+            cols["flag"].append(flag); cols["flag_color"].append(FLAG_COLORS.get(flag, "#000000"))
+            cols["problem"].append(FLAGS.get(flag, ""))
             site = n.get("site") or {}
             cols["line"].append(int(site.get("line") or 0))
             cols["state"].append(0)

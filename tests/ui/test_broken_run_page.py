@@ -1,0 +1,113 @@
+"""The dashboard on runs of the broken-runs corpus (tests/broken_runs/), in a real browser:
+the graph marks where each problem starts, and the page leads to the explanation. The truth
+is the one marked by hand in each script's comments."""
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import env_with_repo, node_data, open_dashboard
+
+pytestmark = pytest.mark.browser
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "broken_runs"
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory):
+    """broken(name): the recording of tests/broken_runs/name.py (made once per module)."""
+    d = tmp_path_factory.mktemp("broken")
+    made = {}
+
+    def record(name):
+        if name not in made:
+            out = d / f"{name}.tvz"
+            proc = subprocess.run([sys.executable, str(CORPUS / f"{name}.py")], cwd=d,
+                                  capture_output=True, text=True, timeout=180,
+                                  env=env_with_repo(TAPEVIZ_RECORD=str(out)))
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            made[name] = out
+        return made[name]
+    return record
+
+
+@pytest.fixture(scope="module")
+def mlp(serve, broken):
+    return serve(broken("mlp_three_bugs"))
+
+
+def _choose_tape(page, number):
+    """Pick tape ``number`` in the Tape selector, as a user does, and wait for its graph."""
+    select = page.locator("select").first
+    label = next(o for o in select.locator("option").all_inner_texts()
+                 if o.startswith(f"tape {number} "))
+    # (each tape records its own ops: wait until no op of the tape shown before is drawn)
+    before = [k for k in node_data(page)["key"] if k.startswith("op")]
+    select.select_option(label=label)
+    page.wait_for_function("(old) => { const k = Bokeh.documents[0].get_model_by_name('nodes')"
+                           ".data.key; return k.some(x => x.startsWith('op')) &&"
+                           " !k.some(x => old.includes(x)); }", arg=before)
+
+
+def _flagged(page):
+    """(op, name, flag) of every node outlined as a problem."""
+    data = node_data(page)
+    return [(op, name, f) for op, name, f in zip(data["op"], data["name"], data["flag"]) if f]
+
+
+def test_the_graph_marks_the_dead_relu_and_the_first_nan(mlp, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, mlp.url)
+    # truth: call 1, w1/b1/v zero dead_relu op=Relu
+    _choose_tape(page, 1)
+    assert [(op, f) for op, _, f in _flagged(page)] == [("Relu", "dead_relu")]
+    # truth: call 3, w2/v nan nan_origin op=Log
+    _choose_tape(page, 3)
+    assert [(op, f) for op, _, f in _flagged(page)] == [("Log", "nonfinite")]
+    # call 4 reads the weights the optimizer filled with NaN: the NaN enters through them
+    _choose_tape(page, 4)
+    assert {(op, f) for op, _, f in _flagged(page)} == {("Variable", "nonfinite")}
+    legend = page.evaluate("() => Bokeh.documents[0].get_model_by_name('legend').items"
+                           ".map(i => i.label.value)")
+    assert {"first NaN / Inf made here", "dead ReLU (all outputs zero)"} <= set(legend)
+    watch.check()
+
+
+def test_numpy_of_a_variable_is_a_ghost_with_a_cut_edge(mlp, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, mlp.url)
+    # truth: b2 none numpy_escape call=all (b2.numpy(): b2 is read by no op of the tape)
+    for tape in (1, 5):
+        if tape != 5:
+            _choose_tape(page, tape)
+        data, edges = node_data(page), node_data(page, "edges")
+        b2 = data["key"][data["name"].index("b2:0")]
+        ghosts = [data["key"][i] for i, k in enumerate(data["kind"]) if k == "escaped"]
+        cut = [(t, h) for t, h, c in zip(edges["tail"], edges["head"], edges["cut"]) if c]
+        assert any((b2, g) in cut for g in ghosts), (tape, ghosts, cut)
+    watch.check()
+
+
+def test_scalar_edges_say_scalar(mlp, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, mlp.url)
+    texts = node_data(page, "edge_labels")["text"]
+    assert "scalar" in texts and "()" not in texts, texts      # Mean -> Neg carries a scalar
+    watch.check()
+
+
+def test_each_layers_variables_sit_in_its_layer(serve, broken, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, serve(broken("sequential_six_layers")).url)
+    data, boxes = node_data(page), node_data(page, "clusters")
+    layers = [i for i, label in enumerate(boxes["label"]) if "/dense" in label]
+    assert len(layers) == 6
+    for i in layers:
+        layer = boxes["label"][i].split("/")[-1]
+        for j, name in enumerate(data["name"]):
+            if name.startswith(f"{layer}/"):              # dense_2/kernel:0, dense_2/bias:0
+                assert (boxes["left"][i] < data["x"][j] < boxes["right"][i] and
+                        boxes["bottom"][i] < data["y"][j] < boxes["top"][i]), (name, layer)
+    watch.check()
