@@ -5,8 +5,9 @@ It reads an event source (see :mod:`tapeviz.ui.source`) into a :class:`~tapeviz.
 and draws from the store only. This module builds the page, loads a run and keeps which tape
 and gradient call are shown; the rest of :class:`Dashboard` is mixed in from
 :mod:`~tapeviz.ui.dashboard_live` (following a live source without flooding the browser),
-:mod:`~tapeviz.ui.dashboard_graph` (the graph pane) and :mod:`~tapeviz.ui.dashboard_tabs`
-(the inspector, variables, backward and why tabs).
+:mod:`~tapeviz.ui.dashboard_graph` (the graph pane), :mod:`~tapeviz.ui.dashboard_tabs`
+(the inspector, variables and backward tabs) and :mod:`~tapeviz.ui.dashboard_why` (the why
+tab).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from . import skip_mathjax, skip_webgl
 from .dashboard_graph import GraphPane
 from .dashboard_live import LiveFollowing, _weakly
 from .dashboard_tabs import SelectionTabs, html_pane
+from .dashboard_why import WhyCards
 from .graph import GraphView
 from .html import esc
 from .source import as_source
@@ -51,7 +53,7 @@ class _Guard:
         return out
 
 
-class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
+class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.Viewer):
     """The full dashboard over an event source, a list of events, a recording path or a tape.
 
     >>> import tapeviz.ui as ui
@@ -181,10 +183,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self.bp_node.on_click(lambda e: self._breakpoint("node"))
         self.step_view = html_pane("<i>No gradient call on this tape yet.</i>",
                                    css_classes=["tv-step"])
-        self.why_note = html_pane("<i>No gradient call on this tape yet.</i>")
-        self.why = pn.Column(self.why_note, sizing_mode="stretch_width", css_classes=["tv-why"])
-        self._cards: list = []
-        self._why_results: list = []
+        self._build_why()
         self.variables = pn.widgets.Tabulator(
             self._variables_frame(), disabled=True, selectable=1, show_index=False,
             sizing_mode="stretch_width", height=260, layout="fit_data_stretch",
@@ -195,14 +194,19 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self.jacobian = JacobianView(self)
 
         g = self._guards
+        # each side tab as tall as its content, and at most as tall as the graph (it scrolls
+        # inside): a tall Why tab never pushes the variables and charts down the page.
+        # dynamic: only the shown tab is in the page, so no hidden tab sizes the row
+        tab = dict(sizing_mode="stretch_width", styles={
+            "max-height": f"{self.graph.figure.height + 40}px", "overflow-y": "auto"})
         side = pn.Tabs(
             ("Inspector", pn.Column(g["inspector"].alert, self.expand_button, self.inspector,
-                                    self.line_select, sizing_mode="stretch_width")),
+                                    self.line_select, **tab)),
             ("Backward", pn.Column(g["backward"].alert, self.player,
                                    pn.Row(self.bp_nan, self.bp_zero, self.bp_node),
-                                   self.step_view, sizing_mode="stretch_width")),
-            ("Why", pn.Column(g["why"].alert, self.why, sizing_mode="stretch_width")),
-            width=440, dynamic=False, css_classes=["tv-side"])
+                                   self.step_view, **tab)),
+            ("Why", pn.Column(g["why"].alert, self.why, **tab)),
+            width=440, dynamic=True, css_classes=["tv-side"])
         self.side = side
         graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         bottom = pn.Tabs(

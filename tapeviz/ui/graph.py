@@ -198,11 +198,18 @@ class GraphView(param.Parameterized):
         """)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)
+        # scroll the page to the graph (a *Show on graph* or a *Find* below the fold)
+        self.reveal_trigger = ColumnDataSource({"n": [0]}, name="reveal_trigger")
+        self.reveal_trigger.js_on_change("data", CustomJS(args=dict(fig=fig), code="""
+            const v = Bokeh.index.find_one_by_id(fig.id);
+            if (v) v.el.scrollIntoView({block: "nearest"});
+        """))
         # fit to view in the browser, where the frame's real size is known (keeps the aspect)
         self.fit_trigger = ColumnDataSource({"n": [0]}, name="fit_trigger")
-        # (the trigger is an argument too, so it is part of the document and reaches BokehJS)
+        # (the triggers are arguments too, so they are part of the document and reach BokehJS)
         self.fit_js = CustomJS(args=dict(src=self.nodes, cl=self.clusters, fig=fig, xr=fig.x_range,
-                                         yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges),
+                                         yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges,
+                                         reveal=self.reveal_trigger),
                                code=FIT_JS)
         self.fit_trigger.js_on_change("data", self.fit_js)
         self.nodes.js_on_change("data", self.fit_js)
@@ -284,6 +291,10 @@ class GraphView(param.Parameterized):
         """Fit the graph to the view (runs in the browser, which knows the plot's size)."""
         self.fit_trigger.data = {"n": [self.fit_trigger.data["n"][0] + 1]}
 
+    def reveal(self) -> None:
+        """Scroll the page until the graph is in view (runs in the browser)."""
+        self.reveal_trigger.data = {"n": [self.reveal_trigger.data["n"][0] + 1]}
+
     def select(self, key: str) -> None:
         """Select a node from Python (a table row, a search): the same as clicking it."""
         idx = self.index.get(key)
@@ -330,7 +341,7 @@ class GraphView(param.Parameterized):
 
     def _models(self):
         sources = [self.nodes, self.edges, self.arrows, self.elabels, self.clusters,
-                   self.hl_nodes, self.hl_edges, self.fit_trigger]
+                   self.hl_nodes, self.hl_edges, self.fit_trigger, self.reveal_trigger]
         return sources + [s.selected for s in sources] + [self.labels]
 
     def clear(self) -> None:

@@ -111,3 +111,56 @@ def test_each_layers_variables_sit_in_its_layer(serve, broken, watched_page):
                 assert (boxes["left"][i] < data["x"][j] < boxes["right"][i] and
                         boxes["bottom"][i] < data["y"][j] < boxes["top"][i]), (name, layer)
     watch.check()
+
+
+def _top(page, text, selector=".bk-tab"):
+    return page.locator(selector, has_text=text).first.bounding_box()["y"]
+
+
+def test_a_nan_or_none_opens_on_why_and_the_tables_stay_in_reach(mlp, watched_page):
+    page, watch = watched_page
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    open_dashboard(page, mlp.url)
+    # the last call: w1, b1, w2, v NaN (the optimizer wrote them), b2 None (b2.numpy())
+    summary = page.locator(".tv-why-summary")
+    summary.wait_for()
+    assert summary.inner_text().startswith("0 of 5 ok")
+    active = page.locator(".bk-tab.bk-active").all_inner_texts()
+    assert "Why" in active, active
+    # five cards, each with its own height: the tables below the graph stay on the screen
+    assert page.locator(".tv-why-name").count() == 5
+    assert _top(page, "Variables") < 1000 - 100
+    watch.check()
+
+
+def test_ok_cards_are_folded_under_the_summary(mlp, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, mlp.url)
+    _choose_tape(page, 1)
+    # call 1: w2 ok (truth: w2 value ok call=1), the other four are not
+    page.locator(".tv-why-summary", has_text="1 of 5 ok").wait_for()
+    names = page.locator(".tv-why-name")
+    shown = lambda: [names.nth(i).inner_text() for i in range(names.count())  # noqa: E731
+                     if names.nth(i).is_visible()]
+    assert len(shown()) == 4 and not any(t.startswith("w2") for t in shown()), shown()
+    page.locator(".tv-why-ok").get_by_text("show the 1 ok source").click()
+    names.filter(has_text="w2").first.wait_for(state="visible")
+    assert len(shown()) == 5
+    watch.check()
+
+
+def test_show_on_graph_brings_the_graph_into_view(mlp, watched_page):
+    page, watch = watched_page
+    page.set_viewport_size({"width": 1600, "height": 700})
+    open_dashboard(page, mlp.url)
+    page.locator(".tv-why-summary").wait_for()
+    figure = "() => Bokeh.index.find_one_by_id(Bokeh.documents[0].get_model_by_name('dag').id)" \
+             ".el.getBoundingClientRect().top"
+    # the user scrolled down to the tables: the graph's top is out of view
+    page.evaluate("() => document.querySelector('#main').scrollBy(0, 320)")
+    assert page.evaluate(figure) < 0
+    page.locator(".tv-why-show button").first.click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('highlight_nodes')"
+                           ".data.role.includes('cut')")
+    page.wait_for_function(f"() => ({figure})() >= 0")
+    watch.check()

@@ -36,6 +36,10 @@ def test_dashboard_from_events(events):
     d.player.value = 1
     assert f"step 2 of {n_steps}" in d.step_view.object
     assert d.graph.hl_nodes.data["role"] == ["current"]
+    # three sources, one ok: its card is folded until asked for
+    assert len(d._why_results) == 3 and sum(c[0].visible for c in d._cards) == 2
+    assert d.why_note.object.count("1 of 3 ok") == 1
+    d.why_ok.value = True
     assert sum(c[0].visible for c in d._cards) == 3
     d.show_cut(2)
     assert "cut" in d.graph.hl_nodes.data["role"]
