@@ -146,9 +146,11 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
     def _build(self):
         self.tape_select = pn.widgets.Select(label="Tape", options={}, width=180)
         self.call_select = pn.widgets.Select(label="Gradient call", options={}, width=260)
+        # (restrict=False: Enter finds what was typed, not only a picked completion)
         self.search = pn.widgets.AutocompleteInput(label="Find node", options=[], width=200,
                                                    case_sensitive=False, search_strategy="includes",
-                                                   min_characters=1, placeholder="name or op")
+                                                   min_characters=1, placeholder="name or op",
+                                                   restrict=False)
         self.fit_button = pn.widgets.Button(label="Fit", width=60, align="end")
         self.status = html_pane('<span class="tv-small">loading…</span>',
                                 css_classes=["tv-status"])

@@ -99,6 +99,7 @@ class GraphPane:
         self._on_call_changed()
         if self._pending_select:
             self.graph.select(self._pending_select)
+            self.graph.zoom_to(self._pending_select)
             self._pending_select = None
 
     def _fit(self, event=None):
@@ -121,6 +122,7 @@ class GraphPane:
             self.expand(gmap[hits[0]], select=hits[0])
         else:
             self.graph.select(hits[0])
+            self.graph.zoom_to(hits[0])
         shown_keys = [h for h in hits if h in self.graph.index][:200]
         self.graph.highlight("line", shown_keys, color="#2ca02c")
 

@@ -31,10 +31,14 @@ STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by 
 FLAG_COLORS = {"nonfinite": "#e31a1c", "dead_relu": "#6a3d9a", "saturated": "#b15928",
                "clipped": "#17becf"}
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
+ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
 
 
 FIT_JS = """
+// a new graph, or the Fit button; not a column of the same graph changing (the backward
+// player's visited states): that kept the view from staying where the user zoomed
+if (cb_obj === src && src.data.key === src._tv_fitted) return;
 const fit = () => {
   const d = src.data, c = cl.data;
   if (!d.x || d.x.length === 0) return false;
@@ -64,6 +68,7 @@ const fit = () => {
   const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
   yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
+  src._tv_fitted = d.key;
   return true;
 };
 if (!fit()) { setTimeout(fit, 300); }
@@ -204,12 +209,27 @@ class GraphView(param.Parameterized):
             const v = Bokeh.index.find_one_by_id(fig.id);
             if (v) v.el.scrollIntoView({block: "nearest"});
         """))
+        # centre on a found node at a readable zoom (at least ZOOM_TO pixels per point)
+        self.zoom_trigger = ColumnDataSource({"x": [], "y": []}, name="zoom_trigger")
+        self.zoom_trigger.js_on_change("data", CustomJS(args=dict(
+            fig=fig, xr=fig.x_range, yr=fig.y_range, src=self.zoom_trigger, zoom=ZOOM_TO), code="""
+            const v = Bokeh.index.find_one_by_id(fig.id);
+            if (!v || !src.data.x.length) return;
+            const fw = v.frame.bbox.width, fh = v.frame.bbox.height;
+            const k = Math.min((xr.end - xr.start) / fw, 1 / zoom);    // points per pixel
+            const x = src.data.x[0], y = src.data.y[0];
+            xr.setv({start: x - k * fw / 2, end: x + k * fw / 2});
+            yr.setv({start: y - k * fh / 2, end: y + k * fh / 2});
+            // as a wheel zoom does: the next data change (a highlight) must not re-fit
+            xr.have_updated_interactively = yr.have_updated_interactively = true;
+            v.el.scrollIntoView({block: "nearest"});
+        """))
         # fit to view in the browser, where the frame's real size is known (keeps the aspect)
         self.fit_trigger = ColumnDataSource({"n": [0]}, name="fit_trigger")
         # (the triggers are arguments too, so they are part of the document and reach BokehJS)
         self.fit_js = CustomJS(args=dict(src=self.nodes, cl=self.clusters, fig=fig, xr=fig.x_range,
                                          yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges,
-                                         reveal=self.reveal_trigger),
+                                         reveal=self.reveal_trigger, zoom=self.zoom_trigger),
                                code=FIT_JS)
         self.fit_trigger.js_on_change("data", self.fit_js)
         self.nodes.js_on_change("data", self.fit_js)
@@ -295,6 +315,12 @@ class GraphView(param.Parameterized):
         """Scroll the page until the graph is in view (runs in the browser)."""
         self.reveal_trigger.data = {"n": [self.reveal_trigger.data["n"][0] + 1]}
 
+    def zoom_to(self, key: str) -> None:
+        """Centre the view on node ``key``, zoomed in until its label can be read."""
+        i = self.index.get(key)
+        if i is not None:
+            self.zoom_trigger.data = {"x": [self.nodes.data["x"][i]], "y": [self.nodes.data["y"][i]]}
+
     def select(self, key: str) -> None:
         """Select a node from Python (a table row, a search): the same as clicking it."""
         idx = self.index.get(key)
@@ -341,7 +367,8 @@ class GraphView(param.Parameterized):
 
     def _models(self):
         sources = [self.nodes, self.edges, self.arrows, self.elabels, self.clusters,
-                   self.hl_nodes, self.hl_edges, self.fit_trigger, self.reveal_trigger]
+                   self.hl_nodes, self.hl_edges, self.fit_trigger, self.reveal_trigger,
+                   self.zoom_trigger]
         return sources + [s.selected for s in sources] + [self.labels]
 
     def clear(self) -> None:

@@ -164,3 +164,30 @@ def test_show_on_graph_brings_the_graph_into_view(mlp, watched_page):
                            ".data.role.includes('cut')")
     page.wait_for_function(f"() => ({figure})() >= 0")
     watch.check()
+
+
+def test_find_takes_enter_and_zooms_to_the_node(serve, broken, watched_page):
+    page, watch = watched_page
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    open_dashboard(page, serve(broken("sequential_six_layers")).url)
+    box = page.get_by_placeholder("name or op")
+    box.click()
+    box.type("dense_3/kern")          # part of a name, as typed: no completion picked
+    box.press("Enter")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('nodes')"
+                           ".selected.indices.length === 1")
+    data = node_data(page)
+    i = page.evaluate("() => Bokeh.documents[0].get_model_by_name('nodes').selected.indices[0]")
+    assert data["name"][i] == "dense_3/kernel:0"
+    # the view is centred on it, zoomed in far enough to read the labels
+    at = "(k) => { const d = Bokeh.documents[0], s = d.get_model_by_name('nodes'); " \
+         "const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag').id); " \
+         "const i = s.data.key.indexOf(k), f = v.frame.bbox; return [" \
+         "(v.frame.x_scale.compute(s.data.x[i]) - f.x) / f.width, " \
+         "(v.frame.y_scale.compute(s.data.y[i]) - f.y) / f.height, " \
+         "v.frame.bbox.width / (v.model.x_range.end - v.model.x_range.start)]; }"
+    page.wait_for_function(f"() => {{ const r = ({at})('{data['key'][i]}'); "
+                           "return Math.abs(r[0] - 0.5) < 0.05 && Math.abs(r[1] - 0.5) < 0.05; }")
+    assert page.evaluate(at, data["key"][i])[2] >= 1.0
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('node_labels').visible")
+    watch.check()
