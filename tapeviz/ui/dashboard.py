@@ -67,7 +67,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
     period = param.Integer(default=300, doc="ms between polls of a live source")
 
     def __init__(self, source=None, title: str = "tapeviz", follow: bool = False,
-                 max_tapes: int = 50, max_calls: int = 200, height: int = 520,
+                 max_tapes: int = 50, max_calls: int = 200, height: int = 600,
                  store: Store | None = None, **params):
         super().__init__(title=title, **params)
         self.source = as_source(source, follow_live=follow)

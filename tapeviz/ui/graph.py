@@ -119,8 +119,10 @@ class GraphView(param.Parameterized):
         quads = fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.clusters,
                  fill_color="#f3f6fa", fill_alpha=0.6, line_color="#9aa9bb", line_dash="dotted",
                  name="cluster_boxes")
-        fig.text(x="lx", y="ly", text="label", source=self.clusters, text_font_size="9pt",
-                 text_color="#5a6b7d", text_align="left", text_baseline="top")
+        self.cluster_labels = fig.text(x="lx", y="ly", text="label", source=self.clusters,
+                                       text_font_size="9pt", text_color="#5a6b7d",
+                                       text_align="left", text_baseline="top",
+                                       name="cluster_labels")
         fig.multi_line(xs="xs", ys="ys", source=self.hl_edges, line_color="color", line_width=7,
                        line_alpha=0.55, name="hl_edge_glyphs")
         fig.multi_line(xs="xs", ys="ys", source=self.edges, line_color="color",
@@ -189,8 +191,11 @@ class GraphView(param.Parameterized):
         fig.x_range.range_padding = fig.y_range.range_padding = 0.04
         # show labels only when few nodes are in view and zoomed in enough to read them (a
         # node is about 36 points high: below 0.35 px per point its 9pt label overflows it)
+        # a cluster's label fits the room dot reserved at its top from about 0.9 px per point:
+        # smaller, it spills over the nodes, so it waits until then
         js = CustomJS(args=dict(src=self.nodes, labels=self.labels, xr=fig.x_range, yr=fig.y_range,
-                                fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT), code="""
+                                fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT,
+                                cluster_labels=self.cluster_labels), code="""
             const x = src.data.x, y = src.data.y; let n = 0;
             for (let i = 0; i < x.length; i++) {
               if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
@@ -200,6 +205,7 @@ class GraphView(param.Parameterized):
             const scale = width / Math.max(xr.end - xr.start, 1e-9);
             labels.visible = n <= limit && scale >= 0.35;
             edge_labels.visible = n <= limit && scale >= 0.5;
+            cluster_labels.visible = scale >= 0.9;
         """)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)

@@ -110,6 +110,11 @@ def test_each_layers_variables_sit_in_its_layer(serve, broken, watched_page):
             if name.startswith(f"{layer}/"):              # dense_2/kernel:0, dense_2/bias:0
                 assert (boxes["left"][i] < data["x"][j] < boxes["right"][i] and
                         boxes["bottom"][i] < data["y"][j] < boxes["top"][i]), (name, layer)
+                # beside the op that reads it (the kernel's MatMul, the bias's AddV2)
+                reader = "MatMul" if "kernel" in name else "AddV2"
+                assert any(op == reader and y == data["y"][j] and
+                           boxes["left"][i] < x < boxes["right"][i]
+                           for op, x, y in zip(data["op"], data["x"], data["y"])), name
     watch.check()
 
 
@@ -170,6 +175,9 @@ def test_find_takes_enter_and_zooms_to_the_node(serve, broken, watched_page):
     page, watch = watched_page
     page.set_viewport_size({"width": 1600, "height": 1000})
     open_dashboard(page, serve(broken("sequential_six_layers")).url)
+    # fitted, the layers' names would spill over the nodes: they wait for a closer view
+    shown = "() => Bokeh.documents[0].get_model_by_name('cluster_labels').visible"
+    page.wait_for_function(f"() => !({shown})()")
     box = page.get_by_placeholder("name or op")
     box.click()
     box.type("dense_3/kern")          # part of a name, as typed: no completion picked
@@ -190,4 +198,5 @@ def test_find_takes_enter_and_zooms_to_the_node(serve, broken, watched_page):
                            "return Math.abs(r[0] - 0.5) < 0.05 && Math.abs(r[1] - 0.5) < 0.05; }")
     assert page.evaluate(at, data["key"][i])[2] >= 1.0
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('node_labels').visible")
+    page.wait_for_function(shown)
     watch.check()
