@@ -24,6 +24,7 @@ from .dashboard_tabs import SelectionTabs, html_pane
 from .dashboard_why import WhyCards
 from .graph import GraphView
 from .html import esc
+from .player_buttons import player_buttons
 from .source import as_source
 from .store import Store
 
@@ -172,7 +173,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
                                css_classes=["tv-inspector"])
         self.player = pn.widgets.Player(start=0, end=1, value=0, interval=700, loop_policy="once",
                                         show_loop_controls=False, width=330, visible=True,
-                                        css_classes=["tv-player"])
+                                        visible_buttons=[], css_classes=["tv-player"])
+        self.player_buttons = player_buttons(self.player)
         self.player.param.watch(lambda e: setattr(self, "step", int(e.new)), "value")
         self.bp_nan = pn.widgets.Button(label="▶ first NaN/Inf", width=125,
                                         description="run to the first step with a NaN or Inf")
@@ -204,7 +206,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         side = pn.Tabs(
             ("Inspector", pn.Column(g["inspector"].alert, self.expand_button, self.inspector,
                                     self.line_select, **tab)),
-            ("Backward", pn.Column(g["backward"].alert, self.player,
+            ("Backward", pn.Column(g["backward"].alert, self.player, self.player_buttons,
                                    pn.Row(self.bp_nan, self.bp_zero, self.bp_node),
                                    self.step_view, **tab)),
             ("Why", pn.Column(g["why"].alert, self.why, **tab)),

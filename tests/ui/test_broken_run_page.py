@@ -200,3 +200,21 @@ def test_find_takes_enter_and_zooms_to_the_node(serve, broken, watched_page):
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('node_labels').visible")
     page.wait_for_function(shown)
     watch.check()
+
+
+def test_the_player_buttons_say_what_they_do(mlp, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, mlp.url)
+    page.locator(".bk-tab", has_text="Backward").first.click()
+    buttons = page.locator(".tv-player-buttons .bk-btn")
+    buttons.first.wait_for()
+    labels = [t.strip() for t in buttons.all_inner_texts()]
+    words = [next(w for w in label.split() if w.isalpha()) for label in labels[:5]]
+    assert words == ["first", "prev", "play", "next", "last"], labels
+    buttons.filter(has_text="last").first.click()
+    page.locator(".tv-step-title", has_text="step 12 of 12").first.wait_for()
+    buttons.filter(has_text="first").first.hover()              # each has a tooltip
+    page.get_by_text("go to the first backward step").first.wait_for()
+    buttons.filter(has_text="first").first.click()
+    page.locator(".tv-step-title", has_text="step 1 of 12").first.wait_for()
+    watch.check()

@@ -118,7 +118,7 @@ def test_backward_player_steps_and_highlights(main_server, recordings, watched_p
     i = data["key"].index(out_key)
     assert first["role"] == ["current"] and first["x"] == [data["x"][i]]
     # step forward twice with the player's own button
-    nxt = page.locator(".bk-panel-models-widgets-Player button.next").first
+    nxt = page.locator(".tv-player-buttons .bk-btn", has_text="next").first
     nxt.click()
     _wait_title(page, lambda t: t.startswith("step 2"))
     nxt.click()
@@ -412,7 +412,7 @@ def test_two_sessions_do_not_share_state(main_server, browser, watched_page):
         open_dashboard(page, main_server.url)
         open_dashboard(other, main_server.url)
         page.locator(".bk-tab", has_text="Backward").first.click()
-        page.locator(".bk-panel-models-widgets-Player button.next").first.click()
+        page.locator(".tv-player-buttons .bk-btn", has_text="next").first.click()
         _wait_title(page, lambda t: t.startswith("step 2"))
         data = node_data(page)
         click_node(page, _key(data, op="MatMul"))   # selects it (and jumps A's player to it)
