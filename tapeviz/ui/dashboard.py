@@ -82,6 +82,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
                                                 "why", "training", "jacobian")}
         self._build()
         self.graph.param.watch(self._on_select, "selected")
+        self.graph.param.watch(self._on_box_clicked, "box_clicked")
+        self.graph.param.watch(self._on_group_clicked, "selected")
         self._drain(limit=None if getattr(self.source, "ended", False) else 50_000)
         # (weakly: Panel keeps the onload callbacks of a document that may never load, and
         # a view kept alive by them keeps its source's event subscription on for ever)
@@ -98,6 +100,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         self._ended_shown = False
         self._cut_source = None
         self.expanded = frozenset()
+        self.closed = frozenset()     # groups of a small graph the user closed
         self._shown = None
         self._lines = {}
         self._layout_token = None     # a layout still running for the old graph is dropped

@@ -85,6 +85,7 @@ class GraphView(param.Parameterized):
     """A Bokeh figure with the tape's graph; ``selected`` holds the key of the selected node."""
 
     selected = param.String(default="", doc="key of the selected node ('' for none)")
+    box_clicked = param.String(default="", doc="key of the cluster box last clicked")
 
     def __init__(self, height=520, python_callbacks: bool = True, **params):
         super().__init__(**params)
@@ -99,7 +100,8 @@ class GraphView(param.Parameterized):
         self.arrows = ColumnDataSource({"xs": [], "ys": [], "color": []}, name="arrows")
         self.elabels = ColumnDataSource({"x": [], "y": [], "text": []}, name="edge_labels")
         self.clusters = ColumnDataSource({"left": [], "right": [], "top": [], "bottom": [],
-                                          "label": [], "lx": [], "ly": []}, name="clusters")
+                                          "label": [], "lx": [], "ly": [], "key": []},
+                                         name="clusters")
         self.hl_nodes = ColumnDataSource({"x": [], "y": [], "w": [], "h": [], "color": [], "role": []},
                                          name="highlight_nodes")
         self.hl_edges = ColumnDataSource({"xs": [], "ys": [], "color": [], "role": []},
@@ -107,6 +109,7 @@ class GraphView(param.Parameterized):
         self.figure = self._figure(height)
         if python_callbacks:          # False for standalone HTML (export): JS callbacks only
             self.nodes.selected.on_change("indices", self._on_tap)
+            self.clusters.selected.on_change("indices", self._on_box_tap)
         self._highlights: dict = {}    # role -> (node keys, edge indices, color)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -160,8 +163,9 @@ class GraphView(param.Parameterized):
             ("", "@label"), ("op", "@op"), ("name", "@name"), ("shape", "@shapes"),
             ("dtype", "@dtypes"), ("value", "@summary"), ("problem", "@problem")])
         wheel = WheelZoomTool()
+        # (a click on a cluster's box, off its nodes, closes it: see Dashboard.toggle_group)
         fig.add_tools(PanTool(), wheel, BoxZoomTool(), ResetTool(), SaveTool(),
-                      TapTool(renderers=[box, ell]), hover)
+                      TapTool(renderers=[box, ell, quads]), hover)
         fig.toolbar.active_scroll = wheel
         # legend: one renderer with one off-screen (NaN) row per kind, items by index
         kinds = list(KINDS)
@@ -289,11 +293,13 @@ class GraphView(param.Parameterized):
             if show_labels and e["label"]:
                 m = len(xs) // 2
                 lcols["x"].append(xs[m]); lcols["y"].append(ys[m]); lcols["text"].append(e["label"])
-        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "lx": [], "ly": []}
+        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "lx": [], "ly": [],
+                 "key": []}
         for key, x0, y0, x1, y1 in lay.clusters:
             ccols["left"].append(x0); ccols["right"].append(x1)
             ccols["bottom"].append(y0); ccols["top"].append(y1)
             ccols["label"].append(str(graph["clusters"].get(key, ("",))[0]))
+            ccols["key"].append(str(key))
             ccols["lx"].append(x0 + 4); ccols["ly"].append(y1 - 2)
         self.nodes.selected.indices = []
         self.nodes.data = cols
@@ -312,6 +318,19 @@ class GraphView(param.Parameterized):
         key = self.keys[new[0]] if new and new[0] < len(self.keys) else ""
         if key != self.selected:
             self.selected = key
+
+    def _on_box_tap(self, attr, old, new):
+        """The innermost cluster box under a click (a click on a node selects the node)."""
+        if not new or self.nodes.selected.indices:
+            return
+        d = self.clusters.data
+        inner = min((i for i in new if i < len(d["key"])),
+                    key=lambda i: (d["right"][i] - d["left"][i]) * (d["top"][i] - d["bottom"][i]),
+                    default=None)
+        self.clusters.selected.indices = []
+        if inner is not None:
+            self.box_clicked = ""
+            self.box_clicked = d["key"][inner]
 
     def fit(self) -> None:
         """Fit the graph to the view (runs in the browser, which knows the plot's size)."""

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import env_with_repo, node_data, open_dashboard
+from conftest import click_node, env_with_repo, node_data, open_dashboard
 
 pytestmark = pytest.mark.browser
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "broken_runs"
@@ -217,4 +217,31 @@ def test_the_player_buttons_say_what_they_do(mlp, watched_page):
     page.get_by_text("go to the first backward step").first.wait_for()
     buttons.filter(has_text="first").first.click()
     page.locator(".tv-step-title", has_text="step 1 of 12").first.wait_for()
+    watch.check()
+
+
+def test_a_click_on_a_layers_box_closes_it_and_a_click_opens_it(serve, broken, watched_page):
+    page, watch = watched_page
+    open_dashboard(page, serve(broken("sequential_six_layers")).url)
+    keys = node_data(page)["key"]
+    assert not any(k.startswith("grp:") for k in keys)       # 20 ops: drawn open
+    # a click inside the box of layer dense_3, off its nodes (just inside its top-left corner)
+    xy = page.evaluate("""() => {
+        const d = Bokeh.documents[0], c = d.get_model_by_name('clusters').data;
+        const i = c.label.indexOf('sequential/dense_3');
+        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag').id);
+        const r = v.canvas_view.el.getBoundingClientRect();
+        return [r.left + v.frame.x_scale.compute(c.left[i]) + 3,
+                r.top + v.frame.y_scale.compute(c.top[i]) + 3]; }""")
+    page.mouse.click(*xy)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('nodes').data.key"
+                           ".includes('grp:scope:sequential/dense_3')")
+    data = node_data(page)
+    # the layer's ops and its kernel and bias are in the box; the other layers stay open
+    assert not any(n.startswith("dense_3/") for n in data["name"])
+    assert any(n.startswith("dense_4/") for n in data["name"])
+    click_node(page, "grp:scope:sequential/dense_3")
+    page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('nodes').data.key"
+                           ".some(k => k.startsWith('grp:'))")
+    assert sorted(node_data(page)["key"]) == sorted(keys)
     watch.check()
