@@ -20,6 +20,7 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
 from bokeh.plotting import figure
 
 from . import layout as _layout
+from .graph_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
 from .tape_graph import FLAGS, KINDS
 
 FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontrainable": "#d9d9d9",
@@ -34,45 +35,6 @@ HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "lin
 ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
 
-
-FIT_JS = """
-// a new graph, or the Fit button; not a column of the same graph changing (the backward
-// player's visited states): that kept the view from staying where the user zoomed
-if (cb_obj === src && src.data.key === src._tv_fitted) return;
-const fit = () => {
-  const d = src.data, c = cl.data;
-  if (!d.x || d.x.length === 0) return false;
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-  for (let i = 0; i < d.x.length; i++) {
-    x0 = Math.min(x0, d.x[i] - d.w[i] / 2); x1 = Math.max(x1, d.x[i] + d.w[i] / 2);
-    y0 = Math.min(y0, d.y[i] - d.h[i] / 2); y1 = Math.max(y1, d.y[i] + d.h[i] / 2);
-  }
-  const ex = ed.data.xs || [], ey = ed.data.ys || [];
-  for (let i = 0; i < ex.length; i++) {
-    for (let j = 0; j < ex[i].length; j++) {
-      x0 = Math.min(x0, ex[i][j]); x1 = Math.max(x1, ex[i][j]);
-      y0 = Math.min(y0, ey[i][j]); y1 = Math.max(y1, ey[i][j]);
-    }
-  }
-  for (let i = 0; i < (c.left || []).length; i++) {
-    x0 = Math.min(x0, c.left[i]); x1 = Math.max(x1, c.right[i]);
-    y0 = Math.min(y0, c.bottom[i]); y1 = Math.max(y1, c.top[i]);
-  }
-  let fw = 0, fh = 0;
-  try {
-    const v = Bokeh.index.find_one_by_id(fig.id);
-    fw = v.frame.bbox.width; fh = v.frame.bbox.height;
-  } catch (e) {}
-  if (!(fw > 10 && fh > 10)) return false;
-  const pad = 16, dx = x1 - x0 + 2 * pad, dy = y1 - y0 + 2 * pad;
-  const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
-  yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
-  src._tv_fitted = d.key;
-  return true;
-};
-if (!fit()) { setTimeout(fit, 300); }
-"""
 
 
 def _node_columns():
@@ -109,7 +71,7 @@ class GraphView(param.Parameterized):
         self.figure = self._figure(height)
         if python_callbacks:          # False for standalone HTML (export): JS callbacks only
             self.nodes.selected.on_change("indices", self._on_tap)
-            self.clusters.selected.on_change("indices", self._on_box_tap)
+            self.figure.on_event("tap", self._on_plot_tap)
         self._highlights: dict = {}    # role -> (node keys, edge indices, color)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -163,9 +125,8 @@ class GraphView(param.Parameterized):
             ("", "@label"), ("op", "@op"), ("name", "@name"), ("shape", "@shapes"),
             ("dtype", "@dtypes"), ("value", "@summary"), ("problem", "@problem")])
         wheel = WheelZoomTool()
-        # (a click on a cluster's box, off its nodes, closes it: see Dashboard.toggle_group)
         fig.add_tools(PanTool(), wheel, BoxZoomTool(), ResetTool(), SaveTool(),
-                      TapTool(renderers=[box, ell, quads]), hover)
+                      TapTool(renderers=[box, ell]), hover)
         fig.toolbar.active_scroll = wheel
         # legend: one renderer with one off-screen (NaN) row per kind, items by index
         kinds = list(KINDS)
@@ -193,47 +154,19 @@ class GraphView(param.Parameterized):
         fig.x_range.renderers = [box, ell, quads]
         fig.y_range.renderers = [box, ell, quads]
         fig.x_range.range_padding = fig.y_range.range_padding = 0.04
-        # show labels only when few nodes are in view and zoomed in enough to read them (a
-        # node is about 36 points high: below 0.35 px per point its 9pt label overflows it)
-        # a cluster's label fits the room dot reserved at its top from about 0.9 px per point:
-        # smaller, it spills over the nodes, so it waits until then
+        # labels only where they can be read (see graph_js.LABELS_JS)
         js = CustomJS(args=dict(src=self.nodes, labels=self.labels, xr=fig.x_range, yr=fig.y_range,
                                 fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT,
-                                cluster_labels=self.cluster_labels), code="""
-            const x = src.data.x, y = src.data.y; let n = 0;
-            for (let i = 0; i < x.length; i++) {
-              if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
-            }
-            let width = 600;
-            try { width = fig.inner_width || width; } catch (e) {}   // unset until first paint
-            const scale = width / Math.max(xr.end - xr.start, 1e-9);
-            labels.visible = n <= limit && scale >= 0.35;
-            edge_labels.visible = n <= limit && scale >= 0.5;
-            cluster_labels.visible = scale >= 0.9;
-        """)
+                                cluster_labels=self.cluster_labels), code=LABELS_JS)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)
         # scroll the page to the graph (a *Show on graph* or a *Find* below the fold)
         self.reveal_trigger = ColumnDataSource({"n": [0]}, name="reveal_trigger")
-        self.reveal_trigger.js_on_change("data", CustomJS(args=dict(fig=fig), code="""
-            const v = Bokeh.index.find_one_by_id(fig.id);
-            if (v) v.el.scrollIntoView({block: "nearest"});
-        """))
+        self.reveal_trigger.js_on_change("data", CustomJS(args=dict(fig=fig), code=REVEAL_JS))
         # centre on a found node at a readable zoom (at least ZOOM_TO pixels per point)
         self.zoom_trigger = ColumnDataSource({"x": [], "y": []}, name="zoom_trigger")
         self.zoom_trigger.js_on_change("data", CustomJS(args=dict(
-            fig=fig, xr=fig.x_range, yr=fig.y_range, src=self.zoom_trigger, zoom=ZOOM_TO), code="""
-            const v = Bokeh.index.find_one_by_id(fig.id);
-            if (!v || !src.data.x.length) return;
-            const fw = v.frame.bbox.width, fh = v.frame.bbox.height;
-            const k = Math.min((xr.end - xr.start) / fw, 1 / zoom);    // points per pixel
-            const x = src.data.x[0], y = src.data.y[0];
-            xr.setv({start: x - k * fw / 2, end: x + k * fw / 2});
-            yr.setv({start: y - k * fh / 2, end: y + k * fh / 2});
-            // as a wheel zoom does: the next data change (a highlight) must not re-fit
-            xr.have_updated_interactively = yr.have_updated_interactively = true;
-            v.el.scrollIntoView({block: "nearest"});
-        """))
+            fig=fig, xr=fig.x_range, yr=fig.y_range, src=self.zoom_trigger, zoom=ZOOM_TO), code=ZOOM_JS))
         # fit to view in the browser, where the frame's real size is known (keeps the aspect)
         self.fit_trigger = ColumnDataSource({"n": [0]}, name="fit_trigger")
         # (the triggers are arguments too, so they are part of the document and reach BokehJS)
@@ -319,18 +252,20 @@ class GraphView(param.Parameterized):
         if key != self.selected:
             self.selected = key
 
-    def _on_box_tap(self, attr, old, new):
-        """The innermost cluster box under a click (a click on a node selects the node)."""
-        if not new or self.nodes.selected.indices:
+    def _on_plot_tap(self, event):
+        """A click off every node, inside cluster boxes: the innermost box was clicked."""
+        x, y = event.x, event.y
+        d = self.nodes.data
+        if x is None or any(abs(x - nx) <= w / 2 and abs(y - ny) <= h / 2
+                            for nx, ny, w, h in zip(d["x"], d["y"], d["w"], d["h"])):
             return
-        d = self.clusters.data
-        inner = min((i for i in new if i < len(d["key"])),
-                    key=lambda i: (d["right"][i] - d["left"][i]) * (d["top"][i] - d["bottom"][i]),
-                    default=None)
-        self.clusters.selected.indices = []
-        if inner is not None:
+        c = self.clusters.data
+        hits = [i for i in range(len(c["key"]))
+                if c["left"][i] <= x <= c["right"][i] and c["bottom"][i] <= y <= c["top"][i]]
+        if hits:
+            inner = min(hits, key=lambda i: (c["right"][i] - c["left"][i]) * (c["top"][i] - c["bottom"][i]))
             self.box_clicked = ""
-            self.box_clicked = d["key"][inner]
+            self.box_clicked = c["key"][inner]
 
     def fit(self) -> None:
         """Fit the graph to the view (runs in the browser, which knows the plot's size)."""
