@@ -139,19 +139,24 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
 def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
     """One ``dot`` run over the nodes ``keys`` of ``graph`` (attached constants placed after)."""
     sizes = sizes or {}
+
+    def size_in(node):
+        return _layout.node_size(node.get("label", ""), shape=node.get("shape", "box"))
+
+    def size_pt(node):
+        return tuple(v * _layout.POINTS_PER_INCH for v in size_in(node))
     hosts: dict = {}
     for const, consumer in attached.items():
         if const in keys and consumer in keys:
             hosts.setdefault(consumer, []).append(const)
     by_key = {n["key"]: n for n in graph["nodes"]}
-    const_size = {c: _size_pt(by_key[c]) for cs in hosts.values() for c in cs}
+    const_size = {c: size_pt(by_key[c]) for cs in hosts.values() for c in cs}
     nodes = []
     for n in graph["nodes"]:
         key = n["key"]
         if key not in keys or key in const_size:
             continue
-        w, h = (v / _layout.POINTS_PER_INCH for v in sizes[key]) if key in sizes else \
-            _layout.node_size(n.get("label", ""), shape=n.get("shape", "box"))
+        w, h = (v / _layout.POINTS_PER_INCH for v in sizes[key]) if key in sizes else size_in(n)
         if key in hosts:       # room on both sides keeps the box centred under its inputs
             cw = max(const_size[c][0] for c in hosts[key]) + GAP
             ch = sum(const_size[c][1] for c in hosts[key]) + GAP * (len(hosts[key]) - 1)
@@ -163,12 +168,14 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
     used = _used_clusters(graph["clusters"], {n[4] for n in nodes})
     clusters = {k: graph["clusters"][k][1] for k in used}
     labels = {k: graph["clusters"][k][0] for k in used}
+    beside = _beside(graph, nodes, edges)
     if cached_only:
-        lay = _layout.cached(nodes, edges, clusters, labels=labels)
+        lay = _layout.cached(nodes, edges, clusters, labels=labels, beside=beside)
         if lay is None:
             raise NotCached
     else:
-        lay = _layout.layout(nodes, edges, clusters, labels=labels, timeout=timeout)
+        lay = _layout.layout(nodes, edges, clusters, labels=labels, timeout=timeout,
+                             beside=beside)
     if not hosts:
         return lay
     # the cached layout is shared: place the constants in a copy
@@ -178,9 +185,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
         x, y, w, h = out.nodes[consumer]
         cw = max(const_size[c][0] for c in consts) + GAP
         own_w = w - 2 * cw
-        own_h = _layout.node_size(by_key[consumer].get("label", ""),
-                                  shape=by_key[consumer].get("shape", "box"))[1] * \
-            _layout.POINTS_PER_INCH
+        own_h = size_pt(by_key[consumer])[1]
         out.nodes[consumer] = (x, y, own_w, own_h)
         total = sum(const_size[c][1] for c in consts) + GAP * (len(consts) - 1)
         top = y + total / 2
@@ -210,6 +215,21 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
     return out
 
 
+def _beside(graph, nodes, edges) -> dict:
+    """Leaf tensors (a layer's kernel) to lay out beside their first reader, in its cluster:
+    a rank of their own would overlap the rank of the layer before, and ``dot`` then sets
+    each layer's box beside the previous one, a staircase."""
+    cluster = {n[0]: n[4] for n in nodes}
+    leaves = {n["key"] for n in graph["nodes"] if n["shape"] == "ellipse"}
+    has_input = {h for _, h in edges}
+    out = {}
+    for t, h in edges:
+        if (t in leaves and t not in out and t not in has_input and h not in leaves
+                and cluster.get(t) is not None and cluster.get(t) == cluster.get(h)):
+            out[t] = h
+    return out
+
+
 def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
     """A triangle with its tip at (x1, y1), pointing along (x0, y0) -> (x1, y1)."""
     dx, dy = x1 - x0, y1 - y0
@@ -221,11 +241,6 @@ def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
 
 def _clamp(v, lo, hi):
     return min(max(v, lo), hi)
-
-
-def _size_pt(node) -> tuple[float, float]:
-    w, h = _layout.node_size(node.get("label", ""), shape=node.get("shape", "box"))
-    return w * _layout.POINTS_PER_INCH, h * _layout.POINTS_PER_INCH
 
 
 def _used_clusters(clusters: dict, used: set) -> set:

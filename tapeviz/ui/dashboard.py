@@ -5,8 +5,9 @@ It reads an event source (see :mod:`tapeviz.ui.source`) into a :class:`~tapeviz.
 and draws from the store only. This module builds the page, loads a run and keeps which tape
 and gradient call are shown; the rest of :class:`Dashboard` is mixed in from
 :mod:`~tapeviz.ui.dashboard_live` (following a live source without flooding the browser),
-:mod:`~tapeviz.ui.dashboard_graph` (the graph pane) and :mod:`~tapeviz.ui.dashboard_tabs`
-(the inspector, variables, backward and why tabs).
+:mod:`~tapeviz.ui.dashboard_graph` (the graph pane), :mod:`~tapeviz.ui.dashboard_tabs`
+(the inspector, variables and backward tabs) and :mod:`~tapeviz.ui.dashboard_why` (the why
+tab).
 """
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from . import skip_mathjax, skip_webgl
 from .dashboard_graph import GraphPane
 from .dashboard_live import LiveFollowing, _weakly
 from .dashboard_tabs import SelectionTabs, html_pane
+from .dashboard_why import WhyCards
 from .graph import GraphView
 from .html import esc
+from .player_buttons import player_buttons
 from .source import as_source
 from .store import Store
 
@@ -52,7 +55,7 @@ class _Guard:
         return out
 
 
-class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
+class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.Viewer):
     """The full dashboard over an event source, a list of events, a recording path or a tape.
 
     >>> import tapeviz.ui as ui
@@ -66,7 +69,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
     period = param.Integer(default=300, doc="ms between polls of a live source")
 
     def __init__(self, source=None, title: str = "tapeviz", follow: bool = False,
-                 max_tapes: int = 50, max_calls: int = 200, height: int = 520,
+                 max_tapes: int = 50, max_calls: int = 200, height: int = 600,
                  store: Store | None = None, **params):
         super().__init__(title=title, **params)
         self.source = as_source(source, follow_live=follow)
@@ -80,6 +83,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
                                                 "why", "training", "jacobian")}
         self._build()
         self.graph.param.watch(self._on_select, "selected")
+        self.graph.param.watch(self._on_box_clicked, "box_clicked")
+        self.graph.param.watch(self._on_group_clicked, "selected")
         self._drain(limit=None if getattr(self.source, "ended", False) else 50_000)
         # (weakly: Panel keeps the onload callbacks of a document that may never load, and
         # a view kept alive by them keeps its source's event subscription on for ever)
@@ -105,6 +110,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self._ended_shown = False
         self._cut_source = None
         self.expanded = frozenset()
+        self.closed = frozenset()     # groups of a small graph the user closed
         self._shown = None
         self._lines = {}
         self._layout_token = None     # a layout still running for the old graph is dropped
@@ -155,9 +161,11 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
     def _build(self):
         self.tape_select = pn.widgets.Select(label="Tape", options={}, width=180)
         self.call_select = pn.widgets.Select(label="Gradient call", options={}, width=260)
+        # (restrict=False: Enter finds what was typed, not only a picked completion)
         self.search = pn.widgets.AutocompleteInput(label="Find node", options=[], width=200,
                                                    case_sensitive=False, search_strategy="includes",
-                                                   min_characters=1, placeholder="name or op")
+                                                   min_characters=1, placeholder="name or op",
+                                                   restrict=False)
         self.fit_button = pn.widgets.Button(label="Fit", width=60, align="end")
         self.status = html_pane('<span class="tv-small">loading…</span>',
                                 css_classes=["tv-status"])
@@ -179,7 +187,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
                                css_classes=["tv-inspector"])
         self.player = pn.widgets.Player(start=0, end=1, value=0, interval=700, loop_policy="once",
                                         show_loop_controls=False, width=330, visible=True,
-                                        css_classes=["tv-player"])
+                                        visible_buttons=[], css_classes=["tv-player"])
+        self.player_buttons = player_buttons(self.player)
         self.player.param.watch(lambda e: setattr(self, "step", int(e.new)), "value")
         self.bp_nan = pn.widgets.Button(label="▶ first NaN/Inf", width=125,
                                         description="run to the first step with a NaN or Inf")
@@ -192,10 +201,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self.bp_node.on_click(lambda e: self._breakpoint("node"))
         self.step_view = html_pane("<i>No gradient call on this tape yet.</i>",
                                    css_classes=["tv-step"])
-        self.why_note = html_pane("<i>No gradient call on this tape yet.</i>")
-        self.why = pn.Column(self.why_note, sizing_mode="stretch_width", css_classes=["tv-why"])
-        self._cards: list = []
-        self._why_results: list = []
+        self._build_why()
         self.variables = pn.widgets.Tabulator(
             self._variables_frame(), disabled=True, selectable=1, show_index=False,
             sizing_mode="stretch_width", height=260, layout="fit_data_stretch",
@@ -206,14 +212,19 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, pn.viewable.Viewer):
         self.jacobian = JacobianView(self)
 
         g = self._guards
+        # each side tab as tall as its content, and at most as tall as the graph (it scrolls
+        # inside): a tall Why tab never pushes the variables and charts down the page.
+        # dynamic: only the shown tab is in the page, so no hidden tab sizes the row
+        tab = dict(sizing_mode="stretch_width", styles={
+            "max-height": f"{self.graph.figure.height + 40}px", "overflow-y": "auto"})
         side = pn.Tabs(
             ("Inspector", pn.Column(g["inspector"].alert, self.expand_button, self.inspector,
-                                    self.line_select, sizing_mode="stretch_width")),
-            ("Backward", pn.Column(g["backward"].alert, self.player,
+                                    self.line_select, **tab)),
+            ("Backward", pn.Column(g["backward"].alert, self.player, self.player_buttons,
                                    pn.Row(self.bp_nan, self.bp_zero, self.bp_node),
-                                   self.step_view, sizing_mode="stretch_width")),
-            ("Why", pn.Column(g["why"].alert, self.why, sizing_mode="stretch_width")),
-            width=440, dynamic=False, css_classes=["tv-side"])
+                                   self.step_view, **tab)),
+            ("Why", pn.Column(g["why"].alert, self.why, **tab)),
+            width=440, dynamic=True, css_classes=["tv-side"])
         self.side = side
         graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         bottom = pn.Tabs(

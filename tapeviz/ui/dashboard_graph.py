@@ -37,7 +37,7 @@ class GraphPane:
 
     def _draw(self, graph):
         from .group import collapse
-        shown = collapse(graph, self.expanded)
+        shown = collapse(graph, self.expanded, closed=self.closed)
         units = shown.get("units")
         self._drawn_graph = graph
         self._last_draw = time.monotonic()
@@ -90,7 +90,8 @@ class GraphPane:
                 lines.setdefault(label[:90], (site.get("file"), site["line"]))
         self._lines = lines
         self.line_select.options = [""] + sorted(lines, key=lambda k: (lines[k][0] or "", lines[k][1]))
-        collapsed = bool(shown.get("collapsed"))
+        # (the note is for a large graph; a small one's boxes were closed by a click)
+        collapsed = bool(shown.get("collapsed")) and not shown.get("closed_by_user")
         self.collapse_button.visible = bool(self.expanded)
         self.expand_note.visible = collapsed
         self.expand_note.object = (f'<span class="tv-small">{len(graph["nodes"])} nodes: grouped by '
@@ -99,6 +100,7 @@ class GraphPane:
         self._on_call_changed()
         if self._pending_select:
             self.graph.select(self._pending_select)
+            self.graph.zoom_to(self._pending_select)
             self._pending_select = None
 
     def _fit(self, event=None):
@@ -121,14 +123,40 @@ class GraphPane:
             self.expand(gmap[hits[0]], select=hits[0])
         else:
             self.graph.select(hits[0])
+            self.graph.zoom_to(hits[0])
         shown_keys = [h for h in hits if h in self.graph.index][:200]
         self.graph.highlight("line", shown_keys, color="#2ca02c")
 
     def expand(self, group: str, select: str | None = None):
         """Open a collapsed group in place (the rest keeps its cached layout)."""
-        self.expanded = self.expanded | {group}
+        if group in self.closed:
+            self.closed = self.closed - {group}
+        else:
+            self.expanded = self.expanded | {group}
         self._pending_select = select
         self._redraw()
+
+    def close_group(self, group: str):
+        """Close an open group into one box (any named scope or Keras layer)."""
+        inside = {g for g in self.expanded if g == group or g.startswith(group + "/")}
+        if inside:
+            self.expanded = self.expanded - inside
+        else:
+            self.closed = self.closed | {group}
+        self._redraw()
+
+    def _on_group_clicked(self, event):
+        """A click on a box the user closed opens it again."""
+        node = self.graph.node(event.new) if event.new else None
+        if node and node.get("group") in self.closed:
+            self.expand(node["group"])
+
+    def _on_box_clicked(self, event):
+        """A click on a cluster's box: a name scope (a Keras layer) closes into one box."""
+        key = event.new or ""
+        _, _, scope = key.rpartition("|scope:")
+        if scope:
+            self.close_group("scope:" + scope)
 
     def collapse_all(self, event=None):
         self.expanded = frozenset()

@@ -1,6 +1,6 @@
 """The tabs of :class:`~tapeviz.ui.dashboard.Dashboard` that follow the selected node and the
 shown gradient call: the inspector, the variables table, the backward player with its
-breakpoints, and the why cards. (The training and Jacobian tabs are :mod:`tapeviz.ui.charts`.)
+breakpoints. (The why cards are :mod:`tapeviz.ui.dashboard_why`, the training and Jacobian tabs are :mod:`tapeviz.ui.charts`.)
 Their HTML comes from :mod:`tapeviz.ui.cards` and :mod:`tapeviz.ui.steps`, shared with the
 exported page.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .cards import gradient_html, node_html, why_card_html
+from .cards import gradient_html, node_html
 from .html import CSS
 from .steps import breakpoint_step, step_html, step_keys
 
@@ -125,59 +125,3 @@ class SelectionTabs:
             return
         self.side.active = 1
         self.player.value = i
-
-    # ---- why cards -------------------------------------------------------------------------
-    def _update_why(self):
-        call = self.store.calls.get(self.call)
-        key = (self.call, id((call or {}).get("results")))
-        if key == self._why_key:
-            return        # unchanged: keep the cards (no new models for the browser)
-        self._why_key = key
-        self._why_results = []
-        if call is None or call.get("results") is None:
-            self.why_note.object = ("<i>No gradient call on this tape yet.</i>" if call is None
-                                    else "<i>This gradient call has not finished.</i>")
-            self.why_note.visible = True
-            for col, _, _ in self._cards:
-                col.visible = False
-            return
-        results = call["results"]
-        self.why_note.visible = not results
-        self.why_note.object = "<i>No sources.</i>"
-        while len(self._cards) < len(results):
-            k = len(self._cards)
-            html = html_pane("")
-            button = pn.widgets.Button(label="Show on graph", width=120, css_classes=["tv-why-show"])
-            button.on_click(lambda e, k=k: self.show_cut(k))
-            col = pn.Column(html, button, sizing_mode="stretch_width")
-            self._cards.append((col, html, button))
-            self.why.append(col)
-        for k, (col, html, _) in enumerate(self._cards):
-            col.visible = k < len(results)
-            if k < len(results):
-                html.object = why_card_html(self.store, results[k])
-        self._why_results = list(results)
-
-    def show_cut(self, k: int):
-        """Highlight on the graph where explanation ``k`` of the shown call points."""
-        r = self._why_results[k]
-        ref = r.get("tensor") or {}
-        g = self.graph.graph or {"nodes": [], "edges": []}
-        keys = set()
-        src_key = f"t{ref.get('id')}"
-        if src_key in self.graph.index:
-            keys.add(src_key)
-        path = {str(p) for p in r.get("path") or []}
-        fname, lineno = r.get("filename"), r.get("lineno")
-        for n in g["nodes"]:
-            site = n.get("site") or {}
-            at_line = lineno and site.get("line") == lineno and (not fname or site.get("file") == fname)
-            if at_line and (n["kind"] in ("skipped", "escaped", "assign", "stop_gradient")
-                            or not path or n.get("op") in path):
-                keys.add(n["key"])
-        edges = [(e["tail"], e["head"]) for e in g["edges"]
-                 if e["cut"] and (e["tail"] in keys or e["head"] in keys)]
-        if not edges and r.get("verdict") == "none":
-            edges = [(e["tail"], e["head"]) for e in g["edges"] if e["cut"]]
-        self.graph.highlight("cut", sorted(keys), edges)
-        self._cut_source = k

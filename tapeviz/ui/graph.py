@@ -20,62 +20,34 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
 from bokeh.plotting import figure
 
 from . import layout as _layout
-from .tape_graph import KINDS
+from .graph_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
+from .tape_graph import FLAGS, KINDS
 
 FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontrainable": "#d9d9d9",
         "watched": "#b7a6e0", "constant": "#ffffff", "stop_gradient": "#f4b6b6",
         "backward": "#ffe3c2", "skipped": "#f7f7f7", "escaped": "#fff4cc", "assign": "#fde0e0"}
 DASHED = {"skipped", "escaped", "assign"}
 STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by the backward pass
+# outlines of the problems found on the graph (see tape_graph.FLAGS)
+FLAG_COLORS = {"nonfinite": "#e31a1c", "dead_relu": "#6a3d9a", "saturated": "#b15928",
+               "clipped": "#17becf"}
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
+ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
 
-
-FIT_JS = """
-const fit = () => {
-  const d = src.data, c = cl.data;
-  if (!d.x || d.x.length === 0) return false;
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-  for (let i = 0; i < d.x.length; i++) {
-    x0 = Math.min(x0, d.x[i] - d.w[i] / 2); x1 = Math.max(x1, d.x[i] + d.w[i] / 2);
-    y0 = Math.min(y0, d.y[i] - d.h[i] / 2); y1 = Math.max(y1, d.y[i] + d.h[i] / 2);
-  }
-  const ex = ed.data.xs || [], ey = ed.data.ys || [];
-  for (let i = 0; i < ex.length; i++) {
-    for (let j = 0; j < ex[i].length; j++) {
-      x0 = Math.min(x0, ex[i][j]); x1 = Math.max(x1, ex[i][j]);
-      y0 = Math.min(y0, ey[i][j]); y1 = Math.max(y1, ey[i][j]);
-    }
-  }
-  for (let i = 0; i < (c.left || []).length; i++) {
-    x0 = Math.min(x0, c.left[i]); x1 = Math.max(x1, c.right[i]);
-    y0 = Math.min(y0, c.bottom[i]); y1 = Math.max(y1, c.top[i]);
-  }
-  let fw = 0, fh = 0;
-  try {
-    const v = Bokeh.index.find_one_by_id(fig.id);
-    fw = v.frame.bbox.width; fh = v.frame.bbox.height;
-  } catch (e) {}
-  if (!(fw > 10 && fh > 10)) return false;
-  const pad = 16, dx = x1 - x0 + 2 * pad, dy = y1 - y0 + 2 * pad;
-  const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
-  yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
-  return true;
-};
-if (!fit()) { setTimeout(fit, 300); }
-"""
 
 
 def _node_columns():
     return {k: [] for k in ("key", "x", "y", "w", "h", "kind", "shape", "fill", "dash", "label",
-                            "name", "op", "shapes", "dtypes", "summary", "line", "state")}
+                            "name", "op", "shapes", "dtypes", "summary", "problem", "flag", "flag_color", "line",
+                            "state")}
 
 
 class GraphView(param.Parameterized):
     """A Bokeh figure with the tape's graph; ``selected`` holds the key of the selected node."""
 
     selected = param.String(default="", doc="key of the selected node ('' for none)")
+    box_clicked = param.String(default="", doc="key of the cluster box last clicked")
 
     def __init__(self, height=520, python_callbacks: bool = True, **params):
         super().__init__(**params)
@@ -90,7 +62,8 @@ class GraphView(param.Parameterized):
         self.arrows = ColumnDataSource({"xs": [], "ys": [], "color": []}, name="arrows")
         self.elabels = ColumnDataSource({"x": [], "y": [], "text": []}, name="edge_labels")
         self.clusters = ColumnDataSource({"left": [], "right": [], "top": [], "bottom": [],
-                                          "label": [], "lx": [], "ly": []}, name="clusters")
+                                          "label": [], "lx": [], "ly": [], "key": []},
+                                         name="clusters")
         self.hl_nodes = ColumnDataSource({"x": [], "y": [], "w": [], "h": [], "color": [], "role": []},
                                          name="highlight_nodes")
         self.hl_edges = ColumnDataSource({"xs": [], "ys": [], "color": [], "role": []},
@@ -98,6 +71,7 @@ class GraphView(param.Parameterized):
         self.figure = self._figure(height)
         if python_callbacks:          # False for standalone HTML (export): JS callbacks only
             self.nodes.selected.on_change("indices", self._on_tap)
+            self.figure.on_event("tap", self._on_plot_tap)
         self._highlights: dict = {}    # role -> (node keys, edge indices, color)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -110,8 +84,10 @@ class GraphView(param.Parameterized):
         quads = fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.clusters,
                  fill_color="#f3f6fa", fill_alpha=0.6, line_color="#9aa9bb", line_dash="dotted",
                  name="cluster_boxes")
-        fig.text(x="lx", y="ly", text="label", source=self.clusters, text_font_size="9pt",
-                 text_color="#5a6b7d", text_align="left", text_baseline="top")
+        self.cluster_labels = fig.text(x="lx", y="ly", text="label", source=self.clusters,
+                                       text_font_size="9pt", text_color="#5a6b7d",
+                                       text_align="left", text_baseline="top",
+                                       name="cluster_labels")
         fig.multi_line(xs="xs", ys="ys", source=self.hl_edges, line_color="color", line_width=7,
                        line_alpha=0.55, name="hl_edge_glyphs")
         fig.multi_line(xs="xs", ys="ys", source=self.edges, line_color="color",
@@ -121,6 +97,12 @@ class GraphView(param.Parameterized):
         edge_labels = fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8pt",
                                text_color="#6b6b6b", text_align="left", text_baseline="middle",
                                x_offset=3, name="edge_label_glyphs")
+        # a problem's outline: a thick border under the node (its outer half shows), drawn
+        # from the nodes' own rows so it changes in the same message as the graph
+        fig.rect(x="x", y="y", width="w", height="h", source=self.nodes,
+                 view=CDSView(filter=~GroupFilter(column_name="flag", group="")),
+                 fill_alpha=0, line_color="flag_color", line_width=9, name="flag_glyphs",
+                 nonselection_line_alpha=1.0)
         fig.rect(x="x", y="y", width="w", height="h", source=self.hl_nodes, fill_alpha=0,
                  line_color="color", line_width=5, name="hl_node_glyphs")
         from bokeh.transform import linear_cmap
@@ -141,7 +123,7 @@ class GraphView(param.Parameterized):
         fig.add_layout(self.labels)
         hover = HoverTool(renderers=[box, ell], tooltips=[
             ("", "@label"), ("op", "@op"), ("name", "@name"), ("shape", "@shapes"),
-            ("dtype", "@dtypes"), ("value", "@summary")])
+            ("dtype", "@dtypes"), ("value", "@summary"), ("problem", "@problem")])
         wheel = WheelZoomTool()
         fig.add_tools(PanTool(), wheel, BoxZoomTool(), ResetTool(), SaveTool(),
                       TapTool(renderers=[box, ell]), hover)
@@ -159,6 +141,12 @@ class GraphView(param.Parameterized):
         r = fig.multi_line("xs", "ys", source=esrc, line_color="color", line_dash="dash", line_width=2)
         items.append(LegendItem(label="tensor (labelled with its shape)", renderers=[r], index=0))
         items.append(LegendItem(label="gradient path cut here", renderers=[r], index=1))
+        fsrc = ColumnDataSource({"x": [math.nan] * len(FLAGS), "y": [math.nan] * len(FLAGS),
+                                 "color": [FLAG_COLORS[f] for f in FLAGS]})
+        r = fig.scatter("x", "y", source=fsrc, marker="square", size=12, fill_color="color",
+                        fill_alpha=0.25, line_color="color", line_width=3)
+        items.extend(LegendItem(label=text, renderers=[r], index=i)
+                     for i, text in enumerate(FLAGS.values()))
         legend = Legend(items=items, location="top_left", label_text_font_size="8pt",
                         glyph_height=12, glyph_width=14, spacing=0, padding=4, margin=4,
                         background_fill_alpha=0.85, click_policy="none", name="legend")
@@ -166,27 +154,25 @@ class GraphView(param.Parameterized):
         fig.x_range.renderers = [box, ell, quads]
         fig.y_range.renderers = [box, ell, quads]
         fig.x_range.range_padding = fig.y_range.range_padding = 0.04
-        # show labels only when few nodes are in view and zoomed in enough to read them (a
-        # node is about 36 points high: below 0.35 px per point its 9pt label overflows it)
+        # labels only where they can be read (see graph_js.LABELS_JS)
         js = CustomJS(args=dict(src=self.nodes, labels=self.labels, xr=fig.x_range, yr=fig.y_range,
-                                fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT), code="""
-            const x = src.data.x, y = src.data.y; let n = 0;
-            for (let i = 0; i < x.length; i++) {
-              if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
-            }
-            let width = 600;
-            try { width = fig.inner_width || width; } catch (e) {}   // unset until first paint
-            const scale = width / Math.max(xr.end - xr.start, 1e-9);
-            labels.visible = n <= limit && scale >= 0.35;
-            edge_labels.visible = n <= limit && scale >= 0.5;
-        """)
+                                fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT,
+                                cluster_labels=self.cluster_labels), code=LABELS_JS)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)
+        # scroll the page to the graph (a *Show on graph* or a *Find* below the fold)
+        self.reveal_trigger = ColumnDataSource({"n": [0]}, name="reveal_trigger")
+        self.reveal_trigger.js_on_change("data", CustomJS(args=dict(fig=fig), code=REVEAL_JS))
+        # centre on a found node at a readable zoom (at least ZOOM_TO pixels per point)
+        self.zoom_trigger = ColumnDataSource({"x": [], "y": []}, name="zoom_trigger")
+        self.zoom_trigger.js_on_change("data", CustomJS(args=dict(
+            fig=fig, xr=fig.x_range, yr=fig.y_range, src=self.zoom_trigger, zoom=ZOOM_TO), code=ZOOM_JS))
         # fit to view in the browser, where the frame's real size is known (keeps the aspect)
         self.fit_trigger = ColumnDataSource({"n": [0]}, name="fit_trigger")
-        # (the trigger is an argument too, so it is part of the document and reaches BokehJS)
+        # (the triggers are arguments too, so they are part of the document and reach BokehJS)
         self.fit_js = CustomJS(args=dict(src=self.nodes, cl=self.clusters, fig=fig, xr=fig.x_range,
-                                         yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges),
+                                         yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges,
+                                         reveal=self.reveal_trigger, zoom=self.zoom_trigger),
                                code=FIT_JS)
         self.fit_trigger.js_on_change("data", self.fit_js)
         self.nodes.js_on_change("data", self.fit_js)
@@ -207,6 +193,9 @@ class GraphView(param.Parameterized):
             cols["dash"].append("dashed" if n["kind"] in DASHED else "solid")
             for k in ("label", "name", "op", "shapes", "dtypes", "summary"):
                 cols[k].append(str(n.get(k) or ""))
+            flag = n.get("flag") if n.get("flag") in FLAG_COLORS else ""
+            cols["flag"].append(flag); cols["flag_color"].append(FLAG_COLORS.get(flag, "#000000"))
+            cols["problem"].append(FLAGS.get(flag, ""))
             site = n.get("site") or {}
             cols["line"].append(int(site.get("line") or 0))
             cols["state"].append(0)
@@ -237,11 +226,13 @@ class GraphView(param.Parameterized):
             if show_labels and e["label"]:
                 m = len(xs) // 2
                 lcols["x"].append(xs[m]); lcols["y"].append(ys[m]); lcols["text"].append(e["label"])
-        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "lx": [], "ly": []}
+        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "lx": [], "ly": [],
+                 "key": []}
         for key, x0, y0, x1, y1 in lay.clusters:
             ccols["left"].append(x0); ccols["right"].append(x1)
             ccols["bottom"].append(y0); ccols["top"].append(y1)
             ccols["label"].append(str(graph["clusters"].get(key, ("",))[0]))
+            ccols["key"].append(str(key))
             ccols["lx"].append(x0 + 4); ccols["ly"].append(y1 - 2)
         self.nodes.selected.indices = []
         self.nodes.data = cols
@@ -261,9 +252,34 @@ class GraphView(param.Parameterized):
         if key != self.selected:
             self.selected = key
 
+    def _on_plot_tap(self, event):
+        """A click off every node, inside cluster boxes: the innermost box was clicked."""
+        x, y = event.x, event.y
+        d = self.nodes.data
+        if x is None or any(abs(x - nx) <= w / 2 and abs(y - ny) <= h / 2
+                            for nx, ny, w, h in zip(d["x"], d["y"], d["w"], d["h"])):
+            return
+        c = self.clusters.data
+        hits = [i for i in range(len(c["key"]))
+                if c["left"][i] <= x <= c["right"][i] and c["bottom"][i] <= y <= c["top"][i]]
+        if hits:
+            inner = min(hits, key=lambda i: (c["right"][i] - c["left"][i]) * (c["top"][i] - c["bottom"][i]))
+            self.box_clicked = ""
+            self.box_clicked = c["key"][inner]
+
     def fit(self) -> None:
         """Fit the graph to the view (runs in the browser, which knows the plot's size)."""
         self.fit_trigger.data = {"n": [self.fit_trigger.data["n"][0] + 1]}
+
+    def reveal(self) -> None:
+        """Scroll the page until the graph is in view (runs in the browser)."""
+        self.reveal_trigger.data = {"n": [self.reveal_trigger.data["n"][0] + 1]}
+
+    def zoom_to(self, key: str) -> None:
+        """Centre the view on node ``key``, zoomed in until its label can be read."""
+        i = self.index.get(key)
+        if i is not None:
+            self.zoom_trigger.data = {"x": [self.nodes.data["x"][i]], "y": [self.nodes.data["y"][i]]}
 
     def select(self, key: str) -> None:
         """Select a node from Python (a table row, a search): the same as clicking it."""
@@ -311,7 +327,8 @@ class GraphView(param.Parameterized):
 
     def _models(self):
         sources = [self.nodes, self.edges, self.arrows, self.elabels, self.clusters,
-                   self.hl_nodes, self.hl_edges, self.fit_trigger]
+                   self.hl_nodes, self.hl_edges, self.fit_trigger, self.reveal_trigger,
+                   self.zoom_trigger]
         return sources + [s.selected for s in sources] + [self.labels]
 
     def clear(self) -> None:

@@ -61,13 +61,21 @@ def block_size(graph: dict) -> tuple[int, int | None]:
     return period * max(1, BLOCK // period), period
 
 
-def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
+def collapse(graph: dict, expanded=(), limit: int = LIMIT, closed=()) -> dict:
     """The graph to draw: ``graph`` itself when small, else with groups collapsed.
 
     A collapsed result has ``gmap`` (node key -> the group it is hidden in) and ``units``
-    (expanded top-level group -> the keys of its nodes drawn, group nodes included)."""
+    (expanded top-level group -> the keys of its nodes drawn, group nodes included).
+    A small graph is drawn open but for the scope groups in ``closed`` (the user closed
+    them): one box each, laid out with the rest in one piece (no units)."""
     if len(graph["nodes"]) - len(attachable(graph)) <= limit:
-        return graph
+        closed = {g for g in closed if g.startswith("scope:")}
+        if not closed:
+            return graph
+        shown = collapse(graph, _all_groups(graph) - closed, limit=-1)
+        shown["units"] = {}
+        shown["closed_by_user"] = True
+        return shown
     expanded = frozenset(expanded)
     block, period = block_size(graph)
     gmap = {}
@@ -90,8 +98,9 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
     consumer = {}
     for e in graph["edges"]:
         consumer.setdefault(e["tail"], e["head"])
+    # (in a group the user closed, limit < 0: a layer's variables go into its box too)
     for n in graph["nodes"]:
-        if n["shape"] == "ellipse" and n["kind"] == "constant":
+        if n["shape"] == "ellipse" and (n["kind"] == "constant" or limit < 0):
             g = gmap.get(consumer.get(n["key"]))
             if g is not None:
                 gmap[n["key"]] = g
@@ -147,6 +156,22 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT) -> dict:
             units.setdefault(unit, []).append(key)
     return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap,
             "units": units}
+
+
+def _all_groups(graph: dict) -> frozenset:
+    """Every group a graph's nodes could be collapsed into (each scope prefix, each block)."""
+    block, _ = block_size(graph)
+    out = set()
+    op_i = 0
+    for n in graph["nodes"]:
+        if n["shape"] == "ellipse":
+            continue
+        parts = (n.get("scope") or "").split("/") if n.get("scope") else []
+        out.update("scope:" + "/".join(parts[:d]) for d in range(1, len(parts) + 1))
+        if not parts:
+            out.add(f"block:{op_i // block}")
+            op_i += 1
+    return frozenset(out)
 
 
 def _block_label(group: str, members: list, block: int, period: int | None) -> str:

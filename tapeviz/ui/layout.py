@@ -65,20 +65,26 @@ def node_size(label: str, lines: int = 1, shape: str = "box") -> tuple[float, fl
     return w, h
 
 
-def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None) -> tuple[str, list, dict]:
+def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None,
+           beside=None) -> tuple[str, list, dict]:
     """DOT source for ``nodes`` (key, width_in, height_in, shape, cluster) and ``edges``
-    (tail_key, head_key). ``clusters`` maps cluster key -> parent cluster key (or None).
-    Returns the source and the node keys in DOT order (``n{i}`` is ``keys[i]``)."""
+    (tail_key, head_key). ``clusters`` maps cluster key -> parent cluster key (or None);
+    ``beside`` maps a node key to the key of a node of the same cluster to put it beside
+    (same rank). Returns the source and the node keys in DOT order (``n{i}`` is ``keys[i]``)."""
     clusters = clusters or {}
+    beside = beside or {}
     labels = labels or {}
     keys = [n[0] for n in nodes]
     index = {k: i for i, k in enumerate(keys)}
     members: dict = {}
-    lines = [f"digraph G {{ rankdir={rankdir}; nodesep=0.3; ranksep=0.45;",
+    lines = [f"digraph G {{ rankdir={rankdir}; nodesep=0.3; ranksep=0.3;",
              'node [fixedsize=true label=""]; edge [arrowsize=0.7];']
     top = []
     for i, (key, w, h, shape, cluster) in enumerate(nodes):
         stmt = f'n{i} [width={w:.3f} height={h:.3f} shape={"ellipse" if shape == "ellipse" else "box"}];'
+        other = index.get(beside.get(key))
+        if other is not None:
+            stmt += f" {{ rank=same; n{i}; n{other}; }}"
         if cluster is not None and cluster in clusters:
             members.setdefault(cluster, []).append(stmt)
         else:
@@ -112,9 +118,9 @@ def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None) -> tuple[str,
 
 
 def layout(nodes, edges, clusters=None, timeout: float = 60.0, rankdir="TB",
-           labels=None) -> Layout:
+           labels=None, beside=None) -> Layout:
     """Lay out a graph (see :func:`to_dot` for the arguments); cached by content."""
-    src, keys, cnames = to_dot(nodes, edges, clusters, rankdir, labels)
+    src, keys, cnames = to_dot(nodes, edges, clusters, rankdir, labels, beside)
     digest = _digest(src, keys, cnames)
     hit = _lookup(digest)
     if hit is not None:
@@ -153,9 +159,9 @@ def _lookup(digest):
         return hit
 
 
-def cached(nodes, edges, clusters=None, rankdir="TB", labels=None) -> Layout | None:
+def cached(nodes, edges, clusters=None, rankdir="TB", labels=None, beside=None) -> Layout | None:
     """The cached layout of this graph, or None (then :func:`layout` would run Graphviz)."""
-    return _lookup(_digest(*to_dot(nodes, edges, clusters, rankdir, labels)))
+    return _lookup(_digest(*to_dot(nodes, edges, clusters, rankdir, labels, beside)))
 
 
 def _digest(src, keys, cnames) -> str:

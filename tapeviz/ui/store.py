@@ -267,9 +267,13 @@ class Store(param.Parameterized):
     def _on_escaped(self, e):
         ref = clip_ref(e.get("tensor")) or {}
         self._note_tensor(ref)
+        # a trainable Variable read out (b.numpy(), float(b)) is a cut even before any op of
+        # the tape uses it: a tape that watches what it reads would have watched it
+        readable = ref.get("kind") == "variable" and ref.get("trainable")
         for tid in self.open_tapes:
             tape = self.tapes[tid]
-            if self._uses(tape, {ref.get("id")}):
+            if (self._uses(tape, {ref.get("id")}) or
+                    (readable and tape["watch_accessed_variables"] and tid not in self.paused)):
                 tape["ghosts"].append({"type": "escaped", "tensor": ref.get("id"),
                                        "label": clip_name(e.get("via", "") or "NumPy"),
                                        "site": clip_site(e.get("site")),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from .summaries import shape_str, summary_text
+from .summaries import is_bad, is_zero, shape_str, summary_text
 
 if TYPE_CHECKING:
     from .store import Store
@@ -27,6 +27,18 @@ KINDS = {
     "escaped": "escaped to NumPy / Python",
     "assign": "Variable assignment (cuts history)",
 }
+
+# problems marked on a node (an outline per kind, in the legend after KINDS)
+FLAGS = {
+    "nonfinite": "first NaN / Inf made here",
+    "dead_relu": "dead ReLU (all outputs zero)",
+    "saturated": "saturated activation",
+    "clipped": "clipped values (no gradient)",
+}
+# the causes of an explanation that name the op where a problem starts
+_CAUSE_FLAG = {"nan_origin": "nonfinite", "inf_origin": "nonfinite", "dead_relu": "dead_relu",
+               "saturated": "saturated", "saturated_chain": "saturated",
+               "saturated_on_path": "saturated", "clipped": "clipped"}
 
 
 def build_graph(store: Store, tape_id) -> dict:
@@ -142,7 +154,7 @@ def build_graph(store: Store, tape_id) -> dict:
             src = producer.get(tid) or leaf(tid)
             src_kind = nodes[src]["kind"]
             cut = nondiff or ghost or src_kind == "skipped"
-            edges.append({"tail": src, "head": key, "tensor": tid, "label": shape_str(r.get("shape")),
+            edges.append({"tail": src, "head": key, "tensor": tid, "label": _edge_label(r),
                           "cut": bool(cut), "ghost": ghost or src_kind == "skipped", "index": i})
         for r in op["outputs"]:
             producer[r.get("id")] = key
@@ -170,7 +182,79 @@ def build_graph(store: Store, tape_id) -> dict:
         else:
             edges.append({"tail": target, "head": key, "tensor": tid, "label": "", "cut": True,
                           "ghost": True, "index": 0})
+    _beside_first_reader(nodes, edges)
+    _flag(store, tape, nodes)
     return {"nodes": list(nodes.values()), "edges": edges, "clusters": clusters}
+
+
+def _edge_label(ref) -> str:
+    """The shape an edge carries; "scalar" for a 0-d tensor (``()`` read as a zero)."""
+    shape = ref.get("shape")
+    return "scalar" if shape == [] or shape == () else shape_str(shape)
+
+
+def _beside_first_reader(nodes, edges) -> None:
+    """A leaf tensor (a layer's kernel, a constant) sits in the cluster of the first op that
+    reads it, so the layout puts it beside that op rather than beside the layer before."""
+    for e in edges:
+        leaf, head = nodes.get(e["tail"]), nodes.get(e["head"])
+        if (leaf is not None and head is not None and leaf["shape"] == "ellipse"
+                and leaf["cluster"] is None and not leaf.get("_placed")):
+            leaf["_placed"] = True
+            leaf["cluster"] = head["cluster"]
+    for n in nodes.values():
+        n.pop("_placed", None)
+
+
+def _flag(store: Store, tape: dict, nodes) -> None:
+    """Mark where a problem starts (node["flag"], a key of FLAGS): what the explanations of
+    the tape's gradient calls name, and what the recorded values show by themselves: the
+    first op that makes a NaN/Inf from finite inputs (or a leaf holding one), a ReLU whose outputs are all zero, a
+    sigmoid or tanh whose outputs all sit on one flat tail, a clip that holds every value at
+    a bound."""
+    by_node = {n["node"]: n for n in nodes.values() if n.get("node") is not None}
+    for cid in tape["calls"]:
+        for r in (store.calls.get(cid) or {}).get("results") or []:
+            flag = _CAUSE_FLAG.get(r.get("cause"))
+            if flag and r.get("node") in by_node:
+                by_node[r["node"]].setdefault("flag", flag)
+    first = True
+    for n in nodes.values():
+        op = store.ops.get(n.get("node")) if n.get("node") is not None else None
+        if op is None:
+            continue
+        for r in op["inputs"]:      # a NaN entering the tape (a Variable), as this op read it
+            leaf = nodes.get(f"t{r.get('id')}")
+            if leaf is not None and is_bad(r.get("summary")):
+                leaf.setdefault("flag", "nonfinite")
+        out = (op["outputs"] or [{}])[0].get("summary")
+        flag = None
+        if is_bad(out) and first and not any(is_bad(r.get("summary")) for r in op["inputs"]):
+            flag, first = "nonfinite", False
+        elif op["op"] == "Relu" and is_zero(out):
+            flag = "dead_relu"
+        elif op["op"] in ("Sigmoid", "Tanh") and _saturated(op["op"], out):
+            flag = "saturated"
+        elif op["op"] == "ClipByValue" and _all_at_bound(op, out):
+            flag = "clipped"
+        if flag:
+            n.setdefault("flag", flag)
+
+
+def _saturated(name, out) -> bool:
+    """Every output on one flat tail: sigmoid within 0.01 of 0 or 1, tanh of -1 or 1."""
+    if not isinstance(out, dict) or "min" not in out or "max" not in out:
+        return False
+    low = 0.01 if name == "Sigmoid" else -0.99
+    return out["max"] < low or out["min"] > 0.99
+
+
+def _all_at_bound(op, out) -> bool:
+    """A clip whose outputs all equal one of its (scalar) bounds."""
+    if not isinstance(out, dict) or out.get("min") != out.get("max") or "min" not in out:
+        return False
+    bounds = [(r.get("summary") or {}).get("value") for r in op["inputs"][1:3]]
+    return out["min"] in [b for b in bounds if isinstance(b, (int, float))]
 
 
 def _short(text: str, n: int = 22) -> str:

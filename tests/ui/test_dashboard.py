@@ -36,6 +36,10 @@ def test_dashboard_from_events(events):
     d.player.value = 1
     assert f"step 2 of {n_steps}" in d.step_view.object
     assert d.graph.hl_nodes.data["role"] == ["current"]
+    # three sources, one ok: its card is folded until asked for
+    assert len(d._why_results) == 3 and sum(c[0].visible for c in d._cards) == 2
+    assert d.why_note.object.count("1 of 3 ok") == 1
+    d.why_ok.value = True
     assert sum(c[0].visible for c in d._cards) == 3
     d.show_cut(2)
     assert "cut" in d.graph.hl_nodes.data["role"]
@@ -211,3 +215,22 @@ def test_code_block_names_the_function_only_when_known(tmp_path):
     assert "prog.py:2 in &lt;module&gt;</div>" in with_func and "b = a + 1" in with_func
     without = code_block({"file": src, "line": 2, "func": ""})   # a Why card's site
     assert "prog.py:2</div>" in without and " in " not in without.split("</div>")[0]
+
+
+def test_a_click_on_a_scope_box_closes_it_and_a_click_on_the_box_opens_it():
+    def program():
+        import tapeviz as tv
+        w = tv.Variable([[1.0, 2.0]], name="w")
+        with tv.GradientTape() as tape:
+            with tv.name_scope("layer"):
+                y = tv.reduce_sum(tv.matmul(tv.constant([[1.0], [2.0]]), w))
+            z = y * y
+        tape.gradient(z, w)
+    d = ui.Dashboard(run_events(program))
+    keys = list(d.graph.keys)
+    box = next(k for k in d.graph.clusters.data["key"] if k.endswith("scope:layer"))
+    w = next(k for k, n in zip(d.graph.keys, d.graph.nodes.data["name"]) if n.startswith("w:"))
+    d.graph.box_clicked = box                  # as a click on the box, off its nodes, does
+    assert "grp:scope:layer" in d.graph.keys and w not in d.graph.keys      # w is inside
+    d.graph.select("grp:scope:layer")          # a click on the closed box
+    assert sorted(d.graph.keys) == sorted(keys)

@@ -128,11 +128,11 @@ def test_demo_draws_steps_and_explains(served_gallery, index_links, watched, ste
         expect(head).to_have_text(re.compile(r"^\s*step 1 of \d+"))
         steps = int(re.match(r"\s*step 1 of (\d+)", head.inner_text()).group(1))
     if steps >= 2:
-        page.locator(".bk-panel-models-widgets-Player button.next").first.click()
+        page.locator(".tv-player-buttons .bk-btn", has_text="next").first.click()
         expect(head).to_have_text(re.compile(r"^\s*step 2 of "))
     # the explanations
     page.locator(".bk-tab", has_text="Why").first.click()
-    page.locator(".tv-why-name").first.wait_for()
+    page.locator(".tv-why-name").first.wait_for(state="attached")   # an ok card is folded
     assert page.locator(".tv-why-name").count() >= 1
     watch.check(stem)
     assert any("Websocket connection 0 is now open" in c for c in watch.console), watch.console[-5:]
