@@ -106,9 +106,11 @@ def _ordinal(k):
 def test_a_dead_layer_names_the_bias_that_killed_it_and_its_line(tmp_path):
     finished, _ = recorded_calls(CORPUS / "dead_layer_in_loop.py", tmp_path)
     text = (CORPUS / "dead_layer_in_loop.py").read_text().splitlines()
+    made_at = next(i for i, line in enumerate(text, 1) if "biases.append(" in line)
     set_at = next(i for i, line in enumerate(text, 1) if "biases[5].assign" in line)
     w0 = next(r for r in finished[0].results if _named(r, "w0"))
-    assert "b5:0 (-50 at line %d" % set_at in w0["message"], w0["message"]
+    assert f"b5:0 (-50, made at line {made_at} " in w0["message"], w0["message"]
+    assert f"last updated at line {set_at} " in w0["message"], w0["message"]
     assert "Initialise b5:0 at zero" in w0["fix"]
 
 

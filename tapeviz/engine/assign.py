@@ -137,7 +137,7 @@ def assign_quiet(var: Variable, delta, method: str) -> bool:
 def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> None:
     """The variable takes its new value, and its lineage the assignment's node."""
     var._node = Node(method, (var._node, parent), (var._id, in_id), site,
-                     {"name": var._name, "trainable": var.trainable})
+                     {"name": var._name, "trainable": var.trainable, "made_at": var._site})
     var._value = result
     if var._id in NONFINITE_GRADIENT:     # (rare: this variable had a NaN/Inf gradient)
         note_assigned(var._id, result, site or user_site(2))

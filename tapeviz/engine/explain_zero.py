@@ -154,7 +154,11 @@ def dead_relu_details(ctx, relu) -> dict:
             without = np.asarray(total) - sign * np.asarray(values[i])
         if np.any(without > 0):
             share = float(np.mean(without > 0))
-            details.update(culprit=t.name, culprit_site=t._node.site,
+            node = t._node      # the variable's creation, or the update that last set it
+            made_at = (node.attrs or {}).get("made_at", node.site) if node.op != "Variable" \
+                else node.site
+            details.update(culprit=t.name, culprit_site=made_at,
+                           culprit_updated=node.site if node.site != made_at else None,
                            culprit_range=(float(np.min(values[i])), float(np.max(values[i]))),
                            share_without=share)
             break

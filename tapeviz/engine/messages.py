@@ -226,7 +226,11 @@ def _dead_relu(name, at, extra):
     if culprit:
         low, high = extra.get("culprit_range", (0.0, 0.0))
         held = f"{low:.3g}" if low == high else f"{low:.3g} to {high:.3g}"
-        msg += (f" {culprit} ({held}{_at(extra.get('culprit_site'))}) pushes every element "
+        updated = extra.get("culprit_updated")
+        where = _at(extra.get("culprit_site")).replace(" at line", ", made at line", 1)
+        if updated is not None:
+            where += _at(updated).replace(" at line", ", last updated at line", 1)
+        msg += (f" {culprit} ({held}{where}) pushes every element "
                 f"below zero: without it, {extra.get('share_without', 0.0):.0%} of them would "
                 "be positive.")
         fix = (f"Initialise {culprit} at zero or a small positive value (where it is set), "

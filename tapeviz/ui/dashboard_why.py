@@ -43,7 +43,7 @@ class WhyCards:
 
     def _build_why(self):
         self.why_note = html_pane("<i>No gradient call on this tape yet.</i>")
-        self.why_ok = pn.widgets.Toggle(name="show the ok sources", value=False, width=200,
+        self.why_ok = pn.widgets.Toggle(label="show the ok sources", value=False, width=200,
                                         visible=False, css_classes=["tv-why-ok"])
         self.why_ok.param.watch(lambda e: self._fold_ok(), "value")
         self.why = pn.Column(self.why_note, self.why_ok, sizing_mode="stretch_width",
@@ -81,7 +81,7 @@ class WhyCards:
         self._why_results = list(results)
         n_ok = sum(verdict_of(r) == "value" for r in results)
         self.why_ok.visible = 0 < n_ok < len(results)
-        self.why_ok.name = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
+        self.why_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
         self._fold_ok()
         if any(verdict_of(r) in NOT_FINITE for r in results):
             self.side.active = WHY_TAB

@@ -197,14 +197,16 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
             ev.log_scalar("loss", float(loss), step)
     d = ui.Dashboard(run_events(loop))
     tr = d.training
-    assert tr.figs is None          # a hidden tab is not drawn
+    assert not tr.built             # a hidden tab is not drawn
     d.bottom.active = d.TRAINING_TAB                 # as a click on the Training tab does
-    assert len(tr.norm_src.data["x"]) == 4 and tr.loss_fig is not None
-    first_call = tr.norm_src.data["call"][0]
-    tr.norm_src.selected.indices = [0]           # as a click on the first point does
+    src = tr.vars[next(iter(tr.vars))]["src"]
+    assert len(src.data["x"]) == 4 and tr.scalars is not None
+    first_call = src.data["call"][0]
+    src.selected.indices = [0]                   # as a click on the first point does
     assert d.call == first_call and d.tape == d.store.calls[first_call]["tape"]
+    assert tr.norm_figs["log"].visible and not tr.norm_figs["linear"].visible
     tr.log.value = False
-    assert tr.pane.object is tr.figs["linear"]
+    assert tr.norm_figs["linear"].visible and not tr.norm_figs["log"].visible
 
 
 def test_code_block_names_the_function_only_when_known(tmp_path):
