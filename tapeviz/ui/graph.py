@@ -71,7 +71,11 @@ class GraphView(param.Parameterized):
         self.figure = self._figure(height)
         if python_callbacks:          # False for standalone HTML (export): JS callbacks only
             self.nodes.selected.on_change("indices", self._on_tap)
-            self.figure.on_event("tap", self._on_plot_tap)
+            # a click on a layer's box (off every node) closes it; not in a notebook, where an
+            # event subscription on the figure keeps the kernel from seeing the node
+            # selections the same taps make (tests/ui/test_notebook.py clicks a node there)
+            if not _in_notebook():
+                self.figure.on_event("tap", self._on_plot_tap)
         self._highlights: dict = {}    # role -> (node keys, edge indices, color)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -374,3 +378,10 @@ class GraphView(param.Parameterized):
             if n["key"] == key:
                 return n
         return None
+
+
+def _in_notebook() -> bool:
+    """Inside an IPython kernel or shell (a notebook's output), not a served page."""
+    from ..config import _interactive
+    return _interactive()
+
