@@ -213,8 +213,9 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
 
         g = self._guards
         # each side tab as tall as its content, and at most as tall as the graph (it scrolls
-        # inside): a tall Why tab never pushes the variables and charts down the page.
-        # dynamic: only the shown tab is in the page, so no hidden tab sizes the row
+        # inside): a tall Why tab never pushes the variables and charts down the page. Not
+        # dynamic: Panel 1.9 gives a tab rendered late a stylesheet link to its CDN
+        # (dist/css/loading.css), which an offline page cannot load
         tab = dict(sizing_mode="stretch_width", styles={
             "max-height": f"{self.graph.figure.height + 40}px", "overflow-y": "auto"})
         side = pn.Tabs(
@@ -224,7 +225,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
                                    pn.Row(self.bp_nan, self.bp_zero, self.bp_node),
                                    self.step_view, **tab)),
             ("Why", pn.Column(g["why"].alert, self.why, **tab)),
-            width=440, dynamic=True, css_classes=["tv-side"])
+            width=440, dynamic=False, css_classes=["tv-side"])
         self.side = side
         graph_pane = pn.pane.Bokeh(self.graph.figure, sizing_mode="stretch_width")
         bottom = pn.Tabs(
