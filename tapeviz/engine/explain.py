@@ -127,6 +127,22 @@ class _Context:
         None (`explain_zero._saturation`: once per node for all sources)."""
         return {}
 
+    def replay_backward(self, source, observer) -> None:
+        """Run the backward pass from the targets to ``source`` again, quietly, with
+        ``observer(node, upstream, step_grads)`` seeing every step (where a NaN began, where
+        a gradient vanished); a one-shot tape's kept entries stand in for its released ones."""
+        from .backprop import backward
+        from .gradient_args import _ones
+        tape = self.tape
+        saved = tape._entries
+        if not saved:
+            tape._entries = tape._kept_entries
+        try:
+            backward(tape, self.targets, [_ones(t) for t in self.targets], {source._id},
+                     observer=observer)
+        finally:
+            tape._entries = saved
+
     @functools.cached_property
     def values(self) -> dict:
         """tensor id -> value of everything the entries touched, dropped values computed

@@ -97,8 +97,6 @@ def _backward_origin(ctx, source):
     """Re-run the backward pass and stop at the first step that makes a non-finite gradient."""
     if not ctx.tape._entries and not ctx.tape._kept_entries:
         return None
-    from .backprop import backward
-    from .tape import _ones
     found = []
 
     def observer(node, g, step_grads):
@@ -113,14 +111,7 @@ def _backward_origin(ctx, source):
                     and _select_downstream(ctx, node)
                 found.append((node, trap))
                 return
-    saved = ctx.tape._entries
-    if not saved:
-        ctx.tape._entries = ctx.tape._kept_entries
-    try:
-        backward(ctx.tape, ctx.targets, [_ones(t) for t in ctx.targets], {source._id},
-                 observer=observer)
-    finally:
-        ctx.tape._entries = saved
+    ctx.replay_backward(source, observer)
     return found[0] if found else None
 
 

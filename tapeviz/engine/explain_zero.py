@@ -243,21 +243,12 @@ def _vanishing_in_backward(ctx, source, count):
     single activation is stuck in its tail, yet the product of their Jacobians vanishes."""
     if not ctx.tape._entries and not ctx.tape._kept_entries:
         return None
-    from .backprop import backward
-    from .gradient_args import _ones
     seen = []          # (node, upstream norm) of each Sigmoid/Tanh, in backward order
 
     def observer(node, g, step_grads):
         if _op_name(node) in SATURABLE and not isinstance(g, tuple) and g is not None:
             seen.append((node, float(np.linalg.norm(np.asarray(g._value, np.float64)))))
-    saved = ctx.tape._entries
-    if not saved:
-        ctx.tape._entries = ctx.tape._kept_entries
-    try:
-        backward(ctx.tape, ctx.targets, [_ones(t) for t in ctx.targets], {source._id},
-                 observer=observer)
-    finally:
-        ctx.tape._entries = saved
+    ctx.replay_backward(source, observer)
     if not seen or seen[0][1] < VANISHING:
         return None
     for k, (node, norm) in enumerate(seen):
