@@ -231,7 +231,7 @@ class GradientTape:
         finally:
             self._end_call(call)
         raw = [grads.get(s._id) for s in flat_sources]
-        if None in raw:
+        if any(g is None for g in raw):      # (identity: `None in raw` calls Tensor.__eq__)
             _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up)
         results = raw if unconnected == "none" else [
             self._result(g, s, unconnected) for g, s in zip(raw, flat_sources)]
