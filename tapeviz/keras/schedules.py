@@ -27,39 +27,38 @@ def _step(step) -> float:
     return float(getattr(step, "_value", step))
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """initial_learning_rate * decay_rate ** (step / decay_steps) (floored when staircase)."""
+class _TimeDecay(LearningRateSchedule):
+    """What the exponential and inverse-time decays share: their arguments, and the step as a
+    fraction of decay_steps (floored when staircase)."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name=None):
         if decay_steps <= 0:
-            raise ValueError(f"ExponentialDecay: decay_steps must be positive, got "
+            raise ValueError(f"{type(self).__name__}: decay_steps must be positive, got "
                              f"{decay_steps}")
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps, self.decay_rate, self.staircase = decay_steps, decay_rate, staircase
         self.name = name
 
-    def __call__(self, step):
+    def _progress(self, step) -> np.float32:
         p = _step(step) / self.decay_steps
-        p = math.floor(p) if self.staircase else p
+        return np.float32(math.floor(p) if self.staircase else p)
+
+
+class ExponentialDecay(_TimeDecay):
+    """initial_learning_rate * decay_rate ** (step / decay_steps) (floored when staircase)."""
+
+    def __call__(self, step):
         return _f32(np.float32(self.initial_learning_rate) * np.float32(self.decay_rate) **
-                    np.float32(p))
+                    self._progress(step))
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_TimeDecay):
     """initial_learning_rate / (1 + decay_rate * step / decay_steps)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name=None):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate, self.staircase = decay_steps, decay_rate, staircase
-        self.name = name
-
     def __call__(self, step):
-        p = _step(step) / self.decay_steps
-        p = math.floor(p) if self.staircase else p
         return _f32(np.float32(self.initial_learning_rate) /
-                    (np.float32(1) + np.float32(self.decay_rate) * np.float32(p)))
+                    (np.float32(1) + np.float32(self.decay_rate) * self._progress(step)))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
