@@ -689,3 +689,19 @@ def test_released_tapes_say_so_in_the_users_words():
                  "tape.gradient(y, a)\nwhy, = tape.explain(y, b)\n", "<released>", "exec"),
          namespace)
     assert "tf.GradientTape(persistent=True)" in namespace["why"].fix
+
+
+@pytest.mark.parametrize("make,op,smallest", [
+    (lambda v: tv.sqrt(tv.reduce_mean(v * v) - 1.0), "Sqrt", 0.25 - 1.0),
+    (lambda v: tv.square(tv.math.log(v - 1.0)), "Log", 0.5 - 1.0),
+], ids=["sqrt", "log"])
+def test_a_root_or_log_of_a_negative_input_says_the_input_left_its_domain(make, op, smallest):
+    # sqrt(mean(v²) - 1) with v = 0.5 is the root of -0.75: NaN in the forward pass. The fix
+    # for that is a non-negative input, not an epsilon against an infinite slope at 0.
+    v = tv.Variable([0.5, 0.5])
+    with tv.GradientTape() as tape:
+        y = make(v)
+    (why,) = tape.explain(y, v)
+    assert why.cause == "nan_origin" and f"at {op} " in why.message
+    assert f"smallest {smallest:.4g}" in why.message and "not defined" in why.message
+    assert f"stay at or above 0" in why.fix and "infinite at 0" not in why.fix

@@ -55,7 +55,8 @@ def nonfinite_origin(ctx, source, verdict):
         if ins_ok and not outs_ok:
             return node, {"phase": "forward", "path": [_op_name(n) for n in path_ops],
                           "downstream": _downstream_ops(ctx, node, on),
-                          "where_trap": _discarded_by_where(ctx, node, known)}
+                          "where_trap": _discarded_by_where(ctx, node, known),
+                          "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None}
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
@@ -84,6 +85,15 @@ def _values(entries) -> dict:
 
 def _downstream_ops(ctx, node, on) -> list:
     return [_op_name(n) for n, _, _ in ctx.entries if n.id > node.id and n.id in on]
+
+
+def _smallest(value):
+    """The smallest element of an op's first input: a root or log of a negative number makes
+    NaN in the forward pass, and the fix for that differs from the fix for an infinite slope."""
+    if value is None:
+        return None
+    v = np.asarray(value)
+    return float(v.min()) if v.dtype.kind == "f" and v.size else None
 
 
 def _finite(value) -> bool:

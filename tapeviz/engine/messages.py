@@ -245,6 +245,10 @@ _SAFE_CALL = {"Log": "tv.math.log({})", "Log1p": "tv.math.log1p({})", "Sqrt": "t
               "Acos": "tv.math.acos({})", "Asin": "tv.math.asin({})"}
 
 
+# where an op's real-valued domain starts: below it the op makes NaN in the forward pass
+_DOMAIN = {"Sqrt": 0.0, "Rsqrt": 0.0, "Log": 0.0, "Log1p": -1.0, "Acos": -1.0, "Asin": -1.0}
+
+
 def _nonfinite(cause, name, node, op, at, extra):
     kind = "NaN" if cause == "nan_origin" else "Inf"
     phase = extra.get("phase", "unknown")
@@ -269,6 +273,13 @@ def _nonfinite(cause, name, node, op, at, extra):
                "@tv.custom_gradient whose gradient is 1 - 1 / (1 + exp(x)).")
     elif op == "Exp":
         fix = "exp overflows: subtract the maximum first (log-sum-exp trick) or clip the input."
+    elif op in _DOMAIN and extra.get("phase") == "forward" and \
+            extra.get("input_min") is not None and extra["input_min"] < _DOMAIN[op]:
+        msg += (f" Its input was below {_DOMAIN[op]:g} (smallest {extra['input_min']:.4g}), "
+                f"where {op} is not defined.")
+        fix = (f"make the input of {op} stay at or above {_DOMAIN[op]:g} (for example "
+               f"tv.maximum(x, {_DOMAIN[op]:g}) + 1e-12), or fix the expression that made it "
+               "smaller: the loss or value fed to it should not go below that.")
     elif op in ("Log", "Log1p"):
         fix = "log of zero or a negative number: add an epsilon (x + 1e-7) or clip the input."
     elif op in ("Sqrt", "Pow", "Rsqrt"):
