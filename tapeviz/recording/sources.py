@@ -47,6 +47,28 @@ class SourceWindows:
         lines = linecache.getlines(fname)
         if not code or not 0 < lineno <= len(lines) or lines[lineno - 1].strip() != code:
             return []
+        return self._window(fname, lineno, lines)
+
+    def runs_for_results(self, results) -> list:
+        """The lines around each explanation's ``filename:lineno`` (a ``gradient_finished``
+        event's ``results``): a Variable made before any tape has no event of its own, and
+        its card shows the line that made it. A result names no code to check its line
+        against, so only a file this process already read for a site (in ``linecache``)
+        is carried: a hand-made result cannot make the writer copy an arbitrary file."""
+        out = []
+        for r in results if type(results) is list else ():
+            fname, lineno = (r.get("filename"), r.get("lineno")) if type(r) is dict else (0, 0)
+            if type(fname) is not str or type(lineno) is not int or fname not in linecache.cache:
+                continue
+            if lineno in self.carried.get(fname, ()):
+                continue
+            lines = linecache.getlines(fname)
+            if 0 < lineno <= len(lines):
+                out += self._window(fname, lineno, lines)
+        return out
+
+    def _window(self, fname, lineno, lines) -> list:
+        done = self.carried.get(fname)
         if done is None:
             done = self.carried[fname] = set()
         out, run_start, run = [], None, []
@@ -67,9 +89,17 @@ class SourceWindows:
 
     def lines_for(self, site) -> bytes:
         """The ``source`` lines to write before the first event at ``site`` (or ``b""``)."""
-        return b"".join(json.dumps({"kind": "source", "file": f, "start": start,
-                                    "lines": lines}, separators=(",", ":")).encode("ascii")
-                        + b"\n" for f, start, lines in self.runs(site))
+        return _source_lines(self.runs(site))
+
+    def lines_for_results(self, results) -> bytes:
+        """The ``source`` lines to write before a ``gradient_finished`` event (or ``b""``)."""
+        return _source_lines(self.runs_for_results(results))
+
+
+def _source_lines(runs) -> bytes:
+    return b"".join(json.dumps({"kind": "source", "file": f, "start": start, "lines": lines},
+                               separators=(",", ":")).encode("ascii") + b"\n"
+                    for f, start, lines in runs)
 
 
 def take(sources: dict, data: dict) -> bool:
@@ -92,8 +122,10 @@ def carry(events, windows: SourceWindows, sources: dict) -> None:
     """For in-process views: the lines around each event's site into ``sources``, as a
     recording carries them (the process's own source, through ``linecache``)."""
     for event in events:
-        site = getattr(event, "site", None)
-        for fname, start, lines in windows.runs(site):
+        runs = windows.runs(getattr(event, "site", None))
+        if getattr(event, "kind", None) == "gradient_finished":
+            runs += windows.runs_for_results(event.results)
+        for fname, start, lines in runs:
             known = sources.setdefault(fname, {})
             for i, text in enumerate(lines):
                 known[start + i] = text

@@ -111,6 +111,7 @@ class WriterTables:
         writer forgets every ref (:meth:`clear`). The site comes last: a ref that raises
         (a hand-made one whose ``==`` does) leaves no site remembered without its line."""
         spec = _REF_FIELDS_BY_CLASS.get(cls)
+        carried = b""             # source lines of explanations (sources.py)
         if spec is not None:      # inline, not a call per ref: most events hold two or three
             refs = self.refs
             for name, many in spec:
@@ -141,6 +142,7 @@ class WriterTables:
                 data[name] = out
         elif cls is _GradientFinished:
             ref = self._ref
+            carried = self.windows.lines_for_results(data["results"])
             data["results"] = [
                 {**r, "tensor": ref(r["tensor"])} if type(r) is dict and "tensor" in r
                 else r for r in data["results"]]
@@ -150,12 +152,12 @@ class WriterTables:
                 hit = self.by_line.get((site.get("file"), site.get("line")))
                 if hit is not None and hit[1] == site:
                     data["site"] = hit[0]
-                    return b""
+                    return carried
             except TypeError:         # an unhashable value in a hand-made site: site() decides
                 pass
             data["site"], defined = self.site(site)
-            return defined
-        return b""
+            return carried + defined
+        return carried
 
     #: (the C version when it was built: both do the same, tests/test_recording_tables.py)
     compact = _compact_python if _c_compact is None else _compact_c

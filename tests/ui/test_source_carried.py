@@ -106,6 +106,47 @@ def test_a_recording_carries_source_only_for_sites_whose_code_is_the_files_line(
     assert b"SECRET" not in path.read_bytes()
 
 
+def test_a_variable_made_before_any_tape_has_its_line_in_the_recording(tmp_path):
+    # a frozen Variable passed as a source: its card points at the line that made it, which
+    # no event's site names (no tape was open), so the explanation's line is carried
+    script, path = _record_script(tmp_path, textwrap.dedent("""\
+        import tapeviz as tv
+        # made-before-the-tape: above the line
+        scale = tv.Variable(2.0, trainable=False, name="scale")
+        x = tv.Variable(3.0, name="x")
+        # (far enough from the ops below that their lines
+        # do not bring it along)
+        #
+        #
+        #
+        with tv.GradientTape() as tape:
+            y = x * scale
+        grads = tape.gradient(y, [scale, x])
+        """))
+    script.unlink()
+    rec = tv.load_recording(path)
+    (card,) = [r for e in rec if e.kind == "gradient_finished" for r in e.results
+              if r["source_name"].startswith("scale")]
+    assert card["cause"] == "not_trainable" and card["lineno"] == 3
+    assert rec.sources[str(script)][3].startswith("scale = tv.Variable(2.0, trainable=False")
+    d = ui.Dashboard(str(path))
+    assert "made-before-the-tape" in "\n".join(html.object for _, html, _ in d._cards)
+
+
+def test_a_hand_made_explanation_naming_a_file_carries_none_of_it(tmp_path):
+    secret = tmp_path / "secret.py"
+    secret.write_text("first = 'SECRET-ONE'\nsecond = 'SECRET-TWO'\n")
+    path = tmp_path / "run.tvz"
+    with tv.record(path):
+        tv.events.emit(tv.events.make(
+            tv.events.GradientFinished, call=1, tape=1,
+            results=[{"tensor": {}, "grad": None, "norm": None, "source_name": "s",
+                      "verdict": "none", "cause": "unconnected", "message": "", "fix": "",
+                      "filename": str(secret), "lineno": 1, "path": [], "node": None}]))
+    assert tv.load_recording(path).sources == {}
+    assert b"SECRET" not in path.read_bytes()
+
+
 def test_an_old_recording_shows_the_line_it_carries_and_says_the_source_is_missing(tmp_path):
     fixture = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures",
                            "recording_v1.jsonl")
