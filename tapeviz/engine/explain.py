@@ -38,13 +38,15 @@ class Explanation:
     lineno: int | None = None
     path: tuple = ()
     node: int | None = None     # the op (node id in `op_recorded` events) that made the cut
+    origin_call: int | None = None   # nan_input: the gradient call whose NaN/Inf was applied
 
     def as_dict(self) -> dict:
         # (by hand: dataclasses.asdict deep-copies every field, a third of the cost of a
         # recorded gradient_finished event)
         return {"source_name": self.source_name, "verdict": self.verdict, "cause": self.cause,
                 "message": self.message, "fix": self.fix, "filename": self.filename,
-                "lineno": self.lineno, "path": list(self.path), "node": self.node}
+                "lineno": self.lineno, "path": list(self.path), "node": self.node,
+                "origin_call": self.origin_call}
 
     def __str__(self) -> str:
         where = f" ({self.filename}:{self.lineno})" if self.lineno else ""
@@ -266,7 +268,7 @@ def _make(name, verdict, cause, node, extra, source, prefix="tv") -> Explanation
     return Explanation(name, verdict, cause, message, fix, site_file(site), site_line(site), path,
                        node.id if node is not None and cause not in ("ok", "unconnected",
                                                                        "zero_unconnected")
-                       else None)
+                       else None, extra.get("call") if cause == "nan_input" else None)
 
 
 def _creation_site(source):

@@ -49,6 +49,7 @@ class WhyCards:
         self.why = pn.Column(self.why_note, self.why_ok, sizing_mode="stretch_width",
                              css_classes=["tv-why"])
         self._cards: list = []
+        self._origin_buttons: list = []     # "Go to gradient call N" of nan_input cards
         self._why_results: list = []
 
     def _update_why(self):
@@ -72,12 +73,19 @@ class WhyCards:
             html = html_pane("")
             button = pn.widgets.Button(label="Show on graph", width=120, css_classes=["tv-why-show"])
             button.on_click(lambda e, k=k: self.show_cut(k))
-            col = pn.Column(html, button, sizing_mode="stretch_width")
+            origin = pn.widgets.Button(label="Go to gradient call", width=200, visible=False,
+                                       css_classes=["tv-why-origin"])
+            origin.on_click(lambda e, k=k: self.go_to_origin(k))
+            col = pn.Column(html, pn.Row(button, origin), sizing_mode="stretch_width")
             self._cards.append((col, html, button))
+            self._origin_buttons.append(origin)
             self.why.append(col)
         for k, (col, html, _) in enumerate(self._cards):
             if k < len(results):
                 html.object = why_card_html(self.store, results[k])
+                origin = results[k].get("origin_call")
+                self._origin_buttons[k].visible = isinstance(origin, int)
+                self._origin_buttons[k].label = f"Go to gradient call {origin}"
         self._why_results = list(results)
         n_ok = sum(verdict_of(r) == "value" for r in results)
         self.why_ok.visible = 0 < n_ok < len(results)
@@ -121,3 +129,13 @@ class WhyCards:
         self.graph.highlight("cut", sorted(keys), edges)
         self.graph.reveal()
         self._cut_source = k
+
+    def go_to_origin(self, k: int):
+        """Show the gradient call whose NaN/Inf an update wrote into explanation ``k``'s
+        source (a ``nan_input`` card): where the NaN began, one click away."""
+        call = self._why_results[k].get("origin_call")
+        if call in self.store.calls:
+            self.select_call(call)
+        else:
+            self.why_note.object = (f"<i>Gradient call {esc(str(call))} is not in this "
+                                    "recording (dropped or not recorded).</i>")

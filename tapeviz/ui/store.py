@@ -7,7 +7,8 @@ edges) is derived from these tables in :mod:`tapeviz.ui.tape_graph`, and the val
 read as text in :mod:`tapeviz.ui.summaries`. It reads only
 events (never the engine) and keeps memory bounded: the last ``max_tapes`` tapes and
 ``max_calls`` gradient calls are kept in full, older ones are dropped (their norms stay in the
-training history, itself capped at ``max_history`` rows).
+training history, itself capped at ``max_history`` rows), except the calls where gradients
+first turned NaN/Inf (at most ``MAX_PINNED``) and their tapes, which a later card points to.
 
 >>> s = Store()
 >>> s.ingest([{"kind": "tape_opened", "tape": 1, "seq": 1}])
@@ -29,6 +30,15 @@ from .tape_graph import build_graph
 
 def _d(event) -> dict:
     return event if isinstance(event, dict) else event.to_dict()
+
+
+MAX_PINNED = 8      # calls where gradients turned non-finite, kept with their tapes (at most
+                    # half of max_calls and max_tapes: the newest always have room)
+
+
+def _oldest_unpinned(kept: dict, pinned: set):
+    """The key to drop first: the oldest one not pinned."""
+    return next((k for k in kept if k not in pinned), next(iter(kept)))
 
 
 class Store(param.Parameterized):
@@ -60,6 +70,11 @@ class Store(param.Parameterized):
         self.warnings: list = []                # the reader's, for a loaded file: shown once
         self._graph_cache: dict = {}
         self._op_tapes: dict = {}               # op node id -> how many kept tapes hold it
+        # the calls (and their tapes) where gradients turned NaN/Inf after finite ones: kept
+        # past max_tapes/max_calls, since a later nan_input card sends the user there
+        self.pinned_calls: set = set()
+        self.pinned_tapes: set = set()
+        self._last_nonfinite = False
         self._evictions = 0
 
     # ---- ingestion -------------------------------------------------------------------------
@@ -120,7 +135,7 @@ class Store(param.Parameterized):
                 self.tapes[outer]["inner"].append(tid)
         self.open_tapes.append(tid)
         while len(self.tapes) > self.max_tapes:
-            self._evict_tape(next(iter(self.tapes)))
+            self._evict_tape(_oldest_unpinned(self.tapes, self.pinned_tapes))
 
     def _tape(self, tid) -> dict:
         if tid not in self.tapes:      # a recording that starts mid-run: invent the tape
@@ -297,7 +312,7 @@ class Store(param.Parameterized):
         tape["calls"].append(cid)
         self._touch(tape["id"])
         while len(self.calls) > self.max_calls:
-            old = self.calls.popitem(last=False)[1]
+            old = self.calls.pop(_oldest_unpinned(self.calls, self.pinned_calls))
             if old["tape"] in self.tapes:
                 calls = self.tapes[old["tape"]]["calls"]
                 if old["id"] in calls:
@@ -331,6 +346,12 @@ class Store(param.Parameterized):
                     "site": None, "steps": [], "results": None, "seq": e.get("seq", 0)}
             self.calls[cid] = call
         call["results"] = results
+        nonfinite = any(r.get("verdict") in ("nan", "inf") for r in results)
+        room = min(MAX_PINNED, self.max_calls // 2, self.max_tapes // 2)   # the rest: newest
+        if nonfinite and not self._last_nonfinite and len(self.pinned_calls) < room:
+            self.pinned_calls.add(cid)
+            self.pinned_tapes.add(call["tape"])
+        self._last_nonfinite = nonfinite
         for r in results:
             ref = r.get("tensor") or {}
             self._note_tensor(ref)

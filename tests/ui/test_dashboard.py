@@ -236,3 +236,34 @@ def test_a_click_on_a_scope_box_closes_it_and_a_click_on_the_box_opens_it():
     assert "grp:scope:layer" in d.graph.keys and w not in d.graph.keys      # w is inside
     d.graph.select("grp:scope:layer")          # a click on the closed box
     assert sorted(d.graph.keys) == sorted(keys)
+
+
+def _sqrt_fit_turns_nan():
+    # err = sqrt(w² - 1) has gradient w / sqrt(w² - 1): SGD walks w down from 2 until w² < 1,
+    # the root's input is negative, NaN reaches w, and every later step's card is nan_input
+    # pointing back at the call where the NaN began
+    w = tv.Variable([2.0], name="w")
+    opt = tv.keras.optimizers.SGD(0.2)
+    for _ in range(30):
+        with tv.GradientTape() as tape:
+            err = tv.sqrt(tv.reduce_mean(tv.square(w)) - 1.0)
+        (g,) = tape.gradient(err, [w])
+        opt.apply_gradients([(g, w)])
+
+
+def test_a_nan_input_card_goes_to_the_call_where_nan_began_though_its_tape_is_old():
+    events = run_events(_sqrt_fit_turns_nan)
+    d = ui.Dashboard(events, max_tapes=6, max_calls=6)
+    finished = [e for e in events if e.kind == "gradient_finished"]
+    first_nan = next(e.call for e in finished if e.results[0]["verdict"] == "nan")
+    assert finished[-1].results[0]["cause"] == "nan_input"
+    assert finished[-1].call - first_nan > 5        # its tape would have been dropped
+    assert d.call == finished[-1].call
+    origin = d._origin_buttons[0]
+    assert origin.visible and origin.label == f"Go to gradient call {first_nan}"
+    origin.clicks += 1                              # as a click does
+    assert d.call == first_nan and d.tape == d.store.calls[first_nan]["tape"]
+    (card,) = d._why_results
+    assert card["cause"] == "nan_origin" and "at Sqrt" in card["message"]
+    assert "Its input was below 0" in card["message"]
+    assert "Sqrt" in d.graph.nodes.data["op"]

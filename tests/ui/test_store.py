@@ -219,3 +219,32 @@ def test_an_ellipse_holds_its_label():
         w, h = L.node_size(label, shape="ellipse")
         bw, bh = L.node_size(label)
         assert w / 2 ** 0.5 >= 0.09 * len(label) and h > bh and w >= bw
+
+
+def _calls(verdicts):
+    """Events of one tape and one finished gradient call per verdict."""
+    out, seq = [], 0
+    for cid, verdict in enumerate(verdicts, start=1):
+        out += [{"kind": "tape_opened", "tape": cid, "seq": seq},
+                {"kind": "gradient_started", "call": cid, "tape": cid, "seq": seq + 1},
+                {"kind": "gradient_finished", "call": cid, "tape": cid, "seq": seq + 2,
+                 "results": [{"tensor": {"id": 1, "name": "w:0"}, "verdict": verdict}]},
+                {"kind": "tape_closed", "tape": cid, "seq": seq + 3}]
+        seq += 4
+    return out
+
+
+def test_the_calls_where_gradients_turn_nonfinite_outlive_the_limits():
+    # finite, NaN from call 3 on, finite again at 6, Inf from 8 on: 3 and 8 are where the
+    # gradients turned (marked by hand); everything else old is dropped as usual
+    verdicts = ["value", "value", "nan", "nan", "nan", "value", "value", "inf"] + ["inf"] * 12
+    s = Store(max_tapes=4, max_calls=5)
+    s.ingest(_calls(verdicts))
+    assert s.pinned_calls == {3, 8}
+    assert list(s.calls) == [3, 8, 18, 19, 20] and list(s.tapes) == [3, 8, 19, 20]
+
+
+def test_pinned_calls_never_stop_eviction():
+    s = Store(max_tapes=1, max_calls=1)
+    s.ingest(_calls(["nan", "value", "nan", "value"]))
+    assert len(s.tapes) == 1 and len(s.calls) == 1
