@@ -3,7 +3,9 @@
 The page is built with Bokeh's ``file_html`` and inline resources (BokehJS and its CSS inside
 the page), not with Panel's ``save`` (which still links component CSS from a CDN). It holds,
 for the most recent tapes: the op graph (zoom, pan, hover, click a node to inspect it), the
-backward-pass player, the explanations of the last gradient call, and the watched variables.
+backward-pass player, the explanations of the last gradient call (the Why tab open when one
+is not a finite value), and the watched variables. The tapes where gradients first turned
+NaN/Inf are on the page too, whatever their age.
 No server, no internet.
 
 The player is the dashboard's, run by the browser: every backward step is formatted at export
@@ -62,6 +64,9 @@ def export(path, out=None, title: str | None = None) -> str:
 
 def _div(text, **kw):
     return Div(text=text, stylesheets=[CSS], **kw)
+
+
+SIDE = '<div style="width: 430px">{}</div>'   # a Div grows to its widest code line otherwise
 
 
 def _why(store: Store, call) -> str:
@@ -230,16 +235,20 @@ def _tape_view(store: Store, tid) -> object:
     view.show(shown, lay)
     view.figure.name = f"dag_{tid}"
     view.nodes.name = f"nodes_{tid}"
-    view.nodes.data = {**view.nodes.data, "info": [node_html(store, n, heatmaps=False, context=2) for n in shown["nodes"]
+    view.nodes.data = {**view.nodes.data, "info": [SIDE.format(node_html(store, n, heatmaps=False, context=2)) for n in shown["nodes"]
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
                      css_classes=["tv-export-inspector"])
     player, to_node = _player(store, tid, view, shown)
     calls = store.calls_for(tid)
-    why = _div(_why(store, store.calls.get(calls[-1]) if calls else None), width=440)
+    last = store.calls.get(calls[-1]) if calls else None
+    why = _div(SIDE.format(_why(store, last)), width=440)
+    # as in the served dashboard: a gradient that is not a finite value opens the Why tab
+    broken = any(r.get("verdict") in ("none", "nan", "inf") for r in (last or {}).get("results") or [])
     side = Tabs(tabs=[TabPanel(child=inspector, title="Inspector"),
                       TabPanel(child=player, title="Backward"),
-                      TabPanel(child=why, title="Why")], width=460, name=f"side_{tid}")
+                      TabPanel(child=why, title="Why")], width=460, name=f"side_{tid}",
+                active=2 if broken else 0)
     # a click shows the node in the inspector; on the Backward tab it runs to the node's step
     view.nodes.selected.js_on_change("indices", CustomJS(args=dict(src=view.nodes, div=inspector,
                                                                    side=side), code="""
@@ -278,6 +287,8 @@ def build(store: Store, title: str, failures: list | None = None):
                 f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
                 + _warnings_note(store.warnings), sizing_mode="stretch_width")
     tapes = list(store.tapes)[-MAX_TAPES:]
+    began = {store.calls[c]["tape"]: c for c in sorted(store.pinned_calls) if c in store.calls}
+    tapes = [t for t in began if t not in tapes] + tapes   # where NaN/Inf began, kept too
     panels = []
     for tid in reversed(tapes):
         try:
@@ -287,7 +298,11 @@ def build(store: Store, title: str, failures: list | None = None):
             child = _div(f'<div class="tv-err">{esc(why)}</div>')
             if failures is not None:
                 failures.append(why)
-        panels.append(TabPanel(child=child, title=f"tape {tid}"))
+        label = f"tape {tid}"
+        if tid in began:
+            nan = any(r.get("verdict") == "nan" for r in store.calls[began[tid]]["results"])
+            label += f" · {'NaN' if nan else 'Inf'} began"
+        panels.append(TabPanel(child=child, title=label))
     body = Tabs(tabs=panels, sizing_mode="stretch_width") if panels else _div("<i>No tapes.</i>")
     return column(head, body, _div(_variables(store), sizing_mode="stretch_width"),
                   sizing_mode="stretch_width")

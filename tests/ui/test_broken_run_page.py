@@ -3,6 +3,7 @@ the graph marks where each problem starts, and the page leads to the explanation
 is the one marked by hand in each script's comments."""
 from __future__ import annotations
 
+import json
 import pathlib
 import subprocess
 import sys
@@ -249,3 +250,36 @@ def test_a_click_on_a_layers_box_closes_it_and_find_opens_it(serve, broken, watc
                            ".some(k => k.startsWith('grp:'))")
     assert sorted(node_data(page)["key"]) == sorted(keys)
     watch.check()
+
+
+def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, watched_page,
+                                                                           tmp_path):
+    # mlp_three_bugs: NaN first at gradient call 3 from the Log at its line 27, applied by the
+    # optimizer, so later calls are nan_input (the truth marked in the script)
+    page, watch = watched_page
+    rec, out = broken("mlp_three_bugs"), tmp_path / "mlp.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(rec), "-o", str(out)],
+                          capture_output=True, text=True, env=env_with_repo(), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    tape_of = {}
+    with open(rec, encoding="utf-8") as fh:
+        for line in fh:
+            e = json.loads(line)
+            if e.get("kind") == "gradient_finished":
+                tape_of[e["call"]] = e["tape"]
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length")
+    # the newest tape first: its gradients are NaN, so its side tabs open on Why
+    first = page.locator(".tv-card:visible").first
+    first.wait_for()
+    assert "nan_input" in " ".join(page.locator(".tv-card:visible").all_inner_texts())
+    began = page.locator(".bk-tab", has_text="NaN began")
+    assert began.count() == 1 and began.inner_text().strip() == f"tape {tape_of[3]} · NaN began"
+    began.click()
+    cards = " ".join(page.locator(".tv-card:visible").all_inner_texts())
+    assert "gradient call 3" in page.locator(".tv-h:visible").first.inner_text()
+    assert "nan_origin" in cards and "Log at line 27" in cards
+    for card in page.locator(".tv-card:visible").all():      # within the side panel's width
+        assert card.bounding_box()["width"] <= 440
+    assert not [r for r in watch.requests if not r.startswith("file:")]
+    assert not watch.errors
