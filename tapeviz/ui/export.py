@@ -4,8 +4,9 @@ The page is built with Bokeh's ``file_html`` and inline resources (BokehJS and i
 the page), not with Panel's ``save`` (which still links component CSS from a CDN). It holds,
 for the most recent tapes: the op graph (zoom, pan, hover, click a node to inspect it), the
 backward-pass player, the explanations of the last gradient call (the Why tab open when one
-is not a finite value), and the watched variables. The tapes where gradients first turned
-NaN/Inf are on the page too, whatever their age.
+is not a finite value), the watched variables, and the training charts of the whole run
+(:mod:`tapeviz.ui.chart_plots`, as the Training tab draws them). The tapes where gradients
+first turned NaN/Inf are on the page too, whatever their age.
 No server, no internet.
 
 The player is the dashboard's, run by the browser: every backward step is formatted at export
@@ -24,6 +25,7 @@ from bokeh.resources import INLINE
 
 from . import compose
 from .cards import node_html, why_card_html
+from .chart_plots import static_charts
 from .graph import HIGHLIGHT, GraphView
 from .group import collapse
 from .html import CSS, esc, table
@@ -304,5 +306,8 @@ def build(store: Store, title: str, failures: list | None = None):
             label += f" · {'NaN' if nan else 'Inf'} began"
         panels.append(TabPanel(child=child, title=label))
     body = Tabs(tabs=panels, sizing_mode="stretch_width") if panels else _div("<i>No tapes.</i>")
-    return column(head, body, _div(_variables(store), sizing_mode="stretch_width"),
-                  sizing_mode="stretch_width")
+    parts = [head, body, _div(_variables(store), sizing_mode="stretch_width")]
+    charts = static_charts(store)
+    if charts is not None:
+        parts += [_div('<div class="tv-h">Training</div>'), charts]
+    return column(*parts, sizing_mode="stretch_width")

@@ -261,12 +261,13 @@ def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, 
     proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(rec), "-o", str(out)],
                           capture_output=True, text=True, env=env_with_repo(), timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    tape_of = {}
+    tape_of, nan_grads = {}, 0
     with open(rec, encoding="utf-8") as fh:
         for line in fh:
             e = json.loads(line)
             if e.get("kind") == "gradient_finished":
                 tape_of[e["call"]] = e["tape"]
+                nan_grads += sum(r["verdict"] == "nan" for r in e["results"])
     page.goto(out.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length")
     # the newest tape first: its gradients are NaN, so its side tabs open on Why
@@ -281,5 +282,8 @@ def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, 
     assert "nan_origin" in cards and "Log at line 27" in cards
     for card in page.locator(".tv-card:visible").all():      # within the side panel's width
         assert card.bounding_box()["width"] <= 440
+    # the training charts of the whole run: a NaN marker per NaN gradient, in the band
+    band = page.evaluate("() => Bokeh.documents[0].get_model_by_name('norm_band_nan').data.x.length")
+    assert nan_grads > 0 and band == nan_grads
     assert not [r for r in watch.requests if not r.startswith("file:")]
     assert not watch.errors
