@@ -1,21 +1,134 @@
-"""`tv.keras.Model` (subclass it) and `tv.keras.Sequential` (a stack of layers)."""
+"""`tv.keras.Model` (subclass it, or `Model(inputs, outputs)` on `tv.keras.Input`s) and
+`tv.keras.Sequential` (a stack of layers); both call them on data."""
 from __future__ import annotations
 
-from .layers import InputLayer, Layer, _accepts
+from ..engine import nest
+from .functional import Graph, InputLayer, is_symbolic
+from .keras_tensor import KerasTensor, _shape_text
+from .layers import Layer, _accepts
 
 
 class Model(Layer):
-    """Subclass and define `call`; layers assigned to attributes are tracked."""
+    """Subclass and define `call` (layers assigned to attributes are tracked), or give the
+    functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 
-    def summary(self, print_fn=print):
-        rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params())
-                for layer in self._sublayers()]
-        width = max([len(r[0]) for r in rows] + [20])
-        lines = [f'Model: "{self.name}"', "_" * (width + 16),
-                 f"{'Layer (type)':<{width}}  {'Param #':>12}", "=" * (width + 16)]
-        lines += [f"{name:<{width}}  {n:>12,}" for name, n in rows]
-        lines += ["=" * (width + 16), f"Total params: {self.count_params():,}"]
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        super().__init__(**kwargs)
+        self._graph = None
+        if inputs is not None or outputs is not None:
+            if inputs is None or outputs is None:
+                raise ValueError(f"Model: a functional model needs both `inputs` and "
+                                 f"`outputs`; got inputs={inputs!r}, outputs={outputs!r}. Fix: "
+                                 "tf.keras.Model(inputs=x_in, outputs=y)")
+            self._graph = Graph(self, inputs, outputs)
+            self._layers = list(self._graph.layers)
+            self.built = True
+
+    # --- the functional graph -------------------------------------------------------------------
+    @property
+    def layers(self) -> list:
+        return list(self._layers) if hasattr(self, "_layers") else self._sublayers()
+
+    def _sublayers(self):
+        if getattr(self, "_graph", None) is not None:
+            return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
+        return super()._sublayers()
+
+    @property
+    def inputs(self) -> list:
+        return list(self._graph.flat_inputs) if self._graph else None
+
+    @property
+    def outputs(self) -> list:
+        return list(self._graph.flat_outputs) if self._graph else None
+
+    @property
+    def input(self):
+        return self._graph.inputs
+
+    @property
+    def output(self):
+        return self._graph.outputs
+
+    @property
+    def input_names(self) -> list:
+        return [t.name for t in self._graph.flat_inputs]
+
+    @property
+    def output_names(self) -> list:
+        return [t.node.layer.name for t in self._graph.flat_outputs]
+
+    @property
+    def input_shape(self):
+        shapes = [t._shape for t in self._graph.flat_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        shapes = [t._shape for t in self._graph.flat_outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def __call__(self, inputs, *args, **kwargs):
+        graph = getattr(self, "_graph", None)
+        if graph is not None and not is_symbolic(inputs, args, kwargs):
+            inputs = nest.pack_sequence_as(graph.inputs, graph.conform(inputs))
+        return super().__call__(inputs, *args, **kwargs)
+
+    def call(self, inputs, training=None, mask=None):
+        if self._graph is None:
+            raise NotImplementedError(f"Model {self.name!r} has no `call`. Fix: subclass "
+                                      "tf.keras.Model and define call(self, inputs), or build it "
+                                      "as tf.keras.Model(inputs, outputs)")
+        outputs, losses = self._graph.run(nest.flatten(inputs), training)
+        if losses:
+            self._graph_losses = list(losses)
+            from . import functional
+            functional._CALL_LOSSES[0] = True
+        return outputs
+
+    def get_layer(self, name=None, index=None):
+        """A layer by name or by position."""
+        layers = self.layers
+        if index is not None:
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in layers]}.")
+
+    def summary(self, print_fn=print, line_length=None):
+        rows = [(f"{layer.name} ({type(layer).__name__})", _output_shape(layer),
+                 layer.count_params(), _connected_to(layer)) for layer in self.layers]
+        widths = [max([len(r[0]) for r in rows] + [20]), max([len(r[1]) for r in rows] + [14])]
+        total = widths[0] + widths[1] + 36
+        lines = [f'Model: "{self.name}"', "_" * total,
+                 f"{'Layer (type)':<{widths[0]}}  {'Output Shape':<{widths[1]}}  {'Param #':>10}"
+                 f"  Connected to", "=" * total]
+        lines += [f"{n:<{widths[0]}}  {shape:<{widths[1]}}  {p:>10,}  {c}".rstrip()
+                  for n, shape, p, c in rows]
+        trainable = sum(int(w._value.size) for w in self.trainable_weights)
+        lines += ["=" * total, f"Total params: {self.count_params():,}",
+                  f"Trainable params: {trainable:,}",
+                  f"Non-trainable params: {self.count_params() - trainable:,}", "_" * total]
         print_fn("\n".join(lines))
+
+
+def _output_shape(layer) -> str:
+    if isinstance(layer, InputLayer):
+        return f"[{_shape_text(layer._batch_input_shape)}]"
+    nodes = layer.__dict__.get("_inbound_nodes")
+    if not nodes:
+        return "?"
+    outs = [t for t in nest.flatten(nodes[-1].outputs) if isinstance(t, KerasTensor)]
+    return ", ".join(_shape_text(t._shape) for t in outs) or "?"
+
+
+def _connected_to(layer) -> str:
+    nodes = layer.__dict__.get("_inbound_nodes") or []
+    return ", ".join(t.node.layer.name for node in nodes for t in node.parents())
 
 
 class Sequential(Model):
@@ -32,6 +145,8 @@ class Sequential(Model):
         return list(self._layers)
 
     def add(self, layer):
+        if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
+            layer = layer.node.layer          # Sequential([tf.keras.Input(shape=(3,)), ...])
         if not isinstance(layer, Layer):
             raise ValueError(f"Sequential: Only instances of `keras.Layer` can be added to a "
                              f"Sequential model. Received: {layer!r} (of type "
@@ -50,16 +165,6 @@ class Sequential(Model):
         shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
         if shape is not None:
             self.build(shape)
-
-    def get_layer(self, name=None, index=None):
-        """A layer by name or by position."""
-        if index is not None:
-            return self._layers[index]
-        for layer in self._layers:
-            if layer.name == name:
-                return layer
-        raise ValueError(f"No such layer: {name}. Existing layers are: "
-                         f"{[layer.name for layer in self._layers]}.")
 
     def pop(self):
         if not self._layers:
