@@ -1,14 +1,15 @@
 """`tv.keras.Model` (subclass it, or `Model(inputs, outputs)` on `tv.keras.Input`s) and
-`tv.keras.Sequential` (a stack of layers); both call them on data."""
+`tv.keras.Sequential` (a stack of layers); both train with `compile`/`fit` (training.py)."""
 from __future__ import annotations
 
 from ..engine import nest
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
 from .layers import Layer, _accepts
+from .training import Trainer
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """Subclass and define `call` (layers assigned to attributes are tracked), or give the
     functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 

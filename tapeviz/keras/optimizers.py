@@ -230,7 +230,13 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+    if isinstance(identifier, str):
+        raise ValueError(f"Unknown optimizer: {identifier!r}. Please ensure you are using a "
+                         f"`keras.utils.custom_object_scope` and that this object is included "
+                         f"in the scope. Fix: tapeviz has {sorted(_BY_NAME)} (or pass an "
+                         "optimizer object, e.g. tf.keras.optimizers.SGD(0.01))")
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Fix: pass a "
+                     "name such as 'adam' or an optimizer object")
 
 
 del _dt
