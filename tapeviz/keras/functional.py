@@ -18,7 +18,7 @@ from ..engine import nest
 from ..engine.tensor import Tensor, _Operand, convert_to_tensor
 from ..engine.threadstate import here
 from .keras_tensor import KerasNode, KerasTensor, _shape_text
-from .layers import Layer, _accepts, unique_name
+from .layers import Layer, unique_name
 
 _probe = threading.local()     # .active: a stand-in call is running (add_loss then ignored)
 
@@ -64,13 +64,11 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tenso
 
 def is_symbolic(inputs, args=(), kwargs=None) -> bool:
     """Whether a layer call has a KerasTensor among its arguments (then it is recorded)."""
-    if isinstance(inputs, KerasTensor):
-        return True
-    if isinstance(inputs, (list, tuple, dict)) and any(
-            isinstance(t, KerasTensor) for t in nest.flatten(inputs)):
-        return True
-    return bool(args or kwargs) and any(isinstance(t, KerasTensor)
-                                        for t in nest.flatten([list(args), kwargs or {}]))
+    for value in (inputs, *args, *(kwargs.values() if kwargs else ())):
+        if isinstance(value, KerasTensor) or (isinstance(value, (list, tuple, dict)) and any(
+                isinstance(t, KerasTensor) for t in nest.flatten(value))):
+            return True
+    return False
 
 
 def symbolic_call(layer, inputs, args, kwargs):
@@ -225,8 +223,7 @@ class Graph:
                 list(node.args))])
             kwargs = {k: nest.pack_sequence_as(v, [value_of(x) for x in nest.flatten(v)])
                       if nest.is_nested(v) else value_of(v) for k, v in node.kwargs.items()}
-            if training is not None and "training" not in kwargs and _accepts(
-                    node.layer.call, "training"):
+            if training is not None and "training" not in kwargs and node.takes_training():
                 kwargs["training"] = training
             out = node.layer(*args, **kwargs)
             for t, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
@@ -281,7 +278,7 @@ def _describe(value) -> str:
 
 
 # --- add_loss / losses ------------------------------------------------------------------------
-_CALL_LOSSES = [False]   # whether any layer ever added a loss in a call (else nothing to clear)
+_LOSSES_ADDED = [False]   # whether any layer ever added a loss (else there is nothing to do)
 
 
 def add_loss(layer, loss):
@@ -298,14 +295,16 @@ def add_loss(layer, loss):
             raise ValueError(f"{layer.name}.add_loss: a symbolic loss (a KerasTensor) can only "
                              "be added to the functional model built from its inputs. Fix: "
                              "model = tf.keras.Model(inputs, outputs); model.add_loss(...)")
+        _LOSSES_ADDED[0] = True
         graph.add_loss_output(loss)
         return
     if callable(loss) and not isinstance(loss, _Operand):
+        _LOSSES_ADDED[0] = True
         layer.__dict__.setdefault("_loss_fns", []).append(loss)
         return
     if loss is None:
         return
-    _CALL_LOSSES[0] = True
+    _LOSSES_ADDED[0] = True
     layer.__dict__.setdefault("_call_losses", []).append(
         loss if isinstance(loss, Tensor) else convert_to_tensor(loss))
 
@@ -328,6 +327,8 @@ def _layers_within(layer) -> list:
 
 
 def collect_losses(layer) -> list:
+    if not _LOSSES_ADDED[0]:
+        return []
     out = []
     items = _layers_within(layer)
     for item in items:
@@ -345,7 +346,7 @@ def collect_losses(layer) -> list:
 
 def forget_call_losses(layer):
     """At the start of an outermost layer call: the losses added by the last call go."""
-    if _CALL_LOSSES[0]:
+    if _LOSSES_ADDED[0]:
         for item in _layers_within(layer):
             if item.__dict__.get("_call_losses"):
                 item._call_losses = []

@@ -20,6 +20,14 @@ class KerasNode:
         self.args = args           # positional arguments, nested structures of KerasTensors
         self.kwargs = kwargs
         self.outputs = outputs     # a nested structure of KerasTensors
+        self._takes_training = None
+
+    def takes_training(self) -> bool:
+        """Whether the layer's `call` takes `training=` (asked once: the answer is kept)."""
+        if self._takes_training is None:
+            from .layers import _accepts
+            self._takes_training = _accepts(self.layer.call, "training")
+        return self._takes_training
 
     def parents(self) -> list:
         """The KerasTensors this call read, in argument order."""

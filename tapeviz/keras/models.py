@@ -85,8 +85,6 @@ class Model(Trainer, Layer):
         outputs, losses = self._graph.run(nest.flatten(inputs), training)
         if losses:
             self._graph_losses = list(losses)
-            from . import functional
-            functional._CALL_LOSSES[0] = True
         return outputs
 
     def get_layer(self, name=None, index=None):
