@@ -125,3 +125,12 @@ def test_fit_prints_one_line_per_epoch(capsys):
     assert [line for line in lines if line.startswith("Epoch")] == ["Epoch 1/2", "Epoch 2/2"]
     assert sum("2/2 - " in line and "loss: " in line and "mae: " in line
                for line in lines) == 2
+
+
+def test_a_tf_function_on_a_symbolic_input_says_to_use_a_lambda():
+    # Keras makes a layer of tf.reduce_sum(keras_tensor); tapeviz refuses it, saying how
+    symbolic = tv.keras.Input(shape=(3,), name="features")
+    with pytest.raises(TypeError, match=r"KerasTensor \(shape \(None, 3\).*'features'.*Lambda"):
+        tv.reduce_sum(symbolic, axis=1)
+    summed = tv.keras.layers.Lambda(lambda t: tv.reduce_sum(t, axis=1))(symbolic)
+    assert list(summed.shape) == [None]

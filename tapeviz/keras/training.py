@@ -97,6 +97,8 @@ class Trainer:
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
             validation_batch_size=None, validation_freq=1, **kwargs):
         self._assert_compiled()
+        if class_weight is not None:
+            sample_weight = _class_weights(x, y, sample_weight, class_weight)
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight,
                                                             validation_split)
@@ -290,6 +292,26 @@ class Batches:
             x, y, w = (None if s is None else nest.pack_sequence_as(s, [
                 next(parts) for _ in nest.flatten(s)]) for s in self.structure)
             yield _pack(_batch(x), _batch(y), _batch(w))
+
+
+def _class_weights(x, y, sample_weight, class_weight):
+    """Keras's class_weight: each example's weight is its class's (times its sample_weight)."""
+    from ..data import Dataset
+    if isinstance(x, Dataset) or y is None or nest.is_nested(y):
+        raise ValueError("fit: tapeviz takes `class_weight` with array targets of a "
+                         "single-output model only. Fix: pass sample_weight=np.array("
+                         "[class_weight[c] for c in labels]) instead")
+    labels = _as_array(y)
+    if labels.ndim > 1 and labels.shape[-1] > 1:
+        labels = np.argmax(labels, axis=-1)
+    labels = labels.reshape(len(labels), -1)[:, 0].astype(np.int64)
+    missing = sorted(set(labels.tolist()) - set(class_weight))
+    if missing:
+        raise ValueError(f"Expected `class_weight` to be a dict with keys from 0 to one less "
+                         f"than the number of classes, found {class_weight}: classes {missing} "
+                         "have no weight. Fix: give every class a weight")
+    weights = np.array([class_weight[c] for c in labels], np.float32)
+    return weights if sample_weight is None else weights * _as_array(sample_weight)
 
 
 def _as_array(v):

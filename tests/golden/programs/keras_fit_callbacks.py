@@ -104,3 +104,10 @@ report("two_outputs.history", two_history.history)
 report("two_outputs.metrics_names", two.metrics_names)
 report("two_outputs.evaluate", two.evaluate(x, [y, np.concatenate([y, -y], axis=1)],
                                             verbose=0, return_dict=True))
+
+balanced = dense_model(2, "logits")
+balanced.compile(optimizer=tf.keras.optimizers.SGD(0.3),
+                 loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+report("class_weight.history", balanced.fit(x, labels, class_weight={0: 0.25, 1: 2.0},
+                                            batch_size=3, epochs=2, shuffle=False,
+                                            verbose=0).history)
