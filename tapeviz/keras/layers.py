@@ -109,6 +109,15 @@ class Layer(Module):
                     out.append(leaf)
         return out
 
+    def __setattr__(self, name, value):
+        # Keras tracks tf.Variables assigned to a layer's attributes as its weights, in the
+        # order they are assigned (add_weight's are tracked when made)
+        own = self.__dict__.get("_own_weights")
+        if own is not None and isinstance(value, (Variable, list, tuple, dict)):
+            own += [v for v in _leaves(value) if isinstance(v, Variable) and
+                    not any(v is w for w in own)]
+        object.__setattr__(self, name, value)
+
     @property
     def trainable_weights(self) -> list:
         if not self.trainable:
