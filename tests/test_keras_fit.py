@@ -134,3 +134,30 @@ def test_a_tf_function_on_a_symbolic_input_says_to_use_a_lambda():
         tv.reduce_sum(symbolic, axis=1)
     summed = tv.keras.layers.Lambda(lambda t: tv.reduce_sum(t, axis=1))(symbolic)
     assert list(summed.shape) == [None]
+
+
+def test_summary_rows_are_keras_s():
+    # rows of TensorFlow's summary of the same models (tf-keras 2.21)
+    seq = tv.keras.Sequential([tv.keras.Input(shape=(3,)), tv.keras.layers.Dense(4),
+                               tv.keras.layers.Dense(1)])
+    lines = []
+    seq.summary(print_fn=lines.append)
+    rows = [line.split() for line in lines[0].splitlines()]
+    assert ["dense", "(Dense)", "(None,", "4)", "16"] in rows
+    assert ["dense_1", "(Dense)", "(None,", "1)", "5"] in rows
+    assert ["Total", "params:", "21"] in rows
+    lines = []
+    _mlp().summary(print_fn=lines.append)
+    rows = [line.split() for line in lines[0].splitlines()]
+    assert ["x", "(InputLayer)", "[(None,", "2)]", "0", "[]"] in rows
+    assert ["hidden", "(Dense)", "(None,", "3)", "9", "['x[0][0]']"] in rows
+    assert ["out", "(Dense)", "(None,", "1)", "4", "['hidden[0][0]']"] in rows
+
+
+def test_shape_inference_sends_no_op_event(tmp_path):
+    path = tmp_path / "build.tvz"
+    with tv.record(path):
+        tv.keras.Sequential([tv.keras.Input(shape=(3,)), tv.keras.layers.Flatten(),
+                             tv.keras.layers.Lambda(lambda t: t * 2.0)])
+        _mlp().summary(print_fn=lambda text: None)
+    assert tv.load_recording(path).of("op_recorded") == []

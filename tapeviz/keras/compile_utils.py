@@ -9,30 +9,16 @@ Keras's conventions: a loss given by name or function is averaged over the batch
 """
 from __future__ import annotations
 
-import contextlib
-
 from ..engine import nest
 from ..engine.ops import argmax, cast, equal, greater, reduce_mean, squeeze
 from ..engine.tensor import Tensor, convert_to_tensor
-from ..engine.threadstate import here
 from . import losses as _losses
 from . import metrics as _metrics
+from .functional import unrecorded
 
 _LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
                "sparse_categorical_crossentropy", "categorical_crossentropy",
                "binary_crossentropy")
-
-
-@contextlib.contextmanager
-def unrecorded():
-    """Ops here keep no lineage and are neither recorded by a tape nor reported as events."""
-    state = here()
-    lean, recording = state.lean, state.recording
-    state.lean, state.recording = True, []
-    try:
-        yield
-    finally:
-        state.lean, state.recording = lean, recording
 
 
 def get_loss(identifier):

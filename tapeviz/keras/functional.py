@@ -10,6 +10,7 @@ so a tape sees the real ops in each layer's name scope, as with `Sequential`.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy as np
@@ -25,6 +26,19 @@ _probe = threading.local()     # .active: a stand-in call is running (add_loss t
 
 def probing() -> bool:
     return getattr(_probe, "active", False)
+
+
+@contextlib.contextmanager
+def unrecorded():
+    """Ops here keep no lineage (lean), no tape records them (this thread's recording tapes
+    are set aside) and no op event reports them: for work on stand-in values."""
+    state = here()
+    lean, recording = state.lean, state.recording
+    state.lean, state.recording = True, []
+    try:
+        yield
+    finally:
+        state.lean, state.recording = lean, recording
 
 
 class InputLayer(Layer):
@@ -108,14 +122,12 @@ def _run_on_stand_ins(layer, structure, size):
 
     inputs, args, kwargs = nest.pack_sequence_as(
         structure, [stand_in(t) for t in nest.flatten(structure)])
-    state = here()
-    lean, recording = state.lean, state.recording
-    # lean: ops keep no lineage, no tape records them and no op event is sent
-    state.lean, state.recording, _probe.active = True, [], True
+    _probe.active = True
     try:
-        out = layer(inputs, *args, **kwargs)
+        with unrecorded():
+            out = layer(inputs, *args, **kwargs)
     finally:
-        state.lean, state.recording, _probe.active = lean, recording, False
+        _probe.active = False
     return nest.pack_sequence_as(out, [_as_output(layer, t) for t in nest.flatten(out)])
 
 

@@ -223,7 +223,8 @@ class Layer(Module):
     def compute_output_shape(self, input_shape):
         from ..engine.ops.makers import zeros
         shape = tuple(1 if s is None else s for s in input_shape)
-        out = self(zeros(shape, self._dtype))
+        with _functional().unrecorded():          # a shape, not work to show
+            out = self(zeros(shape, self._dtype))
         return (input_shape[0],) + tuple(out.shape[1:])
 
     def __repr__(self):

@@ -99,13 +99,17 @@ class Model(Trainer, Layer):
                          f"{[layer.name for layer in layers]}.")
 
     def summary(self, print_fn=print, line_length=None):
-        rows = [(f"{layer.name} ({type(layer).__name__})", _output_shape(layer),
-                 layer.count_params(), _connected_to(layer)) for layer in self.layers]
+        """Keras's table: each layer's name and type, output shape and parameter count (and,
+        for a functional model, the layers it is connected to)."""
+        functional = getattr(self, "_graph", None) is not None
+        rows = [(f"{layer.name} ({type(layer).__name__})", shape, layer.count_params(),
+                 _connected_to(layer) if functional else "")
+                for layer, shape in zip(self.layers, self._output_shapes())]
         widths = [max([len(r[0]) for r in rows] + [20]), max([len(r[1]) for r in rows] + [14])]
-        total = widths[0] + widths[1] + 36
+        total = widths[0] + widths[1] + (36 if functional else 14)
         lines = [f'Model: "{self.name}"', "_" * total,
                  f"{'Layer (type)':<{widths[0]}}  {'Output Shape':<{widths[1]}}  {'Param #':>10}"
-                 f"  Connected to", "=" * total]
+                 + ("  Connected to" if functional else ""), "=" * total]
         lines += [f"{n:<{widths[0]}}  {shape:<{widths[1]}}  {p:>10,}  {c}".rstrip()
                   for n, shape, p, c in rows]
         trainable = sum(int(w._value.size) for w in self.trainable_weights)
@@ -113,6 +117,9 @@ class Model(Trainer, Layer):
                   f"Trainable params: {trainable:,}",
                   f"Non-trainable params: {self.count_params() - trainable:,}", "_" * total]
         print_fn("\n".join(lines))
+
+    def _output_shapes(self) -> list:
+        return [_output_shape(layer) for layer in self.layers]
 
 
 def _output_shape(layer) -> str:
@@ -126,8 +133,17 @@ def _output_shape(layer) -> str:
 
 
 def _connected_to(layer) -> str:
+    """Keras's `['layer[node][tensor]', ...]`: the calls whose outputs this layer read."""
+    if isinstance(layer, InputLayer):
+        return "[]"
     nodes = layer.__dict__.get("_inbound_nodes") or []
-    return ", ".join(t.node.layer.name for node in nodes for t in node.parents())
+    return "[" + ", ".join(f"'{t.node.layer.name}[{_node_index(t.node)}][{t._index}]'"
+                           for node in nodes for t in node.parents()) + "]"
+
+
+def _node_index(node) -> int:
+    nodes = node.layer.__dict__.get("_inbound_nodes") or [node]
+    return next((i for i, n in enumerate(nodes) if n is node), 0)
 
 
 class Sequential(Model):
@@ -185,7 +201,19 @@ class Sequential(Model):
 
     def _maybe_build(self, input_shape):
         # called on the first __call__: each layer builds itself when the data reaches it
+        if input_shape is not None and self._batch_input_shape is None:
+            self._batch_input_shape = (None,) + tuple(input_shape[1:])
         self.built = True
+
+    def _output_shapes(self) -> list:
+        shape, out = self._batch_input_shape, []
+        for layer in self._layers:
+            try:
+                shape = None if shape is None else tuple(layer.compute_output_shape(shape))
+            except Exception:  # noqa: BLE001  (a summary shows '?' where a shape is unknown)
+                shape = None
+            out.append("?" if shape is None else _shape_text(shape))
+        return out
 
     def call(self, inputs, training=None):
         x = inputs
