@@ -96,3 +96,20 @@ mixed = Mixed()
 report("mixed.output", mixed(tf.ones((1, 3))))
 report("mixed.trainable", [v.name for v in mixed.trainable_weights])
 report("mixed.non_trainable", [v.name for v in mixed.non_trainable_weights])
+
+default_optimizer = tf.keras.Sequential([tf.keras.layers.Dense(1, name="lin")])
+default_optimizer.build((None, 3))
+default_optimizer.set_weights([np.array([[0.1], [0.2], [-0.3]], np.float32),
+                               np.zeros(1, np.float32)])
+default_optimizer.compile(loss="mse")                 # Keras's default optimizer: 'rmsprop'
+report("rmsprop_default.history", default_optimizer.fit(x, target, batch_size=4, epochs=3,
+                                                        shuffle=False, verbose=0).history)
+report("rmsprop_default.optimizer", type(default_optimizer.optimizer).__name__)
+for options in ({"momentum": 0.5}, {"centered": True}, {"rho": 0.8, "epsilon": 1e-3}):
+    v = tf.Variable([1.0, -2.0, 0.5])
+    opt = tf.keras.optimizers.RMSprop(learning_rate=0.05, **options)
+    for step in range(4):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(v - tf.constant([0.3, 0.1, -0.2])) * v)
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    report("rmsprop." + ",".join(sorted(options)), v)
