@@ -3,7 +3,8 @@
 `Callback` has every hook (`on_train_begin`, `on_epoch_end(epoch, logs)`,
 `on_train_batch_end(batch, logs)`, ...); `History` (what `fit` returns) keeps each epoch's
 logs; `EarlyStopping` stops training when a monitored value stops improving; `LambdaCallback`
-takes the hooks as functions. Logs hold Python floats: the running means of the epoch so far.
+takes the hooks as functions; `LearningRateScheduler`, `ReduceLROnPlateau` and
+`TerminateOnNaN` as Keras's. Logs hold Python floats: the running means of the epoch so far.
 """
 from __future__ import annotations
 
@@ -169,6 +170,105 @@ class EarlyStopping(Callback):
 
     def _is_improvement(self, value, reference):
         return self.monitor_op(value - self.min_delta, reference)
+
+
+def _learning_rate(model) -> np.float32:
+    """The optimizer's learning rate as Keras keeps it: a float32 variable's value."""
+    lr = model.optimizer.learning_rate
+    return np.float32(lr.numpy() if hasattr(lr, "numpy") else lr)
+
+
+class LearningRateScheduler(Callback):
+    """Before each epoch: `lr = schedule(epoch, lr)` (or `schedule(epoch)`); the epoch's logs
+    get `lr`."""
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule, self.verbose = schedule, verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        try:
+            lr = self.schedule(epoch, float(_learning_rate(self.model)))
+        except TypeError:       # Keras's older form: schedule(epoch)
+            lr = self.schedule(epoch)
+        if hasattr(lr, "numpy"):
+            if not lr.dtype.is_floating:
+                raise ValueError(f"The dtype of `lr` Tensor should be float. Got: {lr.dtype}. "
+                                 "Fix: return a float from the schedule")
+            lr = lr.numpy()
+        if not isinstance(lr, (float, np.floating)):
+            raise ValueError(f'The output of the "schedule" function should be float. Got: '
+                             f"{lr!r}. Fix: return a float, e.g. lr * 0.9")
+        self.model.optimizer.learning_rate = float(np.float32(lr))
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["lr"] = _learning_rate(self.model)
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiply the learning rate by `factor` when `monitor` has not improved by `min_delta`
+    for `patience` epochs (then wait `cooldown` epochs; never below `min_lr`), as Keras."""
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
+                 min_delta=1e-4, cooldown=0, min_lr=0, **kwargs):
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Got "
+                             f"{factor}. Fix: a factor below 1, e.g. 0.5")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, \
+            verbose
+        self.mode, self.min_delta, self.cooldown, self.min_lr = mode, min_delta, cooldown, min_lr
+        self._reset()
+
+    def _reset(self):
+        if self.mode not in ("auto", "min", "max"):
+            self.mode = "auto"
+        if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
+            self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
+            self.best = np.inf
+        else:
+            self.monitor_op = lambda a, b: np.greater(a, b + self.min_delta)
+            self.best = -np.inf
+        self.cooldown_counter, self.wait = 0, 0
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["lr"] = _learning_rate(self.model)
+        current = logs.get(self.monitor)
+        if current is None:
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self.monitor_op(current, self.best):
+            self.best, self.wait = current, 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                old = _learning_rate(self.model)
+                if old > np.float32(self.min_lr):
+                    new = max(old * self.factor, self.min_lr)
+                    self.model.optimizer.learning_rate = float(np.float32(new))
+                    if self.verbose > 0:
+                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate "
+                              f"to {new}.")
+                    self.cooldown_counter, self.wait = self.cooldown, 0
+
+
+class TerminateOnNaN(Callback):
+    """Stop training at the first batch whose loss is NaN or infinite."""
+
+    def on_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and (np.isnan(loss) or np.isinf(loss)):
+            print(f"Batch {batch}: Invalid loss, terminating training")
+            self.model.stop_training = True
 
 
 class ProgbarLogger(Callback):

@@ -111,3 +111,20 @@ balanced.compile(optimizer=tf.keras.optimizers.SGD(0.3),
 report("class_weight.history", balanced.fit(x, labels, class_weight={0: 0.25, 1: 2.0},
                                             batch_size=3, epochs=2, shuffle=False,
                                             verbose=0).history)
+
+scheduled = dense_model()
+scheduled.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+halving = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5 if epoch else lr)
+report("lr_scheduler.history", scheduled.fit(x, y, batch_size=4, epochs=3, shuffle=False,
+                                             verbose=0, callbacks=[halving]).history)
+plateau = dense_model()
+plateau.compile(optimizer=tf.keras.optimizers.SGD(2.2), loss="mse")
+reducer = tf.keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1,
+                                               cooldown=1, min_lr=0.3)
+report("reduce_lr.history", plateau.fit(x, y, batch_size=8, epochs=8, shuffle=False, verbose=0,
+                                        callbacks=[reducer]).history)
+exploding = dense_model()
+exploding.compile(optimizer=tf.keras.optimizers.SGD(50.0), loss="mse")
+report("terminate_on_nan.history", exploding.fit(
+    x * 100, y, batch_size=2, epochs=3, shuffle=False, verbose=0,
+    callbacks=[tf.keras.callbacks.TerminateOnNaN()]).history)
