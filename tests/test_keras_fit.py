@@ -161,3 +161,17 @@ def test_shape_inference_sends_no_op_event(tmp_path):
                              tv.keras.layers.Lambda(lambda t: t * 2.0)])
         _mlp().summary(print_fn=lambda text: None)
     assert tv.load_recording(path).of("op_recorded") == []
+
+
+def test_build_gets_a_tensor_shape_from_a_symbolic_input():
+    class Scale(tv.keras.layers.Layer):
+        def build(self, input_shape):
+            assert input_shape.as_list() == [None, 3] and input_shape.rank == 2
+            self.w = self.add_weight(name="w", shape=(input_shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * self.w
+
+    inputs = tv.keras.Input(shape=(3,))
+    model = tv.keras.Model(inputs, Scale()(inputs))
+    assert [v.name for v in model.weights] == ["scale/w:0"]

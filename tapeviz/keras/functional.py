@@ -88,9 +88,10 @@ def is_symbolic(inputs, args=(), kwargs=None) -> bool:
 def symbolic_call(layer, inputs, args, kwargs):
     """Record `layer(inputs, *args, **kwargs)` on KerasTensors; return its KerasTensors."""
     if not layer.built:
+        # (a TensorShape, as Keras gives build: `input_shape.as_list()`, `input_shape[-1]`)
         shapes = nest.pack_sequence_as(inputs, [
-            t._shape if isinstance(t, KerasTensor) else None for t in nest.flatten(inputs)]) \
-            if nest.is_nested(inputs) else inputs._shape
+            t.shape if isinstance(t, KerasTensor) else None for t in nest.flatten(inputs)]) \
+            if nest.is_nested(inputs) else inputs.shape
         layer._maybe_build(shapes)
     structure = [inputs, list(args), kwargs]
     first, second = (_run_on_stand_ins(layer, structure, size) for size in (2, 3))
