@@ -260,6 +260,9 @@ class Batches:
             return
         if x is None:
             raise ValueError("Expected input data `x`, got None. Fix: model.fit(x, y, ...)")
+        # a Python list of numbers (or of lists of them) is one array, as Keras reads it
+        x, y, sample_weight = (np.asarray(v) if _is_plain(v) else v
+                               for v in (x, y, sample_weight))
         self.arrays = [_as_array(v) for v in nest.flatten([x, y, sample_weight])
                        if v is not None]
         self.structure = [x, y, sample_weight]

@@ -113,3 +113,11 @@ for options in ({"momentum": 0.5}, {"centered": True}, {"rho": 0.8, "epsilon": 1
             loss = tf.reduce_sum(tf.square(v - tf.constant([0.3, 0.1, -0.2])) * v)
         opt.apply_gradients([(tape.gradient(loss, v), v)])
     report("rmsprop." + ",".join(sorted(options)), v)
+
+from_lists = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+from_lists.compile(optimizer="sgd", loss="mse")
+report("python_lists.history", from_lists.fit([[1.0, 2.0], [3.0, 4.0]], [1.0, 2.0], verbose=0,
+                                              shuffle=False).history)
+report("python_lists.evaluate", from_lists.evaluate([[1.0, 2.0], [3.0, 4.0]], [1.0, 2.0],
+                                                    verbose=0))
+report("python_lists.predict", from_lists.predict([[1.0, 2.0]], verbose=0))
