@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import re
 import threading
+import weakref
 
 import numpy as np
 
@@ -251,11 +252,26 @@ def _unique(variables) -> list:
 
 
 def _accepts(fn, arg) -> bool:
+    """Whether `fn` takes the keyword `arg` (asked on every `model(x, training=True)`: the
+    answer is kept per function)."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func][arg]
+    except (KeyError, TypeError):
+        pass
     try:
         params = inspect.signature(fn).parameters
+        answer = arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
     except (TypeError, ValueError):
-        return False
-    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        answer = False
+    try:
+        _ACCEPTS.setdefault(func, {})[arg] = answer
+    except TypeError:          # (a callable that cannot be weakly referenced: not kept)
+        pass
+    return answer
+
+
+_ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _leaves(value):

@@ -263,9 +263,11 @@ class Batches:
         # a Python list of numbers (or of lists of them) is one array, as Keras reads it
         x, y, sample_weight = (np.asarray(v) if _is_plain(v) else v
                                for v in (x, y, sample_weight))
-        self.arrays = [_as_array(v) for v in nest.flatten([x, y, sample_weight])
+        # float arrays as floatx once, as Keras's data adapter converts them
+        self.arrays = [_floatx(_as_array(v)) for v in nest.flatten([x, y, sample_weight])
                        if v is not None]
         self.structure = [x, y, sample_weight]
+        self.nested = any(nest.is_nested(v) for v in self.structure)
         sizes = {len(a) for a in self.arrays}
         if len(sizes) != 1:
             raise ValueError(f"Data cardinality is ambiguous: the arrays have sizes "
@@ -282,19 +284,25 @@ class Batches:
                     return
                 yield element
             return
-        order = np.arange(self.n)
+        order = None
         if self.shuffle:
             from ..engine.ops import makers
             order = np.random.default_rng(int(makers._Random.rng.integers(2 ** 62))) \
                 .permutation(self.n)
+        size = self.batch_size
         for step in range(self.steps):
-            index = order[step * self.batch_size:(step + 1) * self.batch_size]
-            if not len(index):
+            cut = slice(step * size, (step + 1) * size)    # (a slice copies nothing)
+            index = cut if order is None else order[cut]
+            if step * size >= self.n:
                 return
-            parts = iter([a[index] for a in self.arrays])
-            x, y, w = (None if s is None else nest.pack_sequence_as(s, [
-                next(parts) for _ in nest.flatten(s)]) for s in self.structure)
-            yield _pack(_batch(x), _batch(y), _batch(w))
+            tensors = [convert_to_tensor(a[index]) for a in self.arrays]
+            if not self.nested:
+                parts = iter(tensors)
+                yield _pack(*[None if s is None else next(parts) for s in self.structure])
+                continue
+            parts = iter(tensors)
+            yield _pack(*[None if s is None else nest.pack_sequence_as(s, [
+                next(parts) for _ in nest.flatten(s)]) for s in self.structure])
 
 
 def _class_weights(x, y, sample_weight, class_weight):
@@ -315,6 +323,10 @@ def _class_weights(x, y, sample_weight, class_weight):
                          "have no weight. Fix: give every class a weight")
     weights = np.array([class_weight[c] for c in labels], np.float32)
     return weights if sample_weight is None else weights * _as_array(sample_weight)
+
+
+def _floatx(array):
+    return array.astype(_backend.floatx(), copy=False) if array.dtype.kind == "f" else array
 
 
 def _as_array(v):
