@@ -52,13 +52,15 @@ class _FunctionLoss(_losses.Loss):
 
 
 def _by_output(spec, names, what):
-    """One entry per output from a single value, a list or a dict keyed by output name."""
+    """One entry per output from a single value, a list or a dict keyed by output name (or
+    by the key of a model's dict of outputs: `names` holds (key, layer name) pairs then)."""
     if isinstance(spec, dict):
-        unknown = set(spec) - set(names)
+        known = {k for pair in names for k in (pair if isinstance(pair, tuple) else (pair,))}
+        unknown = set(spec) - known
         if unknown:
             raise ValueError(f"Found unexpected {what} keys {sorted(unknown)}: the model's "
-                             f"outputs are {names}. Fix: key the dict by output name")
-        return [spec.get(n) for n in names]
+                             f"outputs are {sorted(known)}. Fix: key the dict by output name")
+        return [_lookup(spec, n) for n in names]
     if isinstance(spec, (list, tuple)) and len(names) > 1:
         if len(spec) != len(names):
             raise ValueError(f"When passing a list as {what}, it should have one entry per each "
@@ -77,7 +79,7 @@ class LossesContainer:
         self.weights = _by_output(loss_weights if loss_weights is not None else 1.0,
                                   output_names, "loss_weights")
         self.total = _metrics.Mean(name="loss")
-        self.per_output = ([_metrics.Mean(name=f"{n}_loss") for n in output_names]
+        self.per_output = ([_metrics.Mean(name=f"{_layer(n)}_loss") for n in output_names]
                            if len(output_names) > 1 else [])
         self.built = False
 
@@ -109,6 +111,10 @@ class LossesContainer:
         return total
 
 
+def _layer(name) -> str:
+    return name[1] if isinstance(name, tuple) else name
+
+
 def _sum(terms):
     total = terms[0]
     for term in terms[1:]:
@@ -116,11 +122,17 @@ def _sum(terms):
     return total
 
 
+def _lookup(mapping, name):
+    if isinstance(name, tuple):          # (the key in the model's dict of outputs, layer name)
+        return mapping.get(name[0], mapping.get(name[1]))
+    return mapping.get(name)
+
+
 def _flat(structure, names) -> list:
     if structure is None:
         return [None] * len(names)
-    if isinstance(structure, dict) and len(names) > 1 and set(structure) <= set(names):
-        return [structure.get(n) for n in names]
+    if isinstance(structure, dict) and len(names) > 1:
+        return [_lookup(structure, n) for n in names]
     flat = nest.flatten(structure) if len(names) > 1 else [structure]
     return [x if x is None or isinstance(x, Tensor) else convert_to_tensor(x) for x in flat]
 
@@ -196,7 +208,16 @@ class MetricsContainer:
 
     def __init__(self, metrics, output_names, losses):
         self.names = output_names
-        self.specs = _by_output(metrics or [], output_names, "metrics")
+        metrics = metrics if metrics is not None else []
+        if isinstance(metrics, dict):
+            self.specs = _by_output(metrics, output_names, "metrics")
+        elif isinstance(metrics, (list, tuple)) and len(output_names) > 1 and \
+                len(metrics) == len(output_names) and \
+                all(m is None or isinstance(m, (list, tuple)) for m in metrics):
+            self.specs = list(metrics)                     # a list of lists: one per output
+        else:                                              # a flat list: for every output
+            flat = list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
+            self.specs = [flat] * len(output_names)
         self.losses = losses
         self.built = None     # per output: a list of Metric objects, made at the first update
 
@@ -214,7 +235,7 @@ class MetricsContainer:
                                   else [])] if ys_true[i] is not None else []
                 if len(self.names) > 1:
                     for m in made:
-                        m.name = f"{self.names[i]}_{m.name}"
+                        m.name = f"{_layer(self.names[i])}_{m.name}"
                 self.built.append(made)
         weights = _flat(sample_weight, self.names) if sample_weight is not None else \
             [None] * len(self.names)

@@ -31,7 +31,11 @@ class Trainer:
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, **kwargs):
         self.optimizer = _optimizers.get(optimizer)
-        names = self.output_names if getattr(self, "_graph", None) is not None else ["output_1"]
+        graph = getattr(self, "_graph", None)
+        names = self.output_names if graph is not None else ["output_1"]
+        if graph is not None and isinstance(graph.outputs, dict):
+            # losses, metrics and targets may be keyed by the outputs' keys or layer names
+            names = list(zip(sorted(graph.outputs), names))
         self.loss = loss
         self.compiled_loss = LossesContainer(loss, loss_weights, names)
         self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses)

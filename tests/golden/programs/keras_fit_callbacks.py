@@ -128,3 +128,16 @@ exploding.compile(optimizer=tf.keras.optimizers.SGD(50.0), loss="mse")
 report("terminate_on_nan.history", exploding.fit(
     x * 100, y, batch_size=2, epochs=3, shuffle=False, verbose=0,
     callbacks=[tf.keras.callbacks.TerminateOnNaN()]).history)
+
+keyed = tf.keras.Model(inputs, {"a": first, "b": second})
+keyed.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss={"a": "mse", "b": "mae"},
+              metrics={"b": ["mse"]})
+targets = {"a": y, "b": np.concatenate([y, -y], axis=1)}
+report("dict_outputs.history", keyed.fit(x, targets, batch_size=4, epochs=2, shuffle=False,
+                                         verbose=0).history)
+report("dict_outputs.evaluate", keyed.evaluate(x, targets, verbose=0, return_dict=True))
+every = tf.keras.Model(inputs, [first, second])
+every.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+report("flat_metrics_for_every_output.history", every.fit(
+    x, [y, np.concatenate([y, -y], axis=1)], batch_size=4, epochs=1, shuffle=False,
+    verbose=0).history)
