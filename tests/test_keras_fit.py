@@ -175,3 +175,16 @@ def test_build_gets_a_tensor_shape_from_a_symbolic_input():
     inputs = tv.keras.Input(shape=(3,))
     model = tv.keras.Model(inputs, Scale()(inputs))
     assert [v.name for v in model.weights] == ["scale/w:0"]
+
+
+def test_functional_only_attributes_of_a_subclassed_model_say_so():
+    class Plain(tv.keras.Model):
+        def call(self, x):
+            return x
+
+    model = Plain()
+    assert model.inputs is None and model.outputs is None
+    for name in ("input", "output", "input_names", "output_names", "input_shape",
+                 "output_shape"):
+        with pytest.raises(AttributeError, match="has no inbound nodes.*Fix"):
+            getattr(model, name)

@@ -47,29 +47,37 @@ class Model(Trainer, Layer):
 
     @property
     def input(self):
-        return self._graph.inputs
+        return self._functional("input").inputs
 
     @property
     def output(self):
-        return self._graph.outputs
+        return self._functional("output").outputs
 
     @property
     def input_names(self) -> list:
-        return [t.name for t in self._graph.flat_inputs]
+        return [t.name for t in self._functional("input_names").flat_inputs]
 
     @property
     def output_names(self) -> list:
-        return [t.node.layer.name for t in self._graph.flat_outputs]
+        return [t.node.layer.name for t in self._functional("output_names").flat_outputs]
 
     @property
     def input_shape(self):
-        shapes = [t._shape for t in self._graph.flat_inputs]
+        shapes = [t._shape for t in self._functional("input_shape").flat_inputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
     @property
     def output_shape(self):
-        shapes = [t._shape for t in self._graph.flat_outputs]
+        shapes = [t._shape for t in self._functional("output_shape").flat_outputs]
         return shapes[0] if len(shapes) == 1 else shapes
+
+    def _functional(self, what) -> Graph:
+        graph = getattr(self, "_graph", None)
+        if graph is None:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes: `{what}` is known "
+                                 f"for functional models only. Fix: build the model as "
+                                 f"tf.keras.Model(inputs=tf.keras.Input(...), outputs=...)")
+        return graph
 
     def __call__(self, inputs, *args, **kwargs):
         graph = getattr(self, "_graph", None)
