@@ -188,3 +188,8 @@ def test_functional_only_attributes_of_a_subclassed_model_say_so():
                  "output_shape"):
         with pytest.raises(AttributeError, match="has no inbound nodes.*Fix"):
             getattr(model, name)
+
+
+def test_predict_on_no_examples_raises_tensorflow_s_value_error():
+    with pytest.raises(ValueError, match="Expected input data to be non-empty.*Fix"):
+        _mlp().predict(np.ones((0, 2)), verbose=0)

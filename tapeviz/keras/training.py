@@ -173,11 +173,8 @@ class Trainer:
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
         if not outputs:
-            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
-                             "Please use `Model.compile(..., run_eagerly=True)`, or "
-                             "`tf.config.run_functions_eagerly(True)` for more information of "
-                             "where went wrong, or file a issue/bug to `tf.keras`. Fix: give "
-                             "predict at least one example")
+            raise ValueError("Expected input data to be non-empty: predict got no batch (no "
+                             "examples, or steps=0). Fix: give predict at least one example")
         flat = [nest.flatten(o) for o in outputs]
         joined = [np.concatenate([np.asarray(f[i].numpy()) for f in flat], axis=0)
                   for i in range(len(flat[0]))]
