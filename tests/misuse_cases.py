@@ -2299,6 +2299,106 @@ def mean_metric_of_a_string(tf):
 
 
 # =============================================================================================
+family("keras functional models and fit")
+# Checked against Keras 2 (tf-keras), as tests/golden: TensorFlow 2.16+ makes `tf.keras`
+# Keras 3, whose messages and some classes differ (a ValueError for fit before compile).
+
+
+def _keras(tf):
+    """`tf.keras` under tapeviz; tf-keras (Keras 2) under real TensorFlow."""
+    if tf.__name__ == "tensorflow":
+        import tf_keras
+        return tf_keras
+    return tf.keras
+
+
+def _two_input_model(tf):
+    keras = _keras(tf)
+    a = keras.Input(shape=(3,), name="a")
+    b = keras.Input(shape=(2,), name="b")
+    joined = keras.layers.Concatenate()([keras.layers.Dense(4)(a), b])
+    return keras.Model([a, b], keras.layers.Dense(1)(joined), name="two_in")
+
+
+@raises("ValueError", "Input 0", "two_in", "(None, 3)", "(2, 4)")
+def functional_model_called_with_the_wrong_width(tf):
+    return _two_input_model(tf)([tf.ones((2, 4)), tf.ones((2, 2))])
+
+
+@raises("ValueError", "two_in", "expects 2 input(s)", "received 1")
+def functional_model_called_with_one_of_two_inputs(tf):
+    return _two_input_model(tf)(tf.ones((2, 3)))
+
+
+@raises("ValueError", "Graph disconnected", "'a'")
+def functional_model_missing_an_input(tf):
+    keras = _keras(tf)
+    a = keras.Input(shape=(3,), name="a")
+    b = keras.Input(shape=(2,), name="b")
+    out = keras.layers.Concatenate()([a, b])
+    return keras.Model(b, out)
+
+
+@raises("TypeError", "TypeSpec", "object")
+def lambda_layer_returning_an_object(tf):
+    keras = _keras(tf)
+    return keras.layers.Lambda(lambda t: object())(keras.Input(shape=(3,)))
+
+
+@raises("NotImplementedError", "numpy", "lambda")
+def lambda_layer_using_numpy_on_a_symbolic_input(tf):
+    keras = _keras(tf)
+    return keras.layers.Lambda(lambda t: np.asarray(t) * 2)(keras.Input(shape=(3,)))
+
+
+@raises("RuntimeError", "You must compile your model before training/testing",
+        "model.compile(optimizer, loss)")
+def fit_before_compile(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    return model.fit(np.ones((4, 2)), np.ones((4, 1)), verbose=0)
+
+
+@raises("RuntimeError", "You must compile your model before training/testing")
+def evaluate_before_compile(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    return model.evaluate(np.ones((4, 2)), np.ones((4, 1)), verbose=0)
+
+
+@raises("ValueError", "Unknown optimizer", "'adamx'")
+def compile_with_an_unknown_optimizer_name(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    return model.compile(optimizer="adamx", loss="mse")
+
+
+@raises("ValueError", "Unknown loss function", "'msex'")
+def fit_with_an_unknown_loss_name(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="msex")      # TensorFlow raises at the first step
+    return model.fit(np.ones((4, 2)), np.ones((4, 1)), verbose=0)
+
+
+@raises("ValueError", "`y` argument is not supported when using dataset")
+def fit_a_dataset_with_separate_targets(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    data = tf.data.Dataset.from_tensor_slices(np.ones((4, 2), np.float32)).batch(2)
+    return model.fit(data, np.ones((4, 1)), verbose=0)
+
+
+@raises("ValueError", "Data cardinality is ambiguous", "4", "3")
+def fit_arrays_of_different_lengths(tf):
+    keras = _keras(tf)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    return model.fit(np.ones((4, 2)), np.ones((3, 1)), verbose=0)
+
+
+# =============================================================================================
 family("out of memory")
 # Shapes far beyond any machine's address space (10**14 elements and more), so the
 # allocation fails at once everywhere instead of paging.

@@ -1,4 +1,5 @@
-"""`tv.keras.layers`: `Layer`, `Dense`, `Flatten`, `Dropout`, `Activation`.
+"""`tv.keras.layers`: `Layer`, `Dense`, `Flatten`, `Dropout`, `Activation` (and, from their
+own modules, `Input`, `InputLayer`, `Lambda` and the merging layers).
 
 A layer creates its variables lazily, on its first call, when the input's last dimension is
 known; its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
+import weakref
 
 import numpy as np
 
@@ -36,11 +39,12 @@ def to_snake_case(name: str) -> str:
     return insecure if insecure[0] != "_" else "private" + insecure
 
 
-def unique_name(base: str) -> str:
-    """'dense', then 'dense_1', 'dense_2', ... as Keras names layers (one counter per base)."""
+def unique_name(base: str, zero_based: bool = True) -> str:
+    """'dense', then 'dense_1', 'dense_2', ... as Keras names layers (one counter per base);
+    `zero_based=False`: 'input_1', 'input_2', ... as Keras names inputs."""
     n = _NAME_UIDS.get(base, 0)
     _NAME_UIDS[base] = n + 1
-    return base if n == 0 else f"{base}_{n}"
+    return base if n == 0 and zero_based else f"{base}_{n + (not zero_based)}"
 
 
 def reset_uids():
@@ -105,6 +109,15 @@ class Layer(Module):
                 if isinstance(leaf, Layer) and leaf is not self and leaf not in out:
                     out.append(leaf)
         return out
+
+    def __setattr__(self, name, value):
+        # Keras tracks tf.Variables assigned to a layer's attributes as its weights, in the
+        # order they are assigned (add_weight's are tracked when made)
+        own = self.__dict__.get("_own_weights")
+        if own is not None and isinstance(value, (Variable, list, tuple, dict)):
+            own += [v for v in _leaves(value) if isinstance(v, Variable) and
+                    not any(v is w for w in own)]
+        object.__setattr__(self, name, value)
 
     @property
     def trainable_weights(self) -> list:
@@ -171,6 +184,18 @@ class Layer(Module):
             self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
+        if type(inputs) is not Tensor and _functional().is_symbolic(inputs, args, kwargs):
+            return _functional().symbolic_call(self, inputs, args, kwargs)
+        calls = _CALLS.__dict__
+        if not calls.get("depth"):
+            _functional().forget_call_losses(self)     # the outermost call: losses anew
+        calls["depth"] = calls.get("depth", 0) + 1
+        try:
+            return self._eager_call(inputs, args, kwargs)
+        finally:
+            calls["depth"] -= 1
+
+    def _eager_call(self, inputs, args, kwargs):
         if not isinstance(inputs, (_Operand, list, tuple, dict)):
             inputs = convert_to_tensor(inputs)
         elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0],
@@ -184,14 +209,35 @@ class Layer(Module):
         with name_scope(self.name):
             return self.call(inputs, *args, **kwargs)
 
+    # --- losses -------------------------------------------------------------------------------
+    def add_loss(self, losses, **kwargs):
+        """Add to the training loss: a tensor computed in `call` (kept until the next call),
+        a zero-argument callable (called by each `.losses`), or, on a functional model, a
+        KerasTensor of its graph (computed at each call of the model)."""
+        _functional().add_loss(self, losses)
+
+    @property
+    def losses(self) -> list:
+        """This layer's and its sublayers' added losses (see `add_loss`)."""
+        return _functional().collect_losses(self)
+
     def compute_output_shape(self, input_shape):
         from ..engine.ops.makers import zeros
         shape = tuple(1 if s is None else s for s in input_shape)
-        out = self(zeros(shape, self._dtype))
+        with _functional().unrecorded():          # a shape, not work to show
+            out = self(zeros(shape, self._dtype))
         return (input_shape[0],) + tuple(out.shape[1:])
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+_CALLS = threading.local()     # .depth: how many layer calls are running in this thread
+
+
+def _functional():
+    from . import functional     # (it builds on Layer: imported when first needed)
+    return functional
 
 
 def _unique(variables) -> list:
@@ -206,11 +252,26 @@ def _unique(variables) -> list:
 
 
 def _accepts(fn, arg) -> bool:
+    """Whether `fn` takes the keyword `arg` (asked on every `model(x, training=True)`: the
+    answer is kept per function)."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func][arg]
+    except (KeyError, TypeError):
+        pass
     try:
         params = inspect.signature(fn).parameters
+        answer = arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
     except (TypeError, ValueError):
-        return False
-    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        answer = False
+    try:
+        _ACCEPTS.setdefault(func, {})[arg] = answer
+    except TypeError:          # (a callable that cannot be weakly referenced: not kept)
+        pass
+    return answer
+
+
+_ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _leaves(value):
@@ -326,28 +387,6 @@ class Activation(Layer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
-
-
-class InputLayer(Layer):
-    """Declares the input shape of a `Sequential` model (`tv.keras.Input(shape=(784,))`)."""
-
-    def __init__(self, input_shape=None, batch_size=None, dtype=None, name=None, shape=None,
-                 **kwargs):
-        shape = shape if shape is not None else input_shape
-        super().__init__(name=name, dtype=dtype,
-                         batch_input_shape=(batch_size,) + tuple(shape or ()), **kwargs)
-
-    @property
-    def shape(self):
-        return self._batch_input_shape
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
-
-
-def Input(shape=None, batch_size=None, name=None, dtype=None, **kwargs):  # noqa: N802
-    """An input declaration for `Sequential([tv.keras.Input(shape=(3,)), ...])`."""
-    return InputLayer(shape=shape, batch_size=batch_size, name=name, dtype=dtype, **kwargs)
 
 
 class ReLU(Activation):

@@ -1,21 +1,157 @@
-"""`tv.keras.Model` (subclass it) and `tv.keras.Sequential` (a stack of layers)."""
+"""`tv.keras.Model` (subclass it, or `Model(inputs, outputs)` on `tv.keras.Input`s) and
+`tv.keras.Sequential` (a stack of layers); both train with `compile`/`fit` (training.py)."""
 from __future__ import annotations
 
-from .layers import InputLayer, Layer, _accepts
+from ..engine import nest
+from .functional import Graph, InputLayer, is_symbolic
+from .keras_tensor import KerasTensor, _shape_text
+from .layers import Layer, _accepts
+from .training import Trainer
 
 
-class Model(Layer):
-    """Subclass and define `call`; layers assigned to attributes are tracked."""
+class Model(Trainer, Layer):
+    """Subclass and define `call` (layers assigned to attributes are tracked), or give the
+    functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 
-    def summary(self, print_fn=print):
-        rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params())
-                for layer in self._sublayers()]
-        width = max([len(r[0]) for r in rows] + [20])
-        lines = [f'Model: "{self.name}"', "_" * (width + 16),
-                 f"{'Layer (type)':<{width}}  {'Param #':>12}", "=" * (width + 16)]
-        lines += [f"{name:<{width}}  {n:>12,}" for name, n in rows]
-        lines += ["=" * (width + 16), f"Total params: {self.count_params():,}"]
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        super().__init__(**kwargs)
+        self._graph = None
+        if inputs is not None or outputs is not None:
+            if inputs is None or outputs is None:
+                raise ValueError(f"Model: a functional model needs both `inputs` and "
+                                 f"`outputs`; got inputs={inputs!r}, outputs={outputs!r}. Fix: "
+                                 "tf.keras.Model(inputs=x_in, outputs=y)")
+            self._graph = Graph(self, inputs, outputs)
+            self._layers = list(self._graph.layers)
+            self.built = True
+
+    # --- the functional graph -------------------------------------------------------------------
+    @property
+    def layers(self) -> list:
+        return list(self._layers) if hasattr(self, "_layers") else self._sublayers()
+
+    def _sublayers(self):
+        if getattr(self, "_graph", None) is not None:
+            return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
+        return super()._sublayers()
+
+    @property
+    def inputs(self) -> list:
+        return list(self._graph.flat_inputs) if self._graph else None
+
+    @property
+    def outputs(self) -> list:
+        return list(self._graph.flat_outputs) if self._graph else None
+
+    @property
+    def input(self):
+        return self._functional("input").inputs
+
+    @property
+    def output(self):
+        return self._functional("output").outputs
+
+    @property
+    def input_names(self) -> list:
+        return [t.name for t in self._functional("input_names").flat_inputs]
+
+    @property
+    def output_names(self) -> list:
+        return [t.node.layer.name for t in self._functional("output_names").flat_outputs]
+
+    @property
+    def input_shape(self):
+        shapes = [t._shape for t in self._functional("input_shape").flat_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        shapes = [t._shape for t in self._functional("output_shape").flat_outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def _functional(self, what) -> Graph:
+        graph = getattr(self, "_graph", None)
+        if graph is None:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes: `{what}` is known "
+                                 f"for functional models only. Fix: build the model as "
+                                 f"tf.keras.Model(inputs=tf.keras.Input(...), outputs=...)")
+        return graph
+
+    def __call__(self, inputs, *args, **kwargs):
+        graph = getattr(self, "_graph", None)
+        if graph is not None and not is_symbolic(inputs, args, kwargs):
+            inputs = nest.pack_sequence_as(graph.inputs, graph.conform(inputs))
+        return super().__call__(inputs, *args, **kwargs)
+
+    def call(self, inputs, training=None, mask=None):
+        if self._graph is None:
+            raise NotImplementedError(f"Model {self.name!r} has no `call`. Fix: subclass "
+                                      "tf.keras.Model and define call(self, inputs), or build it "
+                                      "as tf.keras.Model(inputs, outputs)")
+        outputs, losses = self._graph.run(nest.flatten(inputs), training)
+        if losses:
+            self._graph_losses = list(losses)
+        return outputs
+
+    def get_layer(self, name=None, index=None):
+        """A layer by name or by position."""
+        layers = self.layers
+        if index is not None:
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in layers]}.")
+
+    def summary(self, print_fn=print, line_length=None):
+        """Keras's table: each layer's name and type, output shape and parameter count (and,
+        for a functional model, the layers it is connected to)."""
+        functional = getattr(self, "_graph", None) is not None
+        rows = [(f"{layer.name} ({type(layer).__name__})", shape, layer.count_params(),
+                 _connected_to(layer) if functional else "")
+                for layer, shape in zip(self.layers, self._output_shapes())]
+        widths = [max([len(r[0]) for r in rows] + [20]), max([len(r[1]) for r in rows] + [14])]
+        total = widths[0] + widths[1] + (36 if functional else 14)
+        lines = [f'Model: "{self.name}"', "_" * total,
+                 f"{'Layer (type)':<{widths[0]}}  {'Output Shape':<{widths[1]}}  {'Param #':>10}"
+                 + ("  Connected to" if functional else ""), "=" * total]
+        lines += [f"{n:<{widths[0]}}  {shape:<{widths[1]}}  {p:>10,}  {c}".rstrip()
+                  for n, shape, p, c in rows]
+        trainable = sum(int(w._value.size) for w in self.trainable_weights)
+        lines += ["=" * total, f"Total params: {self.count_params():,}",
+                  f"Trainable params: {trainable:,}",
+                  f"Non-trainable params: {self.count_params() - trainable:,}", "_" * total]
         print_fn("\n".join(lines))
+
+    def _output_shapes(self) -> list:
+        return [_output_shape(layer) for layer in self.layers]
+
+
+def _output_shape(layer) -> str:
+    if isinstance(layer, InputLayer):
+        return f"[{_shape_text(layer._batch_input_shape)}]"
+    nodes = layer.__dict__.get("_inbound_nodes")
+    if not nodes:
+        return "?"
+    outs = [t for t in nest.flatten(nodes[-1].outputs) if isinstance(t, KerasTensor)]
+    return ", ".join(_shape_text(t._shape) for t in outs) or "?"
+
+
+def _connected_to(layer) -> str:
+    """Keras's `['layer[node][tensor]', ...]`: the calls whose outputs this layer read."""
+    if isinstance(layer, InputLayer):
+        return "[]"
+    nodes = layer.__dict__.get("_inbound_nodes") or []
+    return "[" + ", ".join(f"'{t.node.layer.name}[{_node_index(t.node)}][{t._index}]'"
+                           for node in nodes for t in node.parents()) + "]"
+
+
+def _node_index(node) -> int:
+    nodes = node.layer.__dict__.get("_inbound_nodes") or [node]
+    return next((i for i, n in enumerate(nodes) if n is node), 0)
 
 
 class Sequential(Model):
@@ -32,6 +168,8 @@ class Sequential(Model):
         return list(self._layers)
 
     def add(self, layer):
+        if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
+            layer = layer.node.layer          # Sequential([tf.keras.Input(shape=(3,)), ...])
         if not isinstance(layer, Layer):
             raise ValueError(f"Sequential: Only instances of `keras.Layer` can be added to a "
                              f"Sequential model. Received: {layer!r} (of type "
@@ -50,16 +188,6 @@ class Sequential(Model):
         shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
         if shape is not None:
             self.build(shape)
-
-    def get_layer(self, name=None, index=None):
-        """A layer by name or by position."""
-        if index is not None:
-            return self._layers[index]
-        for layer in self._layers:
-            if layer.name == name:
-                return layer
-        raise ValueError(f"No such layer: {name}. Existing layers are: "
-                         f"{[layer.name for layer in self._layers]}.")
 
     def pop(self):
         if not self._layers:
@@ -81,7 +209,19 @@ class Sequential(Model):
 
     def _maybe_build(self, input_shape):
         # called on the first __call__: each layer builds itself when the data reaches it
+        if input_shape is not None and self._batch_input_shape is None:
+            self._batch_input_shape = (None,) + tuple(input_shape[1:])
         self.built = True
+
+    def _output_shapes(self) -> list:
+        shape, out = self._batch_input_shape, []
+        for layer in self._layers:
+            try:
+                shape = None if shape is None else tuple(layer.compute_output_shape(shape))
+            except Exception:  # noqa: BLE001  (a summary shows '?' where a shape is unknown)
+                shape = None
+            out.append("?" if shape is None else _shape_text(shape))
+        return out
 
     def call(self, inputs, training=None):
         x = inputs

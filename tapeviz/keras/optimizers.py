@@ -1,4 +1,4 @@
-"""`tv.keras.optimizers`: `SGD` and `Adam` with Keras's update rules.
+"""`tv.keras.optimizers`: `SGD`, `Adam` and `RMSprop` with Keras's update rules.
 
 Updates are computed on the variables' NumPy values in their own dtype and written with
 `assign`/`assign_sub` (so recordings see every update). Formulas, with g the gradient and t
@@ -222,7 +222,40 @@ class Adam(Optimizer):
                               .astype(dtype, copy=False)))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam}
+class RMSprop(Optimizer):
+    """`v = ρ·v + (1 - ρ)·g²` (centered: minus the square of the same average of g);
+    `w -= lr·g/√(v + ε)`, or through a momentum slot `m = momentum·m + lr·g/√(v + ε)`."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, name="RMSprop", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.rho = _number(rho, "rho", self.name, 0.9)
+        self.momentum = _number(momentum, "momentum", self.name, 0.9)
+        self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
+        self.centered = bool(centered)
+
+    def _update(self, var, g, lr):
+        dtype = var._value.dtype
+        rho, rest = np.asarray(self.rho, dtype), np.asarray(1 - self.rho, dtype)
+        velocity = self._slot(var, "velocity")
+        v_new = rho * velocity._value + rest * np.square(g)
+        _set(velocity, v_new)
+        denominator = v_new + np.asarray(self.epsilon, dtype)
+        if self.centered:
+            average = self._slot(var, "average_gradient")
+            a_new = rho * average._value + rest * g
+            _set(average, a_new)
+            denominator = v_new - np.square(a_new) + np.asarray(self.epsilon, dtype)
+        increment = (lr * g / np.sqrt(denominator)).astype(dtype, copy=False)
+        if self.momentum > 0:
+            momentum = self._slot(var, "momentum")
+            increment = (np.asarray(self.momentum, dtype) * momentum._value + increment
+                         ).astype(dtype, copy=False)
+            _set(momentum, increment)
+        var.assign_add(Tensor(-increment))
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
 
 
 def get(identifier):
@@ -230,7 +263,13 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+    if isinstance(identifier, str):
+        raise ValueError(f"Unknown optimizer: {identifier!r}. Please ensure you are using a "
+                         f"`keras.utils.custom_object_scope` and that this object is included "
+                         f"in the scope. Fix: tapeviz has {sorted(_BY_NAME)} (or pass an "
+                         "optimizer object, e.g. tf.keras.optimizers.SGD(0.01))")
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Fix: pass a "
+                     "name such as 'adam' or an optimizer object")
 
 
 del _dt

@@ -1,0 +1,244 @@
+"""What `model.compile(loss=..., metrics=...)` makes: the training loss of a batch (a tapeviz
+computation, so the tape of a `fit` step records it) and the running metrics (computed where
+no tape records them, as Keras computes metrics after the gradient tape).
+
+Keras's conventions: a loss given by name or function is averaged over the batch
+(`sum_over_batch_size`); the total adds each output's loss (times its `loss_weights`) and
+`model.losses`; the logged `loss` is the mean of the batches' totals weighted by batch size;
+`'accuracy'` means binary, sparse categorical or categorical accuracy depending on the shapes.
+"""
+from __future__ import annotations
+
+from ..engine import nest
+from ..engine.ops import argmax, cast, equal, greater, reduce_mean, squeeze
+from ..engine.tensor import Tensor, convert_to_tensor
+from . import losses as _losses
+from . import metrics as _metrics
+from .functional import unrecorded
+
+_LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
+               "sparse_categorical_crossentropy", "categorical_crossentropy",
+               "binary_crossentropy")
+
+
+def get_loss(identifier):
+    """A Loss object for compile's `loss=`: a name, a function of (y_true, y_pred) or a Loss."""
+    if identifier is None or isinstance(identifier, _losses.Loss):
+        return identifier
+    if isinstance(identifier, str):
+        if identifier not in _LOSS_NAMES:
+            raise ValueError(f"Unknown loss function: {identifier!r}. Please ensure you are using "
+                             f"a `keras.utils.custom_object_scope` and that this object is "
+                             f"included in the scope. Fix: use one of {list(_LOSS_NAMES)}, a "
+                             "tf.keras.losses object or a function of (y_true, y_pred)")
+        fn, name = _losses.get(identifier), identifier
+    elif callable(identifier):
+        fn, name = identifier, getattr(identifier, "__name__", "loss")
+    else:
+        raise ValueError(f"Could not interpret loss function identifier: {identifier!r}. Fix: "
+                         "pass a name such as 'mse', a tf.keras.losses object or a function")
+    return _FunctionLoss(fn, name)
+
+
+class _FunctionLoss(_losses.Loss):
+    """A loss function of (y_true, y_pred), averaged over the batch."""
+
+    def __init__(self, fn, name):
+        super().__init__(name=name)
+        self.fn = fn
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred)
+
+
+def _by_output(spec, names, what):
+    """One entry per output from a single value, a list or a dict keyed by output name (or
+    by the key of a model's dict of outputs: `names` holds (key, layer name) pairs then)."""
+    if isinstance(spec, dict):
+        known = {k for pair in names for k in (pair if isinstance(pair, tuple) else (pair,))}
+        unknown = set(spec) - known
+        if unknown:
+            raise ValueError(f"Found unexpected {what} keys {sorted(unknown)}: the model's "
+                             f"outputs are {sorted(known)}. Fix: key the dict by output name")
+        return [_lookup(spec, n) for n in names]
+    if isinstance(spec, (list, tuple)) and len(names) > 1:
+        if len(spec) != len(names):
+            raise ValueError(f"When passing a list as {what}, it should have one entry per each "
+                             f"model output. The model has {len(names)} outputs, but you passed "
+                             f"{what}={spec!r}. Fix: one entry per output: {names}")
+        return list(spec)
+    return [spec] * len(names)
+
+
+class LossesContainer:
+    """`model.compiled_loss(y_true, y_pred, sample_weight, regularization_losses)`."""
+
+    def __init__(self, loss, loss_weights, output_names):
+        self.names = output_names
+        self.losses = [get_loss(x) for x in _by_output(loss, output_names, "loss")]
+        self.weights = _by_output(loss_weights if loss_weights is not None else 1.0,
+                                  output_names, "loss_weights")
+        self.total = _metrics.Mean(name="loss")
+        self.per_output = ([_metrics.Mean(name=f"{_layer(n)}_loss") for n in output_names]
+                           if len(output_names) > 1 else [])
+        self.built = False
+
+    @property
+    def metrics(self) -> list:
+        """Empty until the first batch, as Keras's."""
+        if not self.built:
+            return []
+        return [self.total] + [m for m, l in zip(self.per_output, self.losses) if l is not None]
+
+    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        self.built = True
+        ys_true, ys_pred = _flat(y_true, self.names), _flat(y_pred, self.names)
+        weights = _flat(sample_weight, self.names) if sample_weight is not None else \
+            [None] * len(self.names)
+        terms, batch = [], None
+        for i, (loss, y_t, y_p) in enumerate(zip(self.losses, ys_true, ys_pred)):
+            if loss is None or y_t is None:
+                continue
+            value = loss(y_t, y_p, sample_weight=weights[i])
+            batch = int(y_p.shape[0]) if y_p.shape.rank else 1
+            if self.per_output:
+                self.per_output[i].update_state(value, sample_weight=batch)
+            terms.append(value * float(self.weights[i]) if self.weights[i] != 1 else value)
+        if regularization_losses:
+            terms.append(_sum([convert_to_tensor(r) for r in regularization_losses]))
+        total = _sum(terms) if terms else convert_to_tensor(0.0)
+        self.total.update_state(total, sample_weight=batch if batch is not None else 1)
+        return total
+
+
+def _layer(name) -> str:
+    return name[1] if isinstance(name, tuple) else name
+
+
+def _sum(terms):
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def _lookup(mapping, name):
+    if isinstance(name, tuple):          # (the key in the model's dict of outputs, layer name)
+        return mapping.get(name[0], mapping.get(name[1]))
+    return mapping.get(name)
+
+
+def _flat(structure, names) -> list:
+    if structure is None:
+        return [None] * len(names)
+    if isinstance(structure, dict) and len(names) > 1:
+        return [_lookup(structure, n) for n in names]
+    flat = nest.flatten(structure) if len(names) > 1 else [structure]
+    return [x if x is None or isinstance(x, Tensor) else convert_to_tensor(x) for x in flat]
+
+
+# --- metrics ------------------------------------------------------------------------------------
+class MeanMetricWrapper(_metrics.Mean):
+    """A per-example metric function, averaged over every example seen."""
+
+    def __init__(self, fn, name):
+        super().__init__(name=name)
+        self.fn = fn
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+        with unrecorded():
+            y_true, y_pred = _losses._match_ranks(y_true, y_pred)
+            values = self.fn(y_true, y_pred)
+        return super().update_state(values, sample_weight)
+
+
+def _binary_accuracy(y_true, y_pred, threshold=0.5):
+    predicted = cast(greater(y_pred, threshold), y_pred.dtype)
+    return reduce_mean(cast(equal(cast(y_true, y_pred.dtype), predicted), "float32"), axis=-1)
+
+
+def _sparse_categorical_accuracy(y_true, y_pred):
+    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+        y_true = squeeze(y_true, -1)
+    guess = cast(argmax(y_pred, axis=-1), "float32")
+    return cast(equal(cast(y_true, "float32"), guess), "float32")
+
+
+def _categorical_accuracy(y_true, y_pred):
+    return cast(equal(argmax(y_true, axis=-1), argmax(y_pred, axis=-1)), "float32")
+
+
+_METRIC_FUNCTIONS = {
+    "binary_accuracy": _binary_accuracy,
+    "sparse_categorical_accuracy": _sparse_categorical_accuracy,
+    "categorical_accuracy": _categorical_accuracy,
+    **{name: _losses.get(name) for name in _LOSS_NAMES},
+}
+
+
+def get_metric(identifier, loss, y_true, y_pred):
+    """A Metric for compile's `metrics=` entry, given the output it watches."""
+    if isinstance(identifier, _metrics.Metric):
+        return identifier
+    if identifier in ("accuracy", "acc"):
+        sparse = y_true.shape.rank < y_pred.shape.rank or (
+            y_true.shape[-1] == 1 and y_pred.shape[-1] > 1)
+        binary = y_pred.shape[-1] == 1 or getattr(loss, "fn", None) is \
+            _losses.binary_crossentropy
+        fn = _binary_accuracy if binary else \
+            _sparse_categorical_accuracy if sparse else _categorical_accuracy
+        return MeanMetricWrapper(fn, identifier)
+    if isinstance(identifier, str):
+        if identifier not in _METRIC_FUNCTIONS:
+            raise ValueError(f"Unknown metric function: {identifier!r}. Please ensure you are "
+                             f"using a `keras.utils.custom_object_scope` and that this object is "
+                             f"included in the scope. Fix: use 'accuracy' or one of "
+                             f"{sorted(_METRIC_FUNCTIONS)}, a tf.keras.metrics object or a "
+                             "function of (y_true, y_pred)")
+        return MeanMetricWrapper(_METRIC_FUNCTIONS[identifier], identifier)
+    if callable(identifier):
+        return MeanMetricWrapper(identifier, getattr(identifier, "__name__", "metric"))
+    raise ValueError(f"Could not interpret metric identifier: {identifier!r}. Fix: pass a name "
+                     "such as 'accuracy', a tf.keras.metrics object or a function")
+
+
+class MetricsContainer:
+    """`model.compiled_metrics.update_state(y_true, y_pred, sample_weight)`."""
+
+    def __init__(self, metrics, output_names, losses):
+        self.names = output_names
+        metrics = metrics if metrics is not None else []
+        if isinstance(metrics, dict):
+            self.specs = _by_output(metrics, output_names, "metrics")
+        elif isinstance(metrics, (list, tuple)) and len(output_names) > 1 and \
+                len(metrics) == len(output_names) and \
+                all(m is None or isinstance(m, (list, tuple)) for m in metrics):
+            self.specs = list(metrics)                     # a list of lists: one per output
+        else:                                              # a flat list: for every output
+            flat = list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
+            self.specs = [flat] * len(output_names)
+        self.losses = losses
+        self.built = None     # per output: a list of Metric objects, made at the first update
+
+    @property
+    def metrics(self) -> list:
+        return [m for ms in (self.built or []) for m in ms]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        ys_true, ys_pred = _flat(y_true, self.names), _flat(y_pred, self.names)
+        if self.built is None:
+            self.built = []
+            for i, spec in enumerate(self.specs):
+                made = [get_metric(m, self.losses[i], ys_true[i], ys_pred[i])
+                        for m in (spec if isinstance(spec, (list, tuple)) else [spec] if spec
+                                  else [])] if ys_true[i] is not None else []
+                if len(self.names) > 1:
+                    for m in made:
+                        m.name = f"{_layer(self.names[i])}_{m.name}"
+                self.built.append(made)
+        weights = _flat(sample_weight, self.names) if sample_weight is not None else \
+            [None] * len(self.names)
+        for ms, y_t, y_p, w in zip(self.built, ys_true, ys_pred, weights):
+            for m in ms:
+                m.update_state(y_t, y_p, sample_weight=w)
