@@ -77,11 +77,6 @@ def _update_active() -> None:
     ACTIVE = bool(_subscriptions) or _exclusive > 0
     OP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("op_recorded", "op_defined"))
     STEP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("backward_step"))
-    _routes_changed(_callbacks, _filtered)
-
-
-def _routes_changed(callbacks, filtered) -> None:
-    """Replaced by the C delivery's `set_routes`, which keeps its own copy of both."""
 
 
 def _wanted_by_any(*kinds) -> bool:
@@ -395,25 +390,6 @@ def _kept_unbuilt(event) -> None:
                 _materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
-
-
-#: The Python delivery, kept under this name where the C one replaces it (tests run both).
-python_emit_deferred = emit_deferred
-#: True when `emit_deferred` is the C version (tapeviz/events/_emit.c): built by setup.py when
-#: a C compiler is there, skipped with TAPEVIZ_PURE_PYTHON=1. Both do the same.
-C_DELIVERY = False
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from . import _emit
-    except ImportError:    # built without a C compiler: the Python version serves
-        _emit = None
-    if _emit is not None:
-        _busy = _emit.busy   # noqa: F811  (a set's methods; this thread's mark in C)
-        _emit.configure(_route, _report, _kept_unbuilt, _seq, _Deferrable._pending)
-        _routes_changed = _emit.set_routes    # noqa: F811  (_update_active calls it)
-        _routes_changed(_callbacks, _filtered)
-        emit_deferred = _emit.emit_deferred   # noqa: F811
-        C_DELIVERY = True
 
 
 def _refs_in_callee(x) -> int:

@@ -4,8 +4,7 @@ close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unch
 Sites and repeated tensor refs are written once (``tables.py``).
 A writer locks its file (``files.py``): a second process recording to the same path gets
 an error naming the first one's process id instead of mixing two runs into one file.
-Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables`` (and ``native``, the
-usual event's C version, when it was built).
+Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables``.
 """
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ import os
 import sys
 import threading
 import time
-import types
 import warnings
 
 from .. import events as _events
@@ -84,12 +82,6 @@ class record:
         self._tables = WriterTables()  # sites and tensor refs already written in full
         self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
-        # C does what this Python does, where it is the same Python: the tables' C version
-        # and orjson (tests compare the two writers, and the two tables, side by side)
-        self._write_c = (_c_write if self._dumps is not None and
-                         WriterTables.compact is WriterTables._compact_c else None)
-        if self._write_c is not None:     # its Python, below, as _on_event.c's fallback
-            self._on_event = types.MethodType(_c_on_event, self)
         self._lock = threading.Lock()
         self._failed = False
         self._file = lock_for_writing(self.path)    # RecordingLocked: another process has it
@@ -141,17 +133,14 @@ class record:
         with self._lock:
             if self.closed:
                 return
-            write = self._write_c     # 1: written; -1: an error the except below takes
-            done = write(self, cls, data, pending) if write is not None else 0
-            if done <= 0:
-                self._write_locked(event, cls, data, engine_built, done)
+            self._write_locked(event, cls, data, engine_built)
 
-    def _write_locked(self, event, cls, data, engine_built: bool, done: int = 0) -> None:
+    def _write_locked(self, event, cls, data, engine_built: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
-        not closed). ``done`` -1: the C version met an error the except below takes."""
+        not closed)."""
         tables = self._tables
         try:
-            if done or data is None:
+            if data is None:
                 raise ValueError("no payload")
             defined = tables.compact(cls, data)
             if defined:
@@ -389,13 +378,6 @@ def _forget_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
-
-
-# the usual event of _on_event in C (_writer.c, _on_event.c), unless TAPEVIZ_PURE_PYTHON=1
-_c_write = _c_on_event = None
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    from . import native as _native
-    _c_write, _c_on_event = _native.load(sys.modules[__name__])
 
 
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
