@@ -145,15 +145,15 @@ def test_kept_unread_events_are_built_once_too_many_wait(monkeypatch):
         _train()
     ops = got.of("op_recorded")
     assert len(ops) > 2
-    assert not events._get_pending(ops[0])            # built: it holds no arrays any more
-    assert events._get_pending(ops[-1])               # the newest still wait for a read
+    assert not events.unbuilt(ops[0])                 # built: it holds no arrays any more
+    assert events.unbuilt(ops[-1])                    # the newest still wait for a read
 
 
-def test_a_callback_that_drops_the_event_leaves_nothing_queued():
+def test_a_callback_that_drops_the_event_leaves_nothing_alive():
     events._unbuilt.clear()
     with events.subscribe(lambda e: None):
         _train()
-    assert len(events._unbuilt) == 0
+    assert events._unbuilt and all(ref() is None for ref in events._unbuilt)
 
 
 def test_emit_deferred_needs_a_class_and_a_builder():

@@ -8,7 +8,7 @@ line, to recordings. Tensors appear as *tensor refs*: ``{"id", "name", "shape", 
 returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file with
 ``tapeviz.record`` (``tapeviz/recording/``).
 
-The kinds live in ``kinds.py``, their deferred payloads in ``deferred.py``, the JSON form in
+The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form in
 ``codec.py``, array summaries in ``summary.py``; this module delivers events to subscribers
 (its ``ACTIVE`` flag is what the engine checks). The schema is documented in
 ``docs/events.md``. Readers ignore unknown kinds and fields; nothing is renamed without
@@ -26,8 +26,7 @@ from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import (_DEFERRED_FIELDS, _Deferrable, _get_pending, _materialize,  # noqa: F401
-                       _new_event, _seq, _set_pending, deferred, engine_built, materialize)
+from .deferred import _seq, deferred, engine_built, materialize, unbuilt  # noqa: F401
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
                     RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
@@ -308,7 +307,21 @@ def emit(event: Event) -> None:
         _definitions[event.op] = event
     if _busy and _ident() in _busy:
         return
-    pairs = _route(type(event)) if _filtered else _callbacks
+    _deliver_all(_route(type(event)) if _filtered else _callbacks, event)
+
+
+def emit_deferred(cls, build, *args) -> None:
+    """``emit(deferred(cls, build, *args))`` in one call, for the engine's per-op events:
+    nothing is built when nobody wants this kind, or while a subscriber runs (such events are
+    dropped anyway)."""
+    if _busy and _ident() in _busy:
+        return
+    pairs = _route(cls) if _filtered else _callbacks
+    if pairs:
+        _deliver_all(pairs, deferred(cls, build, *args))
+
+
+def _deliver_all(pairs, event) -> None:
     me = _ident()
     _busy.add(me)
     try:
@@ -319,8 +332,8 @@ def emit(event: Event) -> None:
                 _report(sub, exc)
     finally:
         _busy.discard(me)
-    if _getrefcount(event) > _HELD and _get_pending(event):   # kept, and not read yet
-        _kept_unbuilt(event)
+    if getattr(event, "_build", None):     # (unbuilt: see deferred.py)
+        _delivered_unbuilt(event)
 
 
 def _deliver(callback, sub, event):
@@ -348,67 +361,25 @@ def _report(sub, exc):
         pass
 
 
-def emit_deferred(cls, build, *args) -> None:
-    """``emit(deferred(cls, build, *args))`` in one call, for the engine's per-op events.
-    Nothing is built while a subscriber runs (such events are dropped anyway)."""
-    if _busy and _ident() in _busy:
-        return
-    pairs = _route(cls) if _filtered else _callbacks
-    if not pairs:     # nobody wants this kind: nothing to build
-        return
-    event = _new_event(cls)
-    _set_pending(event, (build, next(_seq), _now(), *args))
-    me = _ident()
-    _busy.add(me)
-    try:
-        for callback, sub in pairs:
-            try:
-                callback(event)
-            except Exception as exc:  # a broken listener must never break the user's program
-                _report(sub, exc)
-    finally:
-        _busy.discard(me)
-    if _getrefcount(event) > _HELD_LOCAL and _get_pending(event):   # kept, not read yet
-        _kept_unbuilt(event)
-
-
-#: At most this many deferred events stay unbuilt while a subscriber holds them: older ones
+#: At most this many delivered events stay unbuilt while a subscriber holds them: older ones
 #: are built then, so a subscriber that keeps events unread cannot keep every array alive.
 MAX_UNBUILT = 2048
-_unbuilt = collections.deque()    # weak references to delivered events someone kept unbuilt
+_unbuilt = collections.deque()    # weak references to the events delivered unbuilt, in order
 
 
-def _kept_unbuilt(event) -> None:
-    """A subscriber kept a deferred event without reading it: build the oldest such events
-    once more than MAX_UNBUILT wait, so their tensors are not kept alive for ever."""
-    unbuilt = _unbuilt
-    unbuilt.append(_weakref(event))
-    while len(unbuilt) > MAX_UNBUILT:
-        old = unbuilt.popleft()()
-        if old is not None and _get_pending(old):
+def _delivered_unbuilt(event) -> None:
+    """Remember (weakly) an event its subscribers did not read: once more than MAX_UNBUILT
+    wait, the oldest still alive and unbuilt is built, which lets go of its tensors. An event
+    nobody kept is gone by then, and its weak reference is simply dropped."""
+    waiting = _unbuilt
+    waiting.append(_weakref(event))
+    while len(waiting) > MAX_UNBUILT:
+        old = waiting.popleft()()
+        if old is not None and unbuilt(old):
             try:
-                _materialize(old)
+                materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
-
-
-def _refs_in_callee(x) -> int:
-    return _getrefcount(x)
-
-
-def _refs_of_a_local() -> int:
-    x = object()
-    return _getrefcount(x)
-
-
-try:
-    from sys import getrefcount as _getrefcount
-    #: references to an event inside emit() when only the emitting call holds it
-    _HELD = _refs_in_callee(object())
-    _HELD_LOCAL = _refs_of_a_local()
-except ImportError:   # pragma: no cover (no reference counts: assume every event is kept)
-    _getrefcount = len
-    _HELD = _HELD_LOCAL = -1
 
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tapeviz/
@@ -443,9 +414,7 @@ def make(cls: type[Event], **fields) -> Event:
     read (see :func:`deferred`)."""
     for v in fields.values():
         if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
-            if cls in _DEFERRED_FIELDS:
-                return deferred(cls, _resolve_fields, fields)
-            return cls(seq=next(_seq), time=_now(), **_resolve_fields(fields))
+            return deferred(cls, _resolve_fields, fields)
     return cls(seq=next(_seq), time=_now(), **fields)
 
 

@@ -17,7 +17,7 @@ import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
+from ..events.deferred import engine_built
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
                      _finite_attrs, _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
@@ -32,8 +32,7 @@ FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
 #: what a line that cannot be written the usual way raises: the event is then written the
-#: general way (sanitised). KeyError: a deferred payload that left a field out (built_payload
-#: writes what the build gave), which the general way fills in with the defaults.
+#: general way (sanitised).
 _WRITE_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, KeyError, MemoryError)
 #: what building an event's payload may raise: it is then written the general way, or, when
 #: that fails too (a MemoryError summarising a huge broadcast view), counted in ``dropped``
@@ -115,25 +114,18 @@ class record:
             self.dropped += 1
             return
         cls = type(event)
-        try:    # a deferred payload (tuple), False: built by tapeviz, None: by hand or a file
-            pending = event._pending     # the slot read as any slot (its __get__: a call)
-        except AttributeError:     # made without __init__
-            pending = None
         try:    # the dict (building a deferred payload first): outside the lock
-            if not pending:
-                data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
-            else:
-                data = built_payload(event, pending)
+            data = event.to_dict()
         except _BUILD_ERRORS:
             data = None
         # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
-        engine_built = pending is not None
+        ours = engine_built(event)
         # the tables and the buffer change together, one event at a time: a line that names
         # a site or a tensor always follows the line that wrote it in full
         with self._lock:
             if self.closed:
                 return
-            self._write_locked(event, cls, data, engine_built)
+            self._write_locked(event, cls, data, ours)
 
     def _write_locked(self, event, cls, data, engine_built: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
