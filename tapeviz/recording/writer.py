@@ -18,8 +18,8 @@ import warnings
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import engine_built
-from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _finite_number, _plain, cut_to_fit)
+from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_attrs,
+                     _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
@@ -79,7 +79,6 @@ class record:
         self._end = 0
         self._buffered_events = 0     # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
-        self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
         self._lock = threading.Lock()
         self._failed = False
@@ -118,7 +117,7 @@ class record:
             data = event.to_dict()
         except _BUILD_ERRORS:
             data = None
-        # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
+        # ours: built by tapeviz, non-finite numbers written as strings (orjson may encode it)
         ours = engine_built(event)
         # the tables and the buffer change together, one event at a time: a line that names
         # a site or a tensor always follows the line that wrote it in full
@@ -127,7 +126,7 @@ class record:
                 return
             self._write_locked(event, cls, data, ours)
 
-    def _write_locked(self, event, cls, data, engine_built: bool) -> None:
+    def _write_locked(self, event, cls, data, ours: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
         not closed)."""
         tables = self._tables
@@ -137,7 +136,7 @@ class record:
             defined = tables.compact(cls, data)
             if defined:
                 self._append(defined)
-            line = self._line(cls, data, engine_built)
+            line = self._line(cls, data, ours)
         except _WRITE_ERRORS:
             line = self._sanitized(event)
             if line is not None:
@@ -192,13 +191,13 @@ class record:
             self._buffered_events -= 1      # (counted by the caller once this line is written)
         return fitted
 
-    def _line(self, cls, data: dict, engine_built: bool) -> bytes:
-        """One JSON line: orjson when it writes what the strict stdlib encoder would (it
-        writes NaN as null): tapeviz's own events (their summaries write non-finite numbers
-        as strings; an op's attrs are checked here) and small plain events; the strict
-        encoder for the rest."""
+    def _line(self, cls, data: dict, ours: bool) -> bytes:
+        """One JSON line: orjson when it writes what the strict stdlib ``json`` encoder would
+        (it writes NaN as null): tapeviz's own events (their summaries write non-finite
+        numbers as strings; an op's attrs are checked here) and small plain events; ``json``
+        for the rest, and for everything where orjson is not installed."""
         if self._dumps is not None:
-            if engine_built:
+            if ours:
                 fast = True
                 if cls is _OpRecorded:
                     attrs = data["attrs"]
@@ -222,8 +221,9 @@ class record:
                     return line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
         return self._strict(data)
 
-    def _strict(self, data: dict) -> bytes:
-        return "".join(self._encoder(data, 0)).encode("ascii") + b"\n"
+    @staticmethod
+    def _strict(data: dict) -> bytes:
+        return _encode(data).encode("ascii") + b"\n"
 
     def _sanitized(self, event):
         try:
