@@ -8,11 +8,11 @@ line, to recordings. Tensors appear as *tensor refs*: ``{"id", "name", "shape", 
 returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file with
 ``tapeviz.record`` (``tapeviz/recording/``).
 
-The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form in
-``codec.py``, array summaries in ``summary.py``; this module delivers events to subscribers
-(its ``ACTIVE`` flag is what the engine checks). The schema is documented in
-``docs/events.md``. Readers ignore unknown kinds and fields; nothing is renamed without
-bumping :data:`SCHEMA_VERSION`.
+The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
+in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``; this
+module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
+schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
+is renamed without bumping :data:`SCHEMA_VERSION`.
 """
 from __future__ import annotations
 
@@ -21,16 +21,16 @@ import os
 import sys
 import threading
 import warnings
-from time import time as _now
 from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import _seq, deferred, engine_built, materialize, unbuilt  # noqa: F401
+from .deferred import Lazy, _seq, deferred, engine_built, make, materialize, unbuilt  # noqa: F401
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
                     RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)
+from .checks import scalar_step, scalar_value, subscribed_kinds
 from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    sub = Subscription(callback, _kinds(kinds))
+    sub = Subscription(callback, subscribed_kinds(kinds))
     with _lock:
         if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
             for event in list(_definitions.values()):
@@ -230,25 +230,6 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
         _callbacks = tuple((s.callback, s) for s in _subscriptions)
         _update_active()
     return sub
-
-
-def _kinds(kinds) -> frozenset | None:
-    """``subscribe``'s ``kinds`` checked: a frozenset of known kind names, or None (all)."""
-    if kinds is None:
-        return None
-    if isinstance(kinds, str):
-        kinds = (kinds,)
-    try:
-        chosen = frozenset(kinds)
-    except TypeError:
-        raise TypeError(f"subscribe(kinds=...) takes kind names such as "
-                        f"['gradient_finished'], got {kinds!r}") from None
-    unknown = sorted(str(k) for k in chosen - set(EVENT_TYPES))
-    if unknown or not chosen:
-        raise ValueError(f"subscribe(kinds=...): {', '.join(unknown) or 'an empty list'} "
-                         f"{'is not an event kind' if len(unknown) == 1 else 'are not event kinds'}"
-                         f"; the kinds are: {', '.join(sorted(EVENT_TYPES))}")
-    return chosen
 
 
 def unsubscribe(callback) -> None:
@@ -393,42 +374,6 @@ def _user_stacklevel() -> int:
     return level - 1 if frame is not None else 2
 
 
-class Lazy:
-    """A field value (or an item of a list field) that :func:`make` computes as
-    ``fn(*args)`` only when the event's payload is first read (the engine's tensor refs:
-    their summaries are most of an event's cost). Never part of a built event."""
-    __slots__ = ("fn", "args")
-
-    def __init__(self, fn, *args):
-        self.fn = fn
-        self.args = args
-
-    def __repr__(self):
-        return f"<tapeviz.events.Lazy {getattr(self.fn, '__name__', self.fn)}>"
-
-
-def make(cls: type[Event], **fields) -> Event:
-    """Build an event stamped with the next sequence number and the current time.
-
-    Fields holding :class:`Lazy` values (directly or as list items) are computed on first
-    read (see :func:`deferred`)."""
-    for v in fields.values():
-        if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
-            return deferred(cls, _resolve_fields, fields)
-    return cls(seq=next(_seq), time=_now(), **fields)
-
-
-def _resolve_fields(fields: dict) -> dict:
-    out = {}
-    for k, v in fields.items():
-        if type(v) is Lazy:
-            v = v.fn(*v.args)
-        elif type(v) is list and v:
-            v = [x.fn(*x.args) if type(x) is Lazy else x for x in v]
-        out[k] = v
-    return out
-
-
 def log_scalar(name: str, value, step: int | None = None) -> None:
     """Report a number (a loss, an accuracy) for the dashboard's training charts.
 
@@ -436,41 +381,7 @@ def log_scalar(name: str, value, step: int | None = None) -> None:
     refuses a one-element vector too); `step`: an int, a 0-d integer tensor or variable (such
     as `optimizer.iterations`), or None. The arguments are checked whether anyone listens or
     not, so a script that works unrecorded works recorded."""
-    number = _scalar_value(name, value)
-    step = None if step is None else _scalar_step(name, step)
+    number = scalar_value(name, value)
+    step = None if step is None else scalar_step(name, step)
     if ACTIVE:
         emit(make(Scalar, name=name, value=number, step=step))
-
-
-def _scalar_value(name, value) -> float:
-    if type(name) is not str:
-        raise TypeError(f"log_scalar: name must be a str, got {name!r} ({type(name).__name__})."
-                        " Fix: e.g. tv.events.log_scalar(\"loss\", loss, step)")
-    if type(value) is float or type(value) is int:      # the usual case, checked first
-        return float(value)
-    import numpy as np
-    raw = getattr(value, "_value", value)    # a tapeviz tensor or variable: its array
-    if isinstance(raw, (int, float)):        # (bool too: 1.0 or 0.0, as TF casts it)
-        return float(raw)
-    if isinstance(raw, (np.ndarray, np.generic)) and raw.dtype.kind in "fiub":
-        if raw.ndim:
-            raise ValueError(f"log_scalar({name!r}): Expected scalar shape, saw shape: "
-                             f"{raw.shape} (dtype {raw.dtype}). A chart point is one number. "
-                             "Fix: reduce it first (e.g. tv.reduce_mean(x)), or log each "
-                             "element under its own name")
-        return float(raw)
-    what = (f"a tensor of dtype {getattr(value, 'dtype', raw.dtype).name}"
-            if isinstance(raw, np.ndarray) else f"{value!r} ({type(value).__name__})")
-    raise TypeError(f"log_scalar({name!r}): value must be a number (a Python or NumPy number, "
-                    f"or a 0-d numeric tensor), got {what}. Fix: pass the number itself, e.g. "
-                    f"tv.events.log_scalar({name!r}, float(x), step)")
-
-
-def _scalar_step(name, step) -> int:
-    raw = getattr(step, "_value", step)   # optimizer.iterations, a 0-d int variable, is fine
-    if not isinstance(raw, bool) and (
-            isinstance(raw, int) or getattr(raw, "ndim", 1) == 0 and raw.dtype.kind in "iu"):
-        return int(raw)
-    raise TypeError(f"log_scalar({name!r}): step must be an int or None, got {step!r} "
-                    f"({type(step).__name__}). Fix: pass the training step number, e.g. "
-                    "step=epoch, or step=int(optimizer.iterations)")

@@ -103,3 +103,39 @@ def engine_built(event) -> bool:
     JSON-safe: summaries hold no NaN/Inf numbers); writers may encode it with a faster,
     less strict encoder."""
     return _pending(event) is False
+
+
+class Lazy:
+    """A field value (or an item of a list field) that :func:`make` computes as
+    ``fn(*args)`` only when the event's payload is first read (the engine's tensor refs:
+    their summaries are most of an event's cost). Never part of a built event."""
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, *args):
+        self.fn = fn
+        self.args = args
+
+    def __repr__(self):
+        return f"<tapeviz.events.Lazy {getattr(self.fn, '__name__', self.fn)}>"
+
+
+def make(cls: type[Event], **fields) -> Event:
+    """Build an event stamped with the next sequence number and the current time.
+
+    Fields holding :class:`Lazy` values (directly or as list items) are computed on first
+    read (see :func:`deferred`)."""
+    for v in fields.values():
+        if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
+            return deferred(cls, _resolve_fields, fields)
+    return cls(seq=next(_seq), time=_now(), **fields)
+
+
+def _resolve_fields(fields: dict) -> dict:
+    out = {}
+    for k, v in fields.items():
+        if type(v) is Lazy:
+            v = v.fn(*v.args)
+        elif type(v) is list and v:
+            v = [x.fn(*x.args) if type(x) is Lazy else x for x in v]
+        out[k] = v
+    return out
