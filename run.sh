@@ -71,37 +71,29 @@ setup_venv() {
     "$PY" -m pip install -q --upgrade pip setuptools wheel 2>&1 | { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 }
 
-# What an install depends on: pyproject.toml, the C part (setup.py, tapeviz/*/_*.c)
-# and what the install left (the package's presence: an editable install made before tapeviz/
-# existed cannot find it later; the built C module: a clean checkout has none).
+# What an install depends on: pyproject.toml, and the package's presence (an editable install
+# made before tapeviz/ existed cannot find it later).
 install_state() {
-    { sha256sum pyproject.toml setup.py tapeviz/*/_*.c 2>/dev/null || true
-      ls -d tapeviz/__init__.py tapeviz/*/_*.so 2>/dev/null || true; } \
+    { sha256sum pyproject.toml 2>/dev/null || true
+      ls -d tapeviz/__init__.py 2>/dev/null || true; } \
         | sha256sum | cut -d' ' -f1
 }
 
-# Install the package (editable: the C module is built in place) with the given extras when
-# install_state changed since the last install of those extras. The stamp is taken after the
-# install, so a machine without a C compiler does not reinstall on every run.
+# Install the package (editable) with the given extras when install_state changed since the
+# last install of those extras.
 pip_install() {
     local extras="$1"
     local stamp="$VENV/.tapeviz-installed-${extras//,/-}"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(install_state)" ]; then
         return 0
     fi
-    say "pip install -e '.[$extras]' (first install, or pyproject.toml, setup.py or a C file changed)..."
+    say "pip install -e '.[$extras]' (first install, or pyproject.toml changed)..."
     local t0=$SECONDS
     rm -f "$stamp"
     # (a pip config may name local wheel folders that do not exist: drop that noise)
-    # (and setuptools' note that an editable install with C modules is an editable install)
+    # (and setuptools' warning that an editable install is an editable install)
     "$PY" -m pip install -q -e ".[$extras]" 2>&1 | { grep -v -E 'is ignored: it is neither a file nor a directory|BuildBackendWarning: Editable installation|^ *!!$|^ *\*{20,}$|Please be careful with folders in your working directory|name as your package as they may take precedence|with strategy, WheelFile|^ *$' || true; }
     install_state > "$stamp"
-    if ! ls tapeviz/events/_emit*.so tapeviz/recording/_tables*.so tapeviz/engine/_site*.so \
-            tapeviz/events/_stats*.so >/dev/null 2>&1; then
-        warn "tapeviz's C modules were not built (no C compiler?): source lines, events,"
-        warn "summaries and recordings use their Python fallbacks, which are slower; install gcc and run"
-        warn "./run.sh setup again."
-    fi
     say "pip done in $((SECONDS - t0)) s"
 }
 

@@ -292,11 +292,8 @@ def sub_benchmark(script, extra_args, tmp, timeout, problems):
 
 def header_lines(limits):
     import tapeviz as tv
-    delivery = ("C (tapeviz/events/_emit.c)" if tv.events.C_DELIVERY else
-                "Python (the C module is not built, or TAPEVIZ_PURE_PYTHON=1)")
     return [f"tapeviz {tv.__version__} benchmarks, "
-            f"Python {platform.python_version()}, NumPy {np.__version__}, "
-            f"event delivery: {delivery}",
+            f"Python {platform.python_version()}, NumPy {np.__version__}",
             f"machine: {timing.machine_line()}",
             f"BLAS: {timing.blas_info()}  [limited to 1 thread: {limits is not None}]"]
 

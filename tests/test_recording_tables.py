@@ -1,37 +1,14 @@
 """The recording writer's tables (tapeviz/recording/tables.py) compact an event's refs and site;
-`WriterTables.compact` runs in C (tapeviz/recording/_tables.c) when that was built, and in
-Python otherwise. Both must leave the same dicts, tables and definition lines, event after
-event: a difference would be a recording that reads back wrong."""
+checked on real and hand-made events: what it compacts, what it leaves in full, and that a
+recording reads back as the events were."""
 import copy
-import os
 
 import numpy as np
 import pytest
 
 import tapeviz as tv
 from tapeviz import events
-from tapeviz.events.deferred import _DICT_MAKERS, _dict_maker
 from tapeviz.recording import tables
-
-
-def test_the_c_tables_are_built():
-    if os.environ.get("TAPEVIZ_PURE_PYTHON", "") not in ("", "0"):
-        assert tables._c_compact is None
-        return
-    assert tables._c_compact is not None, (
-        "tapeviz/recording/_tables.c was not built (no C compiler when `pip install -e .` "
-        "ran?): recordings are still written, by the Python version, more slowly")
-    assert tables.WriterTables.compact is tables.WriterTables._compact_c
-
-
-@pytest.fixture
-def c_tables(monkeypatch):
-    """The C module itself, behind `_compact_c` in the tests that compare, also where
-    TAPEVIZ_PURE_PYTHON=1 left it unused. Not built, this import fails the test: the two
-    versions are compared, never one of them skipped."""
-    from tapeviz.recording._tables import compact
-    monkeypatch.setattr(tables, "_c_compact", compact)
-    return compact
 
 
 def _engine_event_dicts():
@@ -48,14 +25,14 @@ def _engine_event_dicts():
             big.assign_sub(0.1 * gb)
     for e in got:
         events.materialize(e)
-    return [(type(e), (_DICT_MAKERS.get(type(e)) or _dict_maker(type(e)))(e)) for e in got]
+    return [(type(e), e.to_dict()) for e in got]
 
 
-def _compact_all(method, dicts, max_refs=None):
+def _compact_all(dicts, max_refs=None):
     t = tables.WriterTables()
     lines, out = [], []
     for cls, data in copy.deepcopy(dicts):
-        lines.append(method(t, cls, data))
+        lines.append(t.compact(cls, data))
         out.append(data)
         if max_refs is not None and len(t.refs) > max_refs:
             lines.append(t.clear())
@@ -63,13 +40,9 @@ def _compact_all(method, dicts, max_refs=None):
 
 
 @pytest.mark.parametrize("max_refs", [None, 3])
-def test_c_and_python_compact_real_events_the_same_way(max_refs, c_tables):
+def test_real_events_are_compacted(max_refs):
     dicts = _engine_event_dicts()
-    c = _compact_all(tables.WriterTables._compact_c, dicts, max_refs)
-    py = _compact_all(tables.WriterTables._compact_python, dicts, max_refs)
-    assert c[0] == py[0] and c[1] == py[1]
-    assert c[2].refs == py[2].refs and c[2].sites == py[2].sites
-    assert c[2].by_line == py[2].by_line
+    c = _compact_all(dicts, max_refs)
     # it did compact: bare ids for repeated refs, site ids, and the site definitions
     assert any(type(r) is int for d in c[0] if d.get("inputs") for r in d["inputs"])
     assert all(type(d["site"]) is int for d in c[0] if d.get("site") is not None)
@@ -108,11 +81,9 @@ HAND_MADE = [
 ]
 
 
-def test_c_and_python_agree_on_hand_made_and_odd_events(c_tables):
+def test_hand_made_and_odd_events():
     dicts = [(events.EVENT_TYPES[kind], data) for kind, data in HAND_MADE]
-    c = _compact_all(tables.WriterTables._compact_c, dicts)
-    py = _compact_all(tables.WriterTables._compact_python, dicts)
-    assert c[0] == py[0] and c[1] == py[1] and c[2].refs == py[2].refs
+    c = _compact_all(dicts)
     assert c[0][1]["tensor"] == 1                     # repeated: its id
     assert c[0][2]["tensor"]["name"] == "changed"     # changed: in full again
     assert c[0][3]["tensor"] == 1                     # equal, keys in another order
@@ -122,9 +93,8 @@ def test_c_and_python_agree_on_hand_made_and_odd_events(c_tables):
     assert c[0][11]["inputs"] == [2, 2]
 
 
-@pytest.mark.parametrize("method", ["_compact_c", "_compact_python"])
-def test_a_missing_field_or_a_raising_comparison_is_an_error_the_writer_handles(method, c_tables):
-    compact = getattr(tables.WriterTables, method)
+def test_a_missing_field_or_a_raising_comparison_is_an_error_the_writer_handles():
+    compact = tables.WriterTables.compact
     t = tables.WriterTables()
     with pytest.raises(KeyError):
         compact(t, events.Watched, {"site": None})               # no "tensor" field
@@ -133,20 +103,14 @@ def test_a_missing_field_or_a_raising_comparison_is_an_error_the_writer_handles(
         compact(t, events.Watched, {"tensor": {"id": 4, "w": _Weird()}, "site": None})
 
 
-def test_a_recording_written_with_either_reads_back_the_same(tmp_path, monkeypatch, c_tables):
-    loaded = {}
-    for which in ("_compact_python", "_compact_c"):
-        monkeypatch.setattr(tables.WriterTables, "compact",
-                            getattr(tables.WriterTables, which))
-        path = tmp_path / f"{which}.tvz"
-        with events.capture() as live, tv.record(path):
-            _engine_event_dicts()
-        back = tv.load_recording(path)
-        kept = [e for e in live if e.kind != "op_defined"]
-        assert [e.to_dict() for e in kept] == [e.to_dict() for e in back
-                                               if e.kind != "op_defined"]
-        loaded[which] = path.read_bytes().count(b"\n")
-    assert len(set(loaded.values())) == 1            # the same number of lines either way
+def test_a_compacted_recording_reads_back_as_the_events_were(tmp_path):
+    path = tmp_path / "compacted.tvz"
+    with events.capture() as live, tv.record(path):
+        _engine_event_dicts()
+    back = tv.load_recording(path)
+    kept = [e for e in live if e.kind != "op_defined"]
+    assert [e.to_dict() for e in kept] == [e.to_dict() for e in back if e.kind != "op_defined"]
+    assert b'{"kind":"site"' in path.read_bytes()
 
 
 class _Clearing:
@@ -165,9 +129,8 @@ class _HashableClearing(_Clearing):
         return 0
 
 
-@pytest.mark.parametrize("method", ["_compact_c", "_compact_python"])
-def test_a_comparison_that_changes_the_event_under_the_writer_is_survived(method, c_tables):
-    compact = getattr(tables.WriterTables, method)
+def test_a_comparison_that_changes_the_event_under_the_writer_is_survived():
+    compact = tables.WriterTables.compact
     t = tables.WriterTables()
     compact(t, events.Watched, {"tensor": {"id": 5, "w": _Clearing()}, "site": None})
     clearing = _Clearing()

@@ -1,42 +1,12 @@
 """Source sites: the user's line of every op, taken without hashing code objects or scanning
-line tables (see tapeviz/engine/site.py), and still right wherever the op runs.
-
-The walk exists twice, in C (tapeviz/engine/_site.c, CPython 3.11) and in Python: every test
-here runs against both, through the names the engine calls it by."""
+line tables (see tapeviz/engine/site.py), and still right wherever the op runs."""
 import sys
 import textwrap
 
 import pytest
 
 import tapeviz as tv
-from tapeviz.engine import op as op_mod
 from tapeviz.engine import site as site_mod
-from tapeviz.engine import tape as tape_mod
-
-C_BUILT = sys.version_info[:2] == (3, 11)   # where setup.py's C walk reads the frames
-
-
-def _c_walk():
-    from tapeviz.engine import _site
-    if not site_mod.C_WALK:          # TAPEVIZ_PURE_PYTHON=1: set it up as site.py would
-        _site.configure(site_mod)
-    return _site.user_site
-
-
-@pytest.fixture(autouse=True, params=["c", "python"])
-def walk(request, monkeypatch):
-    """The engine takes its sites with the C or the Python walk (skipped for C only where
-    setup.py does not build it: another CPython than 3.11)."""
-    if request.param == "c":
-        if not C_BUILT:
-            pytest.skip("the C walk reads CPython 3.11's frames; this is "
-                        f"{sys.version_info[:2]}")
-        fn = _c_walk()
-    else:
-        fn = site_mod.python_user_site
-    for module in (site_mod, op_mod, tape_mod):
-        monkeypatch.setattr(module, "user_site", fn)
-    return fn
 
 
 def _line():

@@ -66,22 +66,6 @@ def user_site(depth: int = 2):
     return None
 
 
-python_user_site = user_site
-#: True when `user_site` is the C version (tapeviz/engine/_site.c, CPython 3.11): built by
-#: setup.py when a C compiler is there, skipped with TAPEVIZ_PURE_PYTHON=1. Both read and fill
-#: the same caches and give the same sites.
-C_WALK = False
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from . import _site
-    except ImportError:
-        _site = None
-    if _site is not None and _site.AVAILABLE:
-        _site.configure(sys.modules[__name__])
-        user_site = _site.user_site   # noqa: F811
-        C_WALK = True
-
-
 _NUMPY_DIR = None
 
 

@@ -8,11 +8,11 @@ line, to recordings. Tensors appear as *tensor refs*: ``{"id", "name", "shape", 
 returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file with
 ``tapeviz.record`` (``tapeviz/recording/``).
 
-The kinds live in ``kinds.py``, their deferred payloads in ``deferred.py``, the JSON form in
-``codec.py``, array summaries in ``summary.py``; this module delivers events to subscribers
-(its ``ACTIVE`` flag is what the engine checks). The schema is documented in
-``docs/events.md``. Readers ignore unknown kinds and fields; nothing is renamed without
-bumping :data:`SCHEMA_VERSION`.
+The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
+in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``; this
+module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
+schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
+is renamed without bumping :data:`SCHEMA_VERSION`.
 """
 from __future__ import annotations
 
@@ -21,17 +21,16 @@ import os
 import sys
 import threading
 import warnings
-from time import time as _now
 from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import (_DEFERRED_FIELDS, _Deferrable, _get_pending, _materialize,  # noqa: F401
-                       _new_event, _seq, _set_pending, deferred, engine_built, materialize)
+from .deferred import Lazy, _seq, deferred, engine_built, make, materialize, unbuilt  # noqa: F401
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
                     RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)
+from .checks import scalar_step, scalar_value, subscribed_kinds
 from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
@@ -77,11 +76,6 @@ def _update_active() -> None:
     ACTIVE = bool(_subscriptions) or _exclusive > 0
     OP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("op_recorded", "op_defined"))
     STEP_EVENTS = ACTIVE and (_exclusive > 0 or _wanted_by_any("backward_step"))
-    _routes_changed(_callbacks, _filtered)
-
-
-def _routes_changed(callbacks, filtered) -> None:
-    """Replaced by the C delivery's `set_routes`, which keeps its own copy of both."""
 
 
 def _wanted_by_any(*kinds) -> bool:
@@ -227,7 +221,7 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    sub = Subscription(callback, _kinds(kinds))
+    sub = Subscription(callback, subscribed_kinds(kinds))
     with _lock:
         if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
             for event in list(_definitions.values()):
@@ -236,25 +230,6 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
         _callbacks = tuple((s.callback, s) for s in _subscriptions)
         _update_active()
     return sub
-
-
-def _kinds(kinds) -> frozenset | None:
-    """``subscribe``'s ``kinds`` checked: a frozenset of known kind names, or None (all)."""
-    if kinds is None:
-        return None
-    if isinstance(kinds, str):
-        kinds = (kinds,)
-    try:
-        chosen = frozenset(kinds)
-    except TypeError:
-        raise TypeError(f"subscribe(kinds=...) takes kind names such as "
-                        f"['gradient_finished'], got {kinds!r}") from None
-    unknown = sorted(str(k) for k in chosen - set(EVENT_TYPES))
-    if unknown or not chosen:
-        raise ValueError(f"subscribe(kinds=...): {', '.join(unknown) or 'an empty list'} "
-                         f"{'is not an event kind' if len(unknown) == 1 else 'are not event kinds'}"
-                         f"; the kinds are: {', '.join(sorted(EVENT_TYPES))}")
-    return chosen
 
 
 def unsubscribe(callback) -> None:
@@ -313,7 +288,21 @@ def emit(event: Event) -> None:
         _definitions[event.op] = event
     if _busy and _ident() in _busy:
         return
-    pairs = _route(type(event)) if _filtered else _callbacks
+    _deliver_all(_route(type(event)) if _filtered else _callbacks, event)
+
+
+def emit_deferred(cls, build, *args) -> None:
+    """``emit(deferred(cls, build, *args))`` in one call, for the engine's per-op events:
+    nothing is built when nobody wants this kind, or while a subscriber runs (such events are
+    dropped anyway)."""
+    if _busy and _ident() in _busy:
+        return
+    pairs = _route(cls) if _filtered else _callbacks
+    if pairs:
+        _deliver_all(pairs, deferred(cls, build, *args))
+
+
+def _deliver_all(pairs, event) -> None:
     me = _ident()
     _busy.add(me)
     try:
@@ -324,8 +313,8 @@ def emit(event: Event) -> None:
                 _report(sub, exc)
     finally:
         _busy.discard(me)
-    if _getrefcount(event) > _HELD and _get_pending(event):   # kept, and not read yet
-        _kept_unbuilt(event)
+    if getattr(event, "_build", None):     # (unbuilt: see deferred.py)
+        _delivered_unbuilt(event)
 
 
 def _deliver(callback, sub, event):
@@ -353,86 +342,25 @@ def _report(sub, exc):
         pass
 
 
-def emit_deferred(cls, build, *args) -> None:
-    """``emit(deferred(cls, build, *args))`` in one call, for the engine's per-op events.
-    Nothing is built while a subscriber runs (such events are dropped anyway)."""
-    if _busy and _ident() in _busy:
-        return
-    pairs = _route(cls) if _filtered else _callbacks
-    if not pairs:     # nobody wants this kind: nothing to build
-        return
-    event = _new_event(cls)
-    _set_pending(event, (build, next(_seq), _now(), *args))
-    me = _ident()
-    _busy.add(me)
-    try:
-        for callback, sub in pairs:
-            try:
-                callback(event)
-            except Exception as exc:  # a broken listener must never break the user's program
-                _report(sub, exc)
-    finally:
-        _busy.discard(me)
-    if _getrefcount(event) > _HELD_LOCAL and _get_pending(event):   # kept, not read yet
-        _kept_unbuilt(event)
-
-
-#: At most this many deferred events stay unbuilt while a subscriber holds them: older ones
+#: At most this many delivered events stay unbuilt while a subscriber holds them: older ones
 #: are built then, so a subscriber that keeps events unread cannot keep every array alive.
 MAX_UNBUILT = 2048
-_unbuilt = collections.deque()    # weak references to delivered events someone kept unbuilt
+_unbuilt = collections.deque()    # weak references to the events delivered unbuilt, in order
 
 
-def _kept_unbuilt(event) -> None:
-    """A subscriber kept a deferred event without reading it: build the oldest such events
-    once more than MAX_UNBUILT wait, so their tensors are not kept alive for ever."""
-    unbuilt = _unbuilt
-    unbuilt.append(_weakref(event))
-    while len(unbuilt) > MAX_UNBUILT:
-        old = unbuilt.popleft()()
-        if old is not None and _get_pending(old):
+def _delivered_unbuilt(event) -> None:
+    """Remember (weakly) an event its subscribers did not read: once more than MAX_UNBUILT
+    wait, the oldest still alive and unbuilt is built, which lets go of its tensors. An event
+    nobody kept is gone by then, and its weak reference is simply dropped."""
+    waiting = _unbuilt
+    waiting.append(_weakref(event))
+    while len(waiting) > MAX_UNBUILT:
+        old = waiting.popleft()()
+        if old is not None and unbuilt(old):
             try:
-                _materialize(old)
+                materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
-
-
-#: The Python delivery, kept under this name where the C one replaces it (tests run both).
-python_emit_deferred = emit_deferred
-#: True when `emit_deferred` is the C version (tapeviz/events/_emit.c): built by setup.py when
-#: a C compiler is there, skipped with TAPEVIZ_PURE_PYTHON=1. Both do the same.
-C_DELIVERY = False
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from . import _emit
-    except ImportError:    # built without a C compiler: the Python version serves
-        _emit = None
-    if _emit is not None:
-        _busy = _emit.busy   # noqa: F811  (a set's methods; this thread's mark in C)
-        _emit.configure(_route, _report, _kept_unbuilt, _seq, _Deferrable._pending)
-        _routes_changed = _emit.set_routes    # noqa: F811  (_update_active calls it)
-        _routes_changed(_callbacks, _filtered)
-        emit_deferred = _emit.emit_deferred   # noqa: F811
-        C_DELIVERY = True
-
-
-def _refs_in_callee(x) -> int:
-    return _getrefcount(x)
-
-
-def _refs_of_a_local() -> int:
-    x = object()
-    return _getrefcount(x)
-
-
-try:
-    from sys import getrefcount as _getrefcount
-    #: references to an event inside emit() when only the emitting call holds it
-    _HELD = _refs_in_callee(object())
-    _HELD_LOCAL = _refs_of_a_local()
-except ImportError:   # pragma: no cover (no reference counts: assume every event is kept)
-    _getrefcount = len
-    _HELD = _HELD_LOCAL = -1
 
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tapeviz/
@@ -446,44 +374,6 @@ def _user_stacklevel() -> int:
     return level - 1 if frame is not None else 2
 
 
-class Lazy:
-    """A field value (or an item of a list field) that :func:`make` computes as
-    ``fn(*args)`` only when the event's payload is first read (the engine's tensor refs:
-    their summaries are most of an event's cost). Never part of a built event."""
-    __slots__ = ("fn", "args")
-
-    def __init__(self, fn, *args):
-        self.fn = fn
-        self.args = args
-
-    def __repr__(self):
-        return f"<tapeviz.events.Lazy {getattr(self.fn, '__name__', self.fn)}>"
-
-
-def make(cls: type[Event], **fields) -> Event:
-    """Build an event stamped with the next sequence number and the current time.
-
-    Fields holding :class:`Lazy` values (directly or as list items) are computed on first
-    read (see :func:`deferred`)."""
-    for v in fields.values():
-        if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
-            if cls in _DEFERRED_FIELDS:
-                return deferred(cls, _resolve_fields, fields)
-            return cls(seq=next(_seq), time=_now(), **_resolve_fields(fields))
-    return cls(seq=next(_seq), time=_now(), **fields)
-
-
-def _resolve_fields(fields: dict) -> dict:
-    out = {}
-    for k, v in fields.items():
-        if type(v) is Lazy:
-            v = v.fn(*v.args)
-        elif type(v) is list and v:
-            v = [x.fn(*x.args) if type(x) is Lazy else x for x in v]
-        out[k] = v
-    return out
-
-
 def log_scalar(name: str, value, step: int | None = None) -> None:
     """Report a number (a loss, an accuracy) for the dashboard's training charts.
 
@@ -491,41 +381,7 @@ def log_scalar(name: str, value, step: int | None = None) -> None:
     refuses a one-element vector too); `step`: an int, a 0-d integer tensor or variable (such
     as `optimizer.iterations`), or None. The arguments are checked whether anyone listens or
     not, so a script that works unrecorded works recorded."""
-    number = _scalar_value(name, value)
-    step = None if step is None else _scalar_step(name, step)
+    number = scalar_value(name, value)
+    step = None if step is None else scalar_step(name, step)
     if ACTIVE:
         emit(make(Scalar, name=name, value=number, step=step))
-
-
-def _scalar_value(name, value) -> float:
-    if type(name) is not str:
-        raise TypeError(f"log_scalar: name must be a str, got {name!r} ({type(name).__name__})."
-                        " Fix: e.g. tv.events.log_scalar(\"loss\", loss, step)")
-    if type(value) is float or type(value) is int:      # the usual case, checked first
-        return float(value)
-    import numpy as np
-    raw = getattr(value, "_value", value)    # a tapeviz tensor or variable: its array
-    if isinstance(raw, (int, float)):        # (bool too: 1.0 or 0.0, as TF casts it)
-        return float(raw)
-    if isinstance(raw, (np.ndarray, np.generic)) and raw.dtype.kind in "fiub":
-        if raw.ndim:
-            raise ValueError(f"log_scalar({name!r}): Expected scalar shape, saw shape: "
-                             f"{raw.shape} (dtype {raw.dtype}). A chart point is one number. "
-                             "Fix: reduce it first (e.g. tv.reduce_mean(x)), or log each "
-                             "element under its own name")
-        return float(raw)
-    what = (f"a tensor of dtype {getattr(value, 'dtype', raw.dtype).name}"
-            if isinstance(raw, np.ndarray) else f"{value!r} ({type(value).__name__})")
-    raise TypeError(f"log_scalar({name!r}): value must be a number (a Python or NumPy number, "
-                    f"or a 0-d numeric tensor), got {what}. Fix: pass the number itself, e.g. "
-                    f"tv.events.log_scalar({name!r}, float(x), step)")
-
-
-def _scalar_step(name, step) -> int:
-    raw = getattr(step, "_value", step)   # optimizer.iterations, a 0-d int variable, is fine
-    if not isinstance(raw, bool) and (
-            isinstance(raw, int) or getattr(raw, "ndim", 1) == 0 and raw.dtype.kind in "iu"):
-        return int(raw)
-    raise TypeError(f"log_scalar({name!r}): step must be an int or None, got {step!r} "
-                    f"({type(step).__name__}). Fix: pass the training step number, e.g. "
-                    "step=epoch, or step=int(optimizer.iterations)")

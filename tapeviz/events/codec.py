@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from .deferred import _field_order
 from .kinds import EVENT_TYPES, Event
 
 _FIELD_NAMES: dict = {}
@@ -16,7 +15,7 @@ _FIELD_TYPES: dict = {}
 def _field_names(cls) -> frozenset:
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(_field_order(cls))
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
     return names
 
 

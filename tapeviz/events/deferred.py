@@ -1,11 +1,17 @@
-"""Deferred payloads: an event's fields are built on their first read, so a subscriber that
-only counts events pays for no summaries, refs or sites.
+"""Payloads built on first read, so a subscriber that only counts events pays for no
+summaries, refs or sites.
 
-A deferred event holds ``(build, seq, time, *args)`` in its ``_pending`` slot (one flat
-tuple: a tuple of the args inside it cost every event one more allocation) until a field,
-``to_dict()``, ``==`` or ``repr`` reads it; ``build(*args)`` then returns the fields as a
-dict. ``_pending`` is ``None`` for an event built the ordinary way (``from_dict``, by hand)
-and ``False`` once tapeviz built it itself (:func:`engine_built`). Imports: stdlib only.
+An event the engine emits per op is made with its ``seq`` and ``time`` set and its payload
+fields left unset; it holds ``(build, args)`` in its ``_build`` slot instead. Reading an unset
+slot raises ``AttributeError``, and Python then calls the class's ``__getattr__``
+(:meth:`Payload.__getattr__`): it runs ``build(*args)`` once, sets every field from the dict
+that returns (a field the dict leaves out takes its default), lets go of the builder and its
+arguments, and returns the field. From then on the event is an ordinary frozen dataclass, and
+``__getattr__`` is never called for it again.
+
+``_build`` is ``None`` for an event made the ordinary way (by hand, ``from_dict``), the
+``(build, args)`` pair while a payload waits, and ``False`` once tapeviz built it
+(:func:`engine_built`). Imports: stdlib only.
 """
 from __future__ import annotations
 
@@ -17,270 +23,119 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .kinds import Event
 
-
-class _Deferrable:
-    """The slot a deferred event keeps its unbuilt payload in (see :func:`deferred`)."""
-    __slots__ = ("_pending", "__weakref__")
-
-
-_get_pending = _Deferrable._pending.__get__
-_set_pending = _Deferrable._pending.__set__
-_set_seq = _set_time = None       # the raw slot setters of Event.seq and Event.time
 _seq = itertools.count(1)         # the process-wide sequence number of events
-_GETTERS: dict = {}
-_DEFERRED_FIELDS: dict = {}       # class -> ((name, raw slot setter, default factory), ...)
+_set = object.__setattr__         # how a frozen dataclass sets its own fields (as its __init__)
 
 
-class _Deferred:
-    """Replaces a field's slot descriptor: builds the event's payload before the first read."""
-    __slots__ = ("get", "set")
+class Payload:
+    """The base of every event: the slot an unbuilt payload waits in, and its first read."""
+    __slots__ = ("_build", "__weakref__")
 
-    def __init__(self, slot):
-        self.get = slot.__get__
-        self.set = slot.__set__
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        try:
-            if _get_pending(obj):
-                _materialize(obj)
-        except AttributeError:      # built without __init__ (unpickled): nothing deferred
-            pass
-        return self.get(obj)
-
-    def __set__(self, obj, value):
-        self.set(obj, value)
+    def __getattr__(self, name):
+        # reached only when ordinary lookup fails: a field of an event not built yet
+        if name.startswith("_") or not build_payload(self):
+            raise AttributeError(f"{type(self).__name__!r} event has no attribute {name!r}")
+        return object.__getattribute__(self, name)
 
 
-class _Stamp:
-    """``seq`` and ``time``: a deferred event keeps them with its unbuilt payload (one slot
-    to fill when it is emitted), readable without building it."""
-    __slots__ = ("get", "set", "index")
-
-    def __init__(self, slot, index):
-        self.get = slot.__get__
-        self.set = slot.__set__
-        self.index = index
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        try:
-            pending = _get_pending(obj)
-        except AttributeError:      # built without __init__ (unpickled): nothing deferred
-            pending = None
-        if pending:
-            return pending[self.index]
-        return self.get(obj)
-
-    def __set__(self, obj, value):
-        self.set(obj, value)
+def build_payload(event) -> bool:
+    """Build ``event``'s payload if it waits for one; False when there was nothing to build.
+    Two threads may build at once: both set the same values."""
+    pending = _pending(event)
+    if not pending:
+        return False
+    build, args = pending
+    values = build(*args)
+    for f in _payload_fields(type(event)):
+        if f.name in values:
+            _set(event, f.name, values[f.name])
+        elif f.default is not dataclasses.MISSING:
+            _set(event, f.name, f.default)
+        else:
+            _set(event, f.name, f.default_factory())
+    _set(event, "_build", False)
+    return True
 
 
-def install_stamps(event_cls) -> None:
-    """Make ``seq`` and ``time`` of the base event class readable before the payload is built."""
-    global _set_seq, _set_time
-    seq, time = event_cls.__dict__["seq"], event_cls.__dict__["time"]
-    _set_seq, _set_time = seq.__set__, time.__set__
-    event_cls.seq = _Stamp(seq, 1)
-    event_cls.time = _Stamp(time, 2)
-
-
-def _make_deferrable(cls) -> None:
-    entries = []
-    for f in dataclasses.fields(cls)[2:]:
-        slot = cls.__dict__[f.name]
-        if f.default is not dataclasses.MISSING:
-            default = (lambda v=f.default: v)
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory
-        else:   # pragma: no cover (every event field has a default)
-            default = (lambda: None)
-        entries.append((f.name, slot.__set__, default))
-        setattr(cls, f.name, _Deferred(slot))
-    _DEFERRED_FIELDS[cls] = tuple(entries)
-
-
-def _getters(cls) -> tuple:
-    """(field name, raw getter) pairs in field order: reads that skip the deferral check."""
-    getters = _GETTERS.get(cls)
-    if getters is None:
-        getters = []
-        for name in _field_order(cls):
-            attr = None
-            for klass in cls.__mro__:
-                if name in klass.__dict__:
-                    attr = klass.__dict__[name]
-                    break
-            getters.append((name, attr.get if isinstance(attr, (_Deferred, _Stamp))
-                            else attr.__get__))
-        getters = _GETTERS[cls] = tuple(getters)
-    return getters
-
-
-_DICT_MAKERS: dict = {}
-
-
-def _dict_maker(cls):
-    """A function ``event -> {"kind": ..., "seq": ..., <fields>}`` reading the raw slots, made
-    once per class (as ``dataclasses`` makes ``__init__``): one dict display instead of a
-    loop of stores, as a recording encodes every event through it."""
-    make = _DICT_MAKERS.get(cls)
-    if make is None:
-        getters = _getters(cls)
-        namespace = {f"get{i}": get for i, (_, get) in enumerate(getters)}
-        items = "".join(f", {name!r}: " + (f"event.{raw}" if raw else f"get{i}(event)")
-                        for i, (name, get) in enumerate(getters)
-                        for raw in [_raw_attribute(cls, name, get)])
-        exec(f"def to_dict(event):\n    return {{'kind': {cls.KIND!r}{items}}}\n", namespace)
-        make = _DICT_MAKERS[cls] = namespace["to_dict"]
-    return make
-
-
-def _raw_attribute(cls, name: str, get) -> str | None:
-    """An attribute name that reads the field's slot itself, as Python reads any slot (no
-    call: a call of the slot's ``__get__`` per field made building the dict cost more than
-    encoding it): the field's own name when that is still its slot, else ``_raw_<name>``,
-    the slot under a second name on the class that holds it. None: read it with ``get``."""
-    slot = getattr(get, "__self__", None)
-    if type(slot) is not _MEMBER:
+def _pending(event):
+    try:
+        return object.__getattribute__(event, "_build")
+    except AttributeError:     # made without __init__ (a copy): nothing waits
         return None
-    if getattr(cls, name, None) is slot:
-        return name
-    alias = "_raw_" + name
-    owner = slot.__objclass__
-    if owner.__dict__.get(alias, slot) is not slot:
-        return None
-    setattr(owner, alias, slot)
-    return alias
 
 
-_MEMBER = type(_Deferrable._pending)
+_FIELDS: dict = {}
 
 
-def _materialize(event) -> None:
-    """Build a deferred event's fields (idempotent; a second thread may race: same values)."""
-    pending = _get_pending(event)
-    if pending:
-        materialized_dict(event, pending)
+def _payload_fields(cls) -> tuple:
+    """The fields after ``seq`` and ``time``."""
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = dataclasses.fields(cls)[2:]
+    return fields
 
 
-def materialized_dict(event, pending) -> dict:
-    """Build a deferred event's payload (``pending``, its unbuilt ``_pending``) and return
-    its ``to_dict()``, filling the dict as the slots are set rather than reading them back
-    (the recording writer builds nearly every event it writes this way; a field read builds
-    through here too and drops the dict). Through a function made once per class (as
-    :func:`_dict_maker`): a loop over the fields cost the writer 11.6k instructions an
-    event more than reading a built one."""
-    make = _MATERIALIZERS.get(type(event))
-    if make is None:
-        make = _materializer(type(event))
-    return make(event, pending[0](*pending[3:]), pending[1], pending[2])
-
-
-def _values_of(values: dict) -> dict:
-    """The build of a payload built already (see :func:`built_payload`)."""
-    return values
-
-
-def built_payload(event, pending) -> dict:
-    """A deferred event's ``to_dict()`` form, its payload built once, without setting its
-    fields: the event stays deferred on the built payload, so a later read fills its fields
-    from these same values (building nothing again) and a recording that is its only reader
-    pays for no slot (setting a frozen event's slots, a wrapper call each, cost more than
-    encoding the event). Keys in the build's order, which is the fields' for the engine's
-    payloads; a field the build leaves out is left out here too (readers give it its
-    default, as reading the event does), and the tensors the build read are let go."""
-    build, seq, time = pending[:3]
-    values = build(*pending[3:])
-    if build is not _values_of:
-        _set_pending(event, (_values_of, seq, time, values))
-    return {"kind": type(event).KIND, "seq": seq, "time": time, **values}
-
-
-_MATERIALIZERS: dict = {}
-
-
-def _materializer(cls):
-    """``(event, values, seq, time) -> its dict``, setting each field's slot from ``values``
-    (the build's dict) by name, without a loop: one local per field, one call of the slot's
-    setter each, one dict display. A payload that lacks a field or holds another name takes
-    :func:`_materialize_fields`, which gives missing fields their defaults."""
-    entries = _DEFERRED_FIELDS[cls]
-    names = [name for name, _, _ in entries]
-    namespace = {f"set{i}": set_raw for i, (_, set_raw, _) in enumerate(entries)}
-    namespace.update(_set_seq=_set_seq, _set_time=_set_time, _set_pending=_set_pending,
-                     _by_name=_materialize_fields, KeyError=KeyError)
-    locals_ = [f"v{i}" for i in range(len(names))]
-    body = [f"    if len(values) != {len(names)}:",
-            "        return _by_name(event, values, seq, time)",
-            "    try:",
-            f"        {', '.join(locals_)}, = "
-            + ", ".join(f"values[{name!r}]" for name in names) + ",",
-            "    except KeyError:",
-            "        return _by_name(event, values, seq, time)"]
-    body += [f"    set{i}(event, v{i})" for i in range(len(names))]
-    body += ["    _set_seq(event, seq)", "    _set_time(event, time)",
-             "    _set_pending(event, False)",
-             f"    return {{'kind': {cls.KIND!r}, 'seq': seq, 'time': time, "
-             + ", ".join(f"{name!r}: v{i}" for i, name in enumerate(names)) + "}"]
-    exec("def materialize(event, values, seq, time):\n" + "\n".join(body) + "\n", namespace)
-    make = _MATERIALIZERS[cls] = namespace["materialize"]
-    return make
-
-
-def _materialize_fields(event, values: dict, seq, time) -> dict:
-    """The general case of :func:`_materializer`'s functions, field by field."""
-    cls = type(event)
-    out = {"kind": cls.KIND, "seq": seq, "time": time}
-    for name, set_raw, default in _DEFERRED_FIELDS[cls]:
-        value = values[name] if name in values else default()
-        set_raw(event, value)
-        out[name] = value
-    _set_seq(event, seq)
-    _set_time(event, time)
-    _set_pending(event, False)     # False: built here (by tapeviz, not from a file or a user)
-    return out
+def deferred(cls, build, *args) -> Event:
+    """An event stamped with the next sequence number and the current time whose payload
+    ``build(*args)`` (a dict of fields) runs on the first read of a field, ``to_dict()``,
+    equality or ``repr``: never, for a subscriber that does not look. ``args`` must not change
+    afterwards (tensors do not)."""
+    event = object.__new__(cls)     # (TypeError for a class that is not an event's)
+    _set(event, "seq", next(_seq))
+    _set(event, "time", _now())
+    _set(event, "_build", (build, args))
+    return event
 
 
 def materialize(event) -> Event:
     """Build a deferred event's payload now (reading any field does the same); returns it."""
-    try:
-        if _get_pending(event):
-            _materialize(event)
-    except AttributeError:
-        pass
+    build_payload(event)
     return event
+
+
+def unbuilt(event) -> bool:
+    """True while ``event``'s payload waits to be built."""
+    return bool(_pending(event))
 
 
 def engine_built(event) -> bool:
     """True for an event tapeviz built itself with :func:`deferred` (its payload is already
     JSON-safe: summaries hold no NaN/Inf numbers); writers may encode it with a faster,
     less strict encoder."""
-    try:
-        return _get_pending(event) is False
-    except AttributeError:
-        return False
+    return _pending(event) is False
 
 
-_new_event = object.__new__
+class Lazy:
+    """A field value (or an item of a list field) that :func:`make` computes as
+    ``fn(*args)`` only when the event's payload is first read (the engine's tensor refs:
+    their summaries are most of an event's cost). Never part of a built event."""
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, *args):
+        self.fn = fn
+        self.args = args
+
+    def __repr__(self):
+        return f"<tapeviz.events.Lazy {getattr(self.fn, '__name__', self.fn)}>"
 
 
-def deferred(cls, build, *args) -> Event:
-    """An event stamped like :func:`make` whose payload ``build(*args)`` (a dict of fields)
-    runs on the first read of a field, ``to_dict()``, equality or ``repr``: never, for a
-    subscriber that does not look. ``args`` must not change afterwards (tensors do not)."""
-    event = _new_event(cls)
-    _set_pending(event, (build, next(_seq), _now(), *args))
-    return event
+def make(cls: type[Event], **fields) -> Event:
+    """Build an event stamped with the next sequence number and the current time.
+
+    Fields holding :class:`Lazy` values (directly or as list items) are computed on first
+    read (see :func:`deferred`)."""
+    for v in fields.values():
+        if type(v) is Lazy or (type(v) is list and v and type(v[0]) is Lazy):
+            return deferred(cls, _resolve_fields, fields)
+    return cls(seq=next(_seq), time=_now(), **fields)
 
 
-_FIELD_ORDER: dict = {}
-
-
-def _field_order(cls) -> tuple:
-    names = _FIELD_ORDER.get(cls)
-    if names is None:
-        names = _FIELD_ORDER[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
+def _resolve_fields(fields: dict) -> dict:
+    out = {}
+    for k, v in fields.items():
+        if type(v) is Lazy:
+            v = v.fn(*v.args)
+        elif type(v) is list and v:
+            v = [x.fn(*x.args) if type(x) is Lazy else x for x in v]
+        out[k] = v
+    return out

@@ -2,39 +2,16 @@
 
 Every event has a ``kind`` (its class's ``KIND``), a global ``seq`` number and a wall-clock
 ``time``; the fields after those are each kind's payload, documented in ``docs/events.md``.
+The engine's events build their payload on first read (``deferred.py``).
 Imports: stdlib and ``deferred`` only.
 """
 from __future__ import annotations
 
-import dataclasses
-import sys
 from dataclasses import dataclass, field
 
-from .deferred import (_Deferrable, _dict_maker, _get_pending, _make_deferrable, _materialize,
-                       _set_pending, install_stamps)
+from .deferred import Payload, _payload_fields, _set, build_payload
 
-if sys.version_info >= (3, 11):
-    _event_class = dataclass(frozen=True, slots=True)
-else:
-    def _event_class(cls):
-        """``dataclass(frozen=True, slots=True)`` as Python 3.11 makes it. Python 3.10's gives a
-        subclass a slot of its own for every field, the inherited ones too (bpo-45897, fixed
-        in 3.11): each kind's own ``seq`` and ``time`` slots would then hide the base's, which
-        :func:`install_stamps` reads from and the engine's deferred events are stamped in."""
-        cls = dataclass(frozen=True)(cls)
-        inherited = set()
-        for base in cls.__mro__[1:-1]:
-            slots = base.__dict__.get("__slots__", ())
-            inherited.update((slots,) if isinstance(slots, str) else slots)
-        names = tuple(f.name for f in dataclasses.fields(cls))
-        body = {k: v for k, v in cls.__dict__.items()
-                if k not in names and k not in ("__dict__", "__weakref__")}
-        body["__slots__"] = tuple(n for n in names if n not in inherited)
-        slotted = type(cls)(cls.__name__, cls.__bases__, body)
-        slotted.__qualname__ = cls.__qualname__
-        slotted.__getstate__ = dataclasses._dataclass_getstate     # as 3.10's slots=True does
-        slotted.__setstate__ = dataclasses._dataclass_setstate
-        return slotted
+_event_class = dataclass(frozen=True, slots=True)
 
 #: 2: recordings write each source site once (a ``site`` line) and events refer to it by id.
 #: 3: a backward step's ``total`` that is its ``grad`` is left out (readers put it back).
@@ -42,13 +19,13 @@ SCHEMA_VERSION = 3
 
 
 @_event_class
-class Event(_Deferrable):
+class Event(Payload):
     KIND = "event"
     seq: int = 0
     time: float = 0.0
 
     def __post_init__(self):
-        _set_pending(self, None)
+        _set(self, "_build", None)
 
     @property
     def kind(self) -> str:
@@ -56,12 +33,11 @@ class Event(_Deferrable):
 
     def to_dict(self) -> dict:
         """The JSON form: ``{"kind": ..., "seq": ..., "time": ..., <fields>}``."""
-        try:
-            if _get_pending(self):
-                _materialize(self)
-        except AttributeError:      # built without __init__ (unpickled): nothing deferred
-            pass
-        return _dict_maker(type(self))(self)
+        build_payload(self)
+        out = {"kind": self.KIND, "seq": self.seq, "time": self.time}
+        for f in _payload_fields(type(self)):
+            out[f.name] = getattr(self, f.name)
+        return out
 
 
 @_event_class
@@ -212,16 +188,10 @@ class RecordingClosed(Event):
     dropped: int = 0
 
 
-install_stamps(Event)
-
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.KIND: cls for cls in (OpDefined, TapeOpened, TapeClosed, Watched, OpRecorded,
                               RecordingPaused, RecordingResumed, VariableAssigned, Escaped,
                               GradientStarted, BackwardStep, GradientFinished, Scalar,
                               RecordingClosed)
 }
-
-for _cls in (Watched, OpRecorded, VariableAssigned, Escaped, GradientStarted, BackwardStep,
-             GradientFinished):
-    _make_deferrable(_cls)
 

@@ -1,14 +1,12 @@
 """Summaries of arrays: shape, dtype, stats, NaN/Inf counts, and the value itself when small.
 
-Small arrays are summarised in plain Python, large float arrays in one pass of C
-(``_stats.c``), anything else in a few vectorised NumPy passes (NumPy is imported on first
-use, so ``import tapeviz.events`` stays light); the last summaries are cached by array
-identity. Imports: stdlib, ``codec`` (NumPy lazily).
+Small arrays are summarised in plain Python, large ones in a few vectorised NumPy passes
+(NumPy is imported on first use, so ``import tapeviz.events`` stays light); the last
+summaries are cached by array identity. Imports: stdlib, ``codec`` (NumPy lazily).
 """
 from __future__ import annotations
 
 import math
-import os
 import threading
 
 from .codec import sanitize
@@ -124,23 +122,27 @@ def _small_stats(flat: list, size: int, floating: bool, out: dict) -> bool:
 
 
 def _large_stats(a, size: int, out: dict) -> None:
-    if _finite_stats is not None:
-        got = _finite_stats(a)      # one pass; None: not a plain float array, or not finite
-        if got is not None:
-            lo, hi, total, squares, zeros = got
-            out.update(min=lo, max=hi, mean=total / size, norm=math.sqrt(squares), nan=0,
-                       inf=0, zeros=zeros)
-            return
+    """Stats of a large numeric array. Float32 arrays are read as they are, with no float64
+    copy: min, max and the zero count are exact in any dtype, the sum is accumulated in
+    float64, and only the sum of squares stays in float32 (relative error about 1e-7), which
+    cannot overflow or lose the largest elements' squares while the largest magnitude is
+    between 1e-15 and 1e15 (or 0); other arrays, and float32 ones outside that range, are
+    read as float64."""
     np = _np()
-    f = a.astype(np.float64, copy=False).ravel()
+    f = a.ravel()
+    if f.dtype != np.float32:
+        f = f.astype(np.float64, copy=False)
     lo, hi = float(f.min()), float(f.max())
-    if -1e150 < lo and hi < 1e150:   # all finite (NaN compares false), and nothing overflows
-        out.update(min=lo, max=hi, mean=float(f.sum()) / size,
+    big = max(-lo, hi)      # NaN compares false: NaN arrays take the careful path
+    if f.dtype == np.float32 and not (big == 0 or 1e-15 < big < 1e15):
+        f = f.astype(np.float64)
+    if -1e150 < lo and hi < 1e150:   # all finite, and no square overflows
+        out.update(min=lo, max=hi, mean=float(f.sum(dtype=np.float64)) / size,
                    norm=math.sqrt(float(np.dot(f, f))), nan=0, inf=0,
                    zeros=size - int(np.count_nonzero(f)))
         return
     with np.errstate(over="ignore", invalid="ignore"):
-        _careful_stats(np, f, size, out)
+        _careful_stats(np, f.astype(np.float64, copy=False), size, out)
 
 
 def _careful_stats(np, f, size: int, out: dict) -> None:
@@ -160,16 +162,6 @@ def _careful_stats(np, f, size: int, out: dict) -> None:
 
 
 _numpy = None
-
-#: The C one-pass stats of a C-contiguous float32/float64 array (_stats.c), unless it was not
-#: built (no C compiler) or TAPEVIZ_PURE_PYTHON=1: NumPy's passes then serve.
-_finite_stats = None
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from ._stats import finite_stats as _finite_stats
-    except ImportError:
-        pass
-
 
 def _np():
     global _numpy

@@ -1,5 +1,6 @@
-"""How events become JSON lines: orjson for tapeviz's own events, the strict stdlib encoder
-for everything else, and the helpers that keep both writing the same ASCII JSON.
+"""How events become JSON lines: orjson for tapeviz's own events, the strict stdlib ``json``
+encoder for everything else (and for everything without orjson), and the helpers that keep
+both writing the same ASCII JSON.
 
 orjson writes NaN/Inf as ``null``, so only events whose payloads cannot hold them take it
 (tapeviz's summaries write non-finite numbers as strings; an op's ``attrs`` and a scalar are
@@ -12,20 +13,6 @@ import codecs
 import json
 
 _encode = json.JSONEncoder(allow_nan=False, check_circular=False, separators=(",", ":")).encode
-
-
-def _refuse(value):
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _fast_encoder():
-    """A reusable C encoder (it memoises key strings across calls): returns chunk lists.
-    Strict: NaN/Inf and non-JSON types raise, so that the caller sanitises the event."""
-    from json.encoder import c_make_encoder, encode_basestring_ascii
-    if c_make_encoder is None:   # pure-Python json: same output, slower
-        return lambda obj, _level: (_encode(obj),)
-    return c_make_encoder(None, _refuse, encode_basestring_ascii, None, ":", ",",
-                          False, False, False)
 
 
 _orjson = None          # the orjson module once a writer imported it; False: not installed

@@ -21,7 +21,6 @@ Imports: stdlib, ``events``, ``encode`` and ``sources``.
 """
 from __future__ import annotations
 
-import os
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
@@ -49,14 +48,6 @@ _GradientFinished = _events.GradientFinished
 _WITH_REFS = frozenset(_REF_FIELDS_BY_CLASS) | {_GradientFinished}
 
 CLEARED = b'{"kind":"refs_cleared"}\n'
-
-_c_compact = None      # WriterTables.compact in C (_tables.c), unless TAPEVIZ_PURE_PYTHON=1
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    try:
-        from ._tables import compact as _c_compact
-    except ImportError:    # built without a C compiler: the Python version serves
-        pass
-
 
 class WriterTables:
     """The writer's half: replaces sites and repeated refs in an event's dict (a fresh
@@ -93,17 +84,7 @@ class WriterTables:
         self.by_line[key] = (sid, dict(site))
         return sid, line
 
-    def _compact_c(self, cls, data: dict) -> bytes:
-        """:meth:`compact` through ``_tables.c``, which does the usual event's refs and known
-        site; a new site's definition line and ``gradient_finished`` stay here."""
-        if cls is _GradientFinished:
-            return self._compact_python(cls, data)
-        if _c_compact(self.refs, self.by_line, _REF_FIELDS_BY_CLASS.get(cls), data):
-            return b""
-        data["site"], defined = self.site(data["site"])
-        return defined
-
-    def _compact_python(self, cls, data: dict) -> bytes:
+    def compact(self, cls, data: dict) -> bytes:
         """Replaces ``data``'s site and repeated refs by their ids, remembering the refs it
         leaves in full at once (a later ref of the same tensor in this event names it: readers
         resolve fields in the same order). Returns the line to write before the event (a new
@@ -159,9 +140,6 @@ class WriterTables:
             return carried + defined
         return carried
 
-    #: (the C version when it was built: both do the same, tests/test_recording_tables.py)
-    compact = _compact_python if _c_compact is None else _compact_c
-
     def _ref(self, ref):
         if type(ref) is dict:
             tid = ref.get("id")
@@ -186,7 +164,7 @@ class WriterTables:
 def totals_once(input_grads):
     """A backward step's ``input_grads`` as written: an entry whose ``total`` *is* its
     ``grad`` (the engine's own summary, the same object) without ``total``; the list itself
-    otherwise unchanged (``_writer.c``'s ``totals_once`` is the same)."""
+    otherwise unchanged."""
     if type(input_grads) is not list:
         return input_grads
     return [{k: v for k, v in ig.items() if k != "total"}

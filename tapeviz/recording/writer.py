@@ -4,8 +4,7 @@ close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unch
 Sites and repeated tensor refs are written once (``tables.py``).
 A writer locks its file (``files.py``): a second process recording to the same path gets
 an error naming the first one's process id instead of mixing two runs into one file.
-Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables`` (and ``native``, the
-usual event's C version, when it was built).
+Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables``.
 """
 from __future__ import annotations
 
@@ -14,14 +13,13 @@ import os
 import sys
 import threading
 import time
-import types
 import warnings
 
 from .. import events as _events
 from ..events import SCHEMA_VERSION, sanitize
-from ..events.deferred import _DICT_MAKERS, _dict_maker, built_payload
-from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _fast_encoder,
-                     _finite_attrs, _finite_number, _plain, cut_to_fit)
+from ..events.deferred import engine_built
+from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_attrs,
+                     _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
@@ -34,8 +32,7 @@ FLUSH_BYTES = 1 << 20
 FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
 #: what a line that cannot be written the usual way raises: the event is then written the
-#: general way (sanitised). KeyError: a deferred payload that left a field out (built_payload
-#: writes what the build gave), which the general way fills in with the defaults.
+#: general way (sanitised).
 _WRITE_ERRORS = (ValueError, TypeError, RecursionError, OverflowError, KeyError, MemoryError)
 #: what building an event's payload may raise: it is then written the general way, or, when
 #: that fails too (a MemoryError summarising a huge broadcast view), counted in ``dropped``
@@ -82,14 +79,7 @@ class record:
         self._end = 0
         self._buffered_events = 0     # events in it (the other lines are table lines)
         self._tables = WriterTables()  # sites and tensor refs already written in full
-        self._encoder = _fast_encoder()
         self._dumps = _fast_dumps()
-        # C does what this Python does, where it is the same Python: the tables' C version
-        # and orjson (tests compare the two writers, and the two tables, side by side)
-        self._write_c = (_c_write if self._dumps is not None and
-                         WriterTables.compact is WriterTables._compact_c else None)
-        if self._write_c is not None:     # its Python, below, as _on_event.c's fallback
-            self._on_event = types.MethodType(_c_on_event, self)
         self._lock = threading.Lock()
         self._failed = False
         self._file = lock_for_writing(self.path)    # RecordingLocked: another process has it
@@ -123,40 +113,30 @@ class record:
             self.dropped += 1
             return
         cls = type(event)
-        try:    # a deferred payload (tuple), False: built by tapeviz, None: by hand or a file
-            pending = event._pending     # the slot read as any slot (its __get__: a call)
-        except AttributeError:     # made without __init__
-            pending = None
         try:    # the dict (building a deferred payload first): outside the lock
-            if not pending:
-                data = (_DICT_MAKERS.get(cls) or _dict_maker(cls))(event)
-            else:
-                data = built_payload(event, pending)
+            data = event.to_dict()
         except _BUILD_ERRORS:
             data = None
-        # tapeviz's own payloads write non-finite numbers as strings: orjson may encode them
-        engine_built = pending is not None
+        # ours: built by tapeviz, non-finite numbers written as strings (orjson may encode it)
+        ours = engine_built(event)
         # the tables and the buffer change together, one event at a time: a line that names
         # a site or a tensor always follows the line that wrote it in full
         with self._lock:
             if self.closed:
                 return
-            write = self._write_c     # 1: written; -1: an error the except below takes
-            done = write(self, cls, data, pending) if write is not None else 0
-            if done <= 0:
-                self._write_locked(event, cls, data, engine_built, done)
+            self._write_locked(event, cls, data, ours)
 
-    def _write_locked(self, event, cls, data, engine_built: bool, done: int = 0) -> None:
+    def _write_locked(self, event, cls, data, ours: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
-        not closed). ``done`` -1: the C version met an error the except below takes."""
+        not closed)."""
         tables = self._tables
         try:
-            if done or data is None:
+            if data is None:
                 raise ValueError("no payload")
             defined = tables.compact(cls, data)
             if defined:
                 self._append(defined)
-            line = self._line(cls, data, engine_built)
+            line = self._line(cls, data, ours)
         except _WRITE_ERRORS:
             line = self._sanitized(event)
             if line is not None:
@@ -211,13 +191,13 @@ class record:
             self._buffered_events -= 1      # (counted by the caller once this line is written)
         return fitted
 
-    def _line(self, cls, data: dict, engine_built: bool) -> bytes:
-        """One JSON line: orjson when it writes what the strict stdlib encoder would (it
-        writes NaN as null): tapeviz's own events (their summaries write non-finite numbers
-        as strings; an op's attrs are checked here) and small plain events; the strict
-        encoder for the rest."""
+    def _line(self, cls, data: dict, ours: bool) -> bytes:
+        """One JSON line: orjson when it writes what the strict stdlib ``json`` encoder would
+        (it writes NaN as null): tapeviz's own events (their summaries write non-finite
+        numbers as strings; an op's attrs are checked here) and small plain events; ``json``
+        for the rest, and for everything where orjson is not installed."""
         if self._dumps is not None:
-            if engine_built:
+            if ours:
                 fast = True
                 if cls is _OpRecorded:
                     attrs = data["attrs"]
@@ -241,8 +221,9 @@ class record:
                     return line.decode("utf-8").encode("ascii", "tapeviz-json-ascii")
         return self._strict(data)
 
-    def _strict(self, data: dict) -> bytes:
-        return "".join(self._encoder(data, 0)).encode("ascii") + b"\n"
+    @staticmethod
+    def _strict(data: dict) -> bytes:
+        return _encode(data).encode("ascii") + b"\n"
 
     def _sanitized(self, event):
         try:
@@ -389,13 +370,6 @@ def _forget_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
-
-
-# the usual event of _on_event in C (_writer.c, _on_event.c), unless TAPEVIZ_PURE_PYTHON=1
-_c_write = _c_on_event = None
-if os.environ.get("TAPEVIZ_PURE_PYTHON", "") in ("", "0"):
-    from . import native as _native
-    _c_write, _c_on_event = _native.load(sys.modules[__name__])
 
 
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
