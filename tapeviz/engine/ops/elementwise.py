@@ -9,9 +9,7 @@ import operator
 
 import numpy as np
 
-from .. import op as _op
 from ..op import apply, defop
-from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
 from ..tensor import Tensor, like
 
@@ -23,10 +21,6 @@ def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-poin
                saves=saves)
 
     def fn(x, name=None):
-        if _local.state.quiet_lean and type(x) is Tensor and x._value.dtype.kind in (kinds or "fiub"):
-            out = _op.lean_kernel(forward, x._value)
-            if out is not None:
-                return out
         if type(x) is not Tensor:   # (a tensor already: no call)
             x = tensor(x)
         if kinds is not None and x._value.dtype.kind not in kinds:
@@ -42,11 +36,6 @@ def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"
     op = defop(name, forward, vjps, formula, grads, saves=saves)
 
     def fn(x, y, name=None):
-        if _local.state.quiet_lean and check is None and type(x) is Tensor and type(y) is Tensor and \
-                x._value.dtype is y._value.dtype and x._value.dtype.kind in kinds:
-            out = _op.lean_kernel(forward, x._value, y._value)
-            if out is not None:
-                return out
         # two tensors of one dtype (every VJP's `g * b`) need no `pair`, nor a float tensor
         # and a Python number (the user's `x * 2.0`): one call less
         if type(x) is not Tensor or type(y) is not Tensor or \

@@ -4,9 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from .. import op as _op
 from ..op import apply, defop
-from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import pair, require, tensor
 
 
@@ -31,12 +29,6 @@ def _matmul_db(g, y, a, b, ta, tb):
 
 
 def _vjp_product(x, y, ta, tb):
-    """`matmul` for a VJP. Inside a quiet lean backward pass its operands are a recorded
-    product's, already checked: the kernel runs without `matmul`'s checks and `apply`."""
-    if _local.state.quiet_lean:
-        out = _op.lean_kernel(_matmul_forward, x._value, y._value, ta, tb)
-        if out is not None:
-            return out
     return matmul(x, y, transpose_a=ta, transpose_b=tb)
 
 

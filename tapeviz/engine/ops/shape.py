@@ -10,9 +10,7 @@ from math import prod as _prod
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from .. import op as _op
 from ..op import apply, defop
-from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import lead, norm_axis, same_dtype, tensor
 
 
@@ -113,14 +111,10 @@ def broadcast_to(input, shape, name=None):
 
 
 def spread_to(x, shape: tuple):
-    """`broadcast_to` for a VJP (``shape`` a tuple of ints): `sum_to`'s counterpart, and as
-    lean inside a quiet backward pass (a reduction's VJP spreads its upstream gradient)."""
+    """`broadcast_to` for a VJP (``shape`` a tuple of ints): `sum_to`'s counterpart (a
+    reduction's VJP spreads its upstream gradient)."""
     if x._value.shape == shape:
         return x
-    if _local.state.quiet_lean:
-        out = _op.lean_kernel(_broadcast_forward, x._value, shape)
-        if out is not None:
-            return out
     return apply(_broadcast_to, (x,), {"shape": shape})
 
 
@@ -178,10 +172,6 @@ def sum_to(x, shape):
     shape = tuple(shape)
     if tuple(x._value.shape) == shape:
         return x
-    if _local.state.quiet_lean:   # in a quiet lean backward pass: the kernel alone (see lean_kernel)
-        out = _op.lean_kernel(_sum_to_forward, x._value, shape)
-        if out is not None:
-            return out
     return apply(_sum_to, (x,), {"shape": shape})
 
 
