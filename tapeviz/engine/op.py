@@ -2,9 +2,17 @@
 
 An op is one block: a NumPy forward, one vector-Jacobian product per input written with
 tapeviz ops (so a gradient taken under an outer tape is itself recorded), and formulas for
-humans. Every op call builds a small `Node` (lineage: op, parents, source line; no arrays) so
-that an explanation can later say what happened even to work no tape recorded. Each tape that
-watches an input also keeps a `(node, inputs, outputs)` entry: the values the VJPs need.
+humans (`defop`). The op families in `ops/` wrap each one in a function that converts its
+arguments and calls `apply`, which
+
+1. runs the forward on the input values, with NumPy's warnings off;
+2. builds a `Node` (node.py: op, parents, source line; no arrays) and the output `Tensor`s;
+3. adds a `(node, inputs, outputs)` entry, the values the VJPs will need, to every tape of
+   this thread that watches an input (`_record`); a value no VJP reads is kept as its shape
+   and dtype only (`_saved`);
+4. tells the subscribers, if any (`emit.op_event`).
+
+The backward pass (backprop.py) walks those entries in reverse.
 """
 from __future__ import annotations
 
@@ -15,16 +23,15 @@ import numpy as np
 from .. import config as _config
 from .. import events as _events
 from . import dtypes as _dt
+from .emit import op_event
 from .errors import InvalidArgumentError, out_of_memory
+# (the lineage and this thread's state are re-exported: the engine reaches them through op)
+from .node import MAX_LINEAGE_DEPTH, Node, leaf_node, peek_node_id, watched_site  # noqa: F401
 from .site import user_site
-# what belongs to a thread (its open tapes, name scopes, gradient calls, backward-pass flags):
-# `here()` is this thread's, `_local.state` the hot path's read of it
+from .tensor import Tensor, ValueNotKept
 from .threadstate import _IGNORE_ALL, _NUMPY_ERRSTATE, _local, call, forget_dead, here  # noqa: F401
 
 REGISTRY: dict[str, "Op"] = {}
-
-#: Lineage deeper than this is cut, so a long loop of `x = x + 1` cannot grow memory forever.
-MAX_LINEAGE_DEPTH = 512
 
 
 class Op:
@@ -68,27 +75,13 @@ def defop(name, forward, vjps=None, formula="", grads=(), n_out=1, batchable=Tru
     return op
 
 
-class ValueNotKept:
-    """A tape's stand-in for an array no VJP of its op reads: shape and dtype, no data (the
-    array itself can be freed as soon as the user's code drops it, as NumPy code would)."""
-
-    __slots__ = ("shape", "dtype", "ndim", "size")
-
-    def __init__(self, value):
-        self.shape, self.dtype, self.ndim, self.size = (value.shape, value.dtype, value.ndim,
-                                                        value.size)
-
-    def __repr__(self):
-        return f"<value not kept: shape={self.shape} dtype={self.dtype}>"
-
-
 #: values with fewer elements than this are always kept whole (see `_saved`)
 SMALL = 1024
 
 
 def _shell(t):
     """`t` as the tape keeps it when its value is not needed (same id and lineage)."""
-    return _Tensor(ValueNotKept(t._value), t._node, t._id)
+    return Tensor(ValueNotKept(t._value), t._node, t._id)
 
 
 def _saved(op, node, inputs, outputs) -> tuple:
@@ -108,60 +101,6 @@ def _saved(op, node, inputs, outputs) -> tuple:
             tuple([t if t._value.size < SMALL else _shell(t) for t in outputs]))
 
 
-class Node:
-    """Lineage of one op call: what ran, on what, where. Holds no arrays."""
-
-    __slots__ = ("id", "op", "parents", "in_ids", "out_ids", "site", "attrs", "depth",
-                 "tapes", "scope", "__weakref__")
-
-    def __init__(self, op, parents, in_ids, site, attrs):
-        global _last_node_id
-        # (no call between the read and the write: the GIL cannot switch threads there)
-        self.id = _last_node_id = _last_node_id + 1
-        self.op = op
-        self.parents = parents
-        self.in_ids = in_ids
-        self.out_ids = ()
-        self.site = site
-        self.attrs = attrs
-        depth = 0
-        for p in parents:
-            if p is not None and p.depth >= depth:
-                depth = p.depth + 1
-        if depth > MAX_LINEAGE_DEPTH:
-            self.parents = ()
-            depth = 0
-        self.depth = depth
-        self.tapes = ()     # ids of the tapes that recorded this call
-
-    def __repr__(self):
-        return f"<Node {self.id} {self.op if isinstance(self.op, str) else self.op.name}>"
-
-
-_last_node_id = 0
-
-
-def peek_node_id() -> int:
-    """The id the next node will get (tapes mark where they opened, closed and paused)."""
-    return _last_node_id + 1
-
-
-_WALK = object()   # leaf_node's default: take the user's source line
-
-
-def leaf_node(kind: str, site=_WALK) -> Node | None:
-    """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result.
-    ``site``: its source line, None for none; by default the user's line is taken."""
-    return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
-
-
-def watched_site(depth: int = 2):
-    """The user's source line when a tape is open or someone listens (an explanation or an
-    event may read it), else None: an assignment or an optimizer's update outside any tape
-    skips the frame walk."""
-    return user_site(depth + 1) if (_local.state.open or _events.ACTIVE) else None
-
-
 _EMPTY: dict = {}
 
 #: what a kernel raises when it refuses its inputs (`apply` names the op, shapes and dtypes)
@@ -178,7 +117,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     2. remember: a `Node` (the lineage: op, parent nodes, the user's source line) that the
        output tensors point to (none inside a backward pass that no tape records)
     3. record: an entry on every tape of this thread that watches an input (`_record`)
-    4. tell: an `op_recorded` event, when someone listens (`emit.op_event`)
+    4. tell: an `op_recorded` event, when someone listens (`op_event`)
     """
     state = _local.state
     values = tuple(map(_value_of, inputs))
@@ -198,16 +137,16 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         node = Node(op, tuple(map(_node_of, inputs)), tuple(map(_id_of, inputs)),
                     user_site(2), attrs)
     if op.n_out == 1:
-        outputs = (_Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node),)
+        outputs = (Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node),)
     else:
-        outputs = tuple([_Tensor(a if isinstance(a, _ARRAYS) else np.asarray(a), node)
+        outputs = tuple([Tensor(a if isinstance(a, _ARRAYS) else np.asarray(a), node)
                          for a in out])
     if node is not None:
         node.out_ids = tuple(map(_id_of, outputs))
         if state.recording:
             _record(op, node, inputs, outputs)
         if _events.OP_EVENTS:
-            _emit_op(op, node, inputs, outputs)
+            op_event(op, node, inputs, outputs)
     return outputs[0] if op.n_out == 1 else outputs
 
 
@@ -216,9 +155,6 @@ _size_of = attrgetter("_value.size")
 
 #: what a kernel returns (a Python number or list it returns is made an array)
 _ARRAYS = (np.ndarray, np.generic)
-
-
-_Tensor = None  # set by tensor.py: the Tensor class (avoids an import cycle in the hot path)
 
 
 def _record(op, node, inputs, outputs):
@@ -279,10 +215,3 @@ def _hint(op, inputs, text) -> str:
     if "reshape" in text:
         return "Fix: the new shape must have the same number of elements (use -1 for one axis)."
     return "Fix: check the shapes and dtypes of the inputs."
-
-
-def _emit_op(op, node, inputs, outputs):
-    global _emit_op
-    from . import emit   # loaded on the first event: `import tapeviz` stays lean
-    _emit_op = emit.op_event
-    _emit_op(op, node, inputs, outputs)

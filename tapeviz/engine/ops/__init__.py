@@ -27,8 +27,3 @@ for _name in ("np", "apply", "defop", "lead", "pair", "tensor", "annotations", "
               "dt", "info", "Tensor", "Variable", "convert_to_tensor", "dtype_mismatch",
               "InvalidArgumentError"):
     globals().pop(_name, None)
-from .. import tensor as _tensor  # noqa: E402
-import sys as _sys  # noqa: E402
-
-_tensor.ops = _sys.modules[__name__]
-_tensor.bind_operators(_tensor.ops)

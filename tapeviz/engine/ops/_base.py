@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from ..tensor import Tensor, Variable, _Operand, _read_variable, convert_to_tensor, like
+from ..convert import convert_to_tensor, like
+from ..tensor import Tensor, Variable, _Operand, _read_variable
 
 
 def tensor(x, dtype_hint=None) -> Tensor:

@@ -77,7 +77,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return out, norm
 
 
-from ..tensor import constant  # noqa: E402
+from ..convert import constant  # noqa: E402
 from .elementwise import cast, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: E402
 from .gradient_ops import identity  # noqa: E402
 from .nn import l2_loss  # noqa: E402

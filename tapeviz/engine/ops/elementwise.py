@@ -11,7 +11,8 @@ import numpy as np
 
 from ..op import apply, defop
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
-from ..tensor import Tensor, like
+from ..convert import like
+from ..tensor import Tensor
 
 
 

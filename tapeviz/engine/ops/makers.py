@@ -6,8 +6,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import dtypes as dt
-from ..op import leaf_node
-from ..tensor import Tensor, _Operand, _to_array
+from ..convert import _to_array
+from ..node import leaf_node
+from ..tensor import Tensor, _Operand
 from ..errors import InvalidArgumentError, out_of_memory
 from ._base import tensor
 from .shape import _shape_list, check_rank
