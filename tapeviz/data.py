@@ -16,7 +16,7 @@ import numpy as np
 
 from .engine import nest
 from .engine.ops import makers as _makers
-from .engine.ops.shape import stack
+from .engine.ops.join import stack
 from .engine.convert import convert_to_tensor
 from .engine.tensor import Tensor
 

@@ -225,7 +225,7 @@ def test_optimizer_quiet_path_updates_in_place_only_when_nothing_else_holds_the_
                                     ((3, 4), (3, 1)), ((3,), ()), ((0, 3), (3,))])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
 def test_unbroadcast_sums_agree_with_a_float64_sum_and_keep_the_dtype(shapes, dtype):
-    from tapeviz.engine.ops.shape import _sum_to_forward
+    from tapeviz.engine.ops.reduce import _sum_to_forward
     big, small = shapes
     x = (np.random.default_rng(7).normal(size=big) * 10).astype(dtype)
     got = _sum_to_forward(x, small)
@@ -239,7 +239,7 @@ def test_unbroadcast_sums_agree_with_a_float64_sum_and_keep_the_dtype(shapes, dt
 
 
 def test_unbroadcast_sums_by_blas_propagate_nan_and_inf_as_numpy_does():
-    from tapeviz.engine.ops.shape import _sum_to_forward
+    from tapeviz.engine.ops.reduce import _sum_to_forward
     x = np.array([[np.nan, 1, np.inf, np.inf], [2, np.inf, -np.inf, 1]], np.float32)
     with np.errstate(invalid="ignore"):
         want = x.sum(axis=0)

@@ -177,3 +177,29 @@ def _bad_axis(a, ndim, op, shape):
 def lead(g, y) -> int:
     """Extra leading (Jacobian batch) dimensions the upstream gradient carries."""
     return g._value.ndim - y._value.ndim
+
+
+def shape_list(shape):
+    """A shape argument (list, tuple, int, tensor) as a list of ints (-1 for None)."""
+    if hasattr(shape, "_value"):
+        shape = np.asarray(shape._value).tolist()
+    if isinstance(shape, (int, np.integer)):
+        return [int(shape)]
+    if shape is None:
+        raise ValueError("Attempt to convert a value (None) to a shape. Fix: pass a list of ints, "
+                         "e.g. [2, -1]")
+    if isinstance(shape, (str, bytes)) or any(isinstance(s, (str, bytes, list, tuple))
+                                              for s in shape):
+        raise InvalidArgumentError(f"a shape (or perm, multiples) must be a vector of int32 or "
+                                   f"int64, got {shape!r}. Fix: pass a list of ints, e.g. [2, -1]",
+                                   "shape")
+    return [int(s) if s is not None else -1 for s in shape]
+
+
+def check_rank(rank: int, op_name: str):
+    """NumPy (hence tapeviz) arrays have at most 64 dimensions; TensorFlow allows 254."""
+    if rank > 64:
+        raise InvalidArgumentError(
+            f"{op_name}: the requested shape has {rank} dimensions, but tapeviz tensors are NumPy "
+            f"arrays, which have at most 64. Fix: use fewer dimensions (reshape some together) "
+            f"[Op:{op_name}]", op_name)
