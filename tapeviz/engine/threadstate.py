@@ -4,7 +4,8 @@ groups only its own thread's ops; an op belongs to a gradient call only when tha
 thread runs it.
 
 `here()` is the one accessor: this thread's `ThreadState`, made on the thread's first call.
-The hot path (`op.apply`) reads `_local.state` once per op and then plain slots.
+The hot path (`op.apply`) reads `_local.state` once per op and then plain slots. Each
+thread also has its own quiet NumPy context, in which kernels run (`quiet_runner`).
 
 The tape lists hold weak references: a tape entered and never exited stops recording when
 the program drops it (`GradientTape.__del__` warns), instead of recording every later op of

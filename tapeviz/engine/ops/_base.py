@@ -1,4 +1,13 @@
-"""Argument conversion shared by every op family."""
+"""Argument conversion shared by every op family.
+
+An op function turns what the user passed into tensors before `apply` sees them: any
+tensor-like into a Tensor (`tensor`; a Variable gives a read the tapes see), two operands
+into one dtype (`pair`: a Python number takes the dtype of the tensor beside it, and two
+tensors of different dtypes are refused, as TensorFlow refuses them), a dtype an op has no
+kernel for into TensorFlow's error (`require`), and axis and shape arguments into tuples of
+ints (`norm_axis`, `shape_list`). `lead(g, y)` counts the Jacobian batch axes in front of a
+VJP's upstream gradient.
+"""
 from __future__ import annotations
 
 import numpy as np
