@@ -13,8 +13,8 @@ from .engine import dtypes as _dtypes
 from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, float32,  # noqa: F401
                             float64, half, int8, int16, int32, int64, string, uint8)
 from .engine.errors import InvalidArgumentError  # noqa: F401
-from .engine.tensor import (Tensor, TensorShape, Variable, constant, convert_to_tensor,  # noqa: F401
-                            is_tensor)
+from .engine.tensor import Tensor, TensorShape, Variable  # noqa: F401
+from .engine.convert import constant, convert_to_tensor, is_tensor  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401
 from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401
 from .engine.ops import *  # noqa: F401,F403

@@ -16,8 +16,9 @@ import numpy as np
 
 from .engine import nest
 from .engine.ops import makers as _makers
-from .engine.ops.shape import stack
-from .engine.tensor import Tensor, convert_to_tensor
+from .engine.ops.join import stack
+from .engine.convert import convert_to_tensor
+from .engine.tensor import Tensor
 
 #: `num_parallel_calls=tv.data.AUTOTUNE`, `prefetch(tv.data.AUTOTUNE)`: accepted, no effect.
 AUTOTUNE = -1

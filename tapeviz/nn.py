@@ -7,9 +7,6 @@ from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax
                             relu, relu6, softmax, softplus, softsign)
 from .engine.ops.nn import erf as _erf  # noqa: F401  (tv.math.erf belongs to tv.math)
 
-silu = None  # set below
-
-
 def swish(features, beta=1.0, name=None):
     """x · sigmoid(β·x) (also `tv.nn.silu`)."""
     return features * sigmoid(features * beta) if beta != 1.0 else features * sigmoid(features)

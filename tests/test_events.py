@@ -501,11 +501,8 @@ def test_a_subscriber_of_some_kinds_receives_exactly_those():
 def test_per_op_events_are_not_built_when_no_subscriber_wants_them(monkeypatch):
     from tapeviz.engine import backprop, op
     built = []
-    real_op, real_step, real_emit = op._emit_op, backprop._emit_deferred, events.emit_deferred
-    monkeypatch.setattr(op, "_emit_op", lambda *a: (built.append("op"), real_op(*a)))
-    # (`apply` emits a recorded op of a known kind itself, through `events.emit_deferred`)
-    monkeypatch.setattr(events, "emit_deferred", lambda *a: (
-        a[0] is events.OpRecorded and built.append("op"), real_emit(*a)))
+    real_op, real_step = op.op_event, backprop._emit_deferred
+    monkeypatch.setattr(op, "op_event", lambda *a: (built.append("op"), real_op(*a)))
     monkeypatch.setattr(backprop, "_emit_deferred",
                         lambda *a: (built.append(a[0].KIND), real_step(*a)))
     alone = []

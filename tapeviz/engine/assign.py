@@ -7,14 +7,13 @@ from sys import getrefcount as _getrefcount
 import numpy as np
 
 from .. import events as _events
-from . import op as _op
 from .convert import _to_array, convert_to_tensor
-from .op import Node
+from .node import Node, watched_site
 from .refs import _assigned_payload
 from .site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand, _ids
-from .threadstate import tapes
+from .threadstate import here, tapes
 
 _next_id = _ids.__next__
 
@@ -77,9 +76,9 @@ def _assign(var: Variable, value, method: str):
         result = new._value.copy() if isinstance(new._value, np.ndarray) else new._value
     else:
         result = _combined(var, new._value, method)
-    site = _op.watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
+    site = watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
     _commit(var, result, method, new._node, new._id, site)
-    for tape in tapes(_op.here().open):
+    for tape in tapes(here().open):
         tape._assigns.append((var._id, new._id, method, var._node))
     if _events.ACTIVE:
         # (emit_deferred with its own builder, as op events: no Lazy fields for `make` to find)
@@ -128,7 +127,7 @@ def assign_quiet(var: Variable, delta, method: str) -> bool:
     for it (the assignment's node has None there, as for a Python value; a constant's leaf is
     on no gradient path, so explanations never name it). Otherwise it changes nothing and
     returns False: the caller assigns the usual way."""
-    if _op.here().open or _events.ACTIVE or delta.dtype is not var._value.dtype:
+    if here().open or _events.ACTIVE or delta.dtype is not var._value.dtype:
         return False
     _commit(var, _combined(var, delta, method), method, None, _next_id(), None)
     return True

@@ -7,9 +7,8 @@ inputs that lead back to a source are called.
 from __future__ import annotations
 
 from .. import events as _events
-from . import op as _op
 from .ops import add, broadcast_to, cast, reduce_sum, sum_to, zeros
-from .threadstate import tapes
+from .threadstate import quietly
 
 
 class NeedsLoop(Exception):
@@ -46,24 +45,12 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     if not grads:
         return {}
     emitting = _events.STEP_EVENTS and call is not None
-    state = _op.here()    # (this thread's: another thread's ops keep their lineage)
-    lean_before = state.lean
-    # no tape of this thread records this pass: its ops need no lineage
-    state.lean = not tapes(state.recording)
-    try:
-        if tape._user_vjps:   # custom gradient code is the user's: it runs with their settings
-            return _walk(entries, grads, reach, source_ids, batch, call, observer, emitting)
-        # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
-        # one switch per pass, and its lean ops then call their kernels directly
-        quiet_before = state.quiet_lean
-        state.quiet_lean = state.lean
-        try:
-            return _op._quiet_run()(_walk, entries, grads, reach, source_ids, batch, call,
-                                    observer, emitting)
-        finally:
-            state.quiet_lean = quiet_before
-    finally:
-        state.lean = lean_before
+    args = (entries, grads, reach, source_ids, batch, call, observer, emitting)
+    if tape._user_vjps:   # custom gradient code is the user's: it runs with their settings
+        return _walk(*args)
+    # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
+    # one switch per pass instead of one per op
+    return quietly(_walk, *args)
 
 
 def _walk(entries, grads, reach, keep, batch, call, observer, emitting):

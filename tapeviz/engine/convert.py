@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes as _dt
-from .op import leaf_node
-from . import tensor as _tensor
+from .. import engine
+from .node import leaf_node
 from .tensor import Tensor, Variable, _Operand, _read_variable
 
 
@@ -165,7 +165,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
                              f"Variable with dtype {value.dtype.name}: {value!r}")
         return _read_variable(value)
     if isinstance(value, (list, tuple)) and value and _holds_tensor(value):
-        return _tensor.ops.stack([convert_to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value])
+        return engine.ops.stack([convert_to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value])
     hint = dtype_hint or preferred_dtype
     if dtype is None and hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:

@@ -1,4 +1,10 @@
-"""Op events: built only while someone listens (`events.ACTIVE`), never on the hot path."""
+"""Op events: `op_recorded` for an op call, `op_defined` the first time an op is seen.
+
+`op.apply` calls `op_event` only while someone listens to op events (`events.OP_EVENTS`).
+An op no tape recorded is told too, with `skipped` saying why (its tape was paused, or it
+ran on a closed tape's tensors), unless it belongs to no graph at all. The payload (tensor
+refs with summaries, the source line, the attributes) is built when a subscriber reads it.
+"""
 from __future__ import annotations
 
 from .. import events as _events

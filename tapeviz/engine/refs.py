@@ -7,10 +7,9 @@ import re
 
 from .. import events as _events
 from . import dtypes as _dt
-from . import op as _op
 from .site import as_dict, escape_site
-from .tensor import Variable
-from .threadstate import tapes
+from .tensor import ValueNotKept, Variable
+from .threadstate import here, tapes
 
 
 def _assigned_payload(var, value, node, method, new, new_value, new_node, site, limit):
@@ -23,7 +22,7 @@ _NP_CALL = re.compile(r"\b(?:np|numpy|onp|jnp)\.([A-Za-z_][\w.]*)\s*\(")
 
 def note_escape(tensor, via):
     """A value left the tape (NumPy or a Python number): remember where, for explanations."""
-    opened = _op.here().open
+    opened = here().open
     if not opened and not _events.ACTIVE:
         return
     site = escape_site(2)
@@ -73,6 +72,6 @@ def ref_dict(t, value=None, node=None, limit=None) -> dict:
             "trainable": bool(node.attrs.get("trainable", True)) if is_var and node is not None
             and node.attrs else (True if is_var else None),
             "node": node_id,
-            "summary": None if type(value) is _op.ValueNotKept else
+            "summary": None if type(value) is ValueNotKept else
             _events.summarize(value, limit) if value.dtype.kind != "O" else
             {"shape": shape, "dtype": "string"}}

@@ -1,19 +1,28 @@
-"""`Tensor`, `Variable`, `TensorShape` and conversion with TensorFlow's dtype rules."""
+"""`Tensor`, `Variable` and `TensorShape`: values, and the operators that make new ones.
+
+A `Tensor` is an immutable NumPy value, an id the tapes know it by, and the `Node` (node.py)
+of the op call that made it. A `Variable` is mutable state with an id of its own; reading it
+gives a Tensor with that id, so a tape that watches the variable sees its reads.
+
+Everything else in the engine is built on these classes, so this module comes first: the op
+functions (`ops/`), conversion (convert.py), escapes (refs.py) and assignment (assign.py)
+import it. Its methods call back into them through the package, `engine.ops.add(...)`,
+looked up when the method runs (when all of the engine is loaded).
+"""
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
+from .. import engine
 from . import dtypes as _dt
-from . import op as _op
 from .errors import InvalidArgumentError
-from .op import Node
+from .node import Node
 from .site import user_site
 from .threadstate import _local
 
 _ids = itertools.count(1)
-ops = None  # the ops module, bound by tapeviz.engine.ops at import (operators call into it)
 
 
 class TensorShape(tuple):
@@ -44,6 +53,20 @@ class TensorShape(tuple):
         return TensorShape(out) if isinstance(key, slice) else out
 
 
+class ValueNotKept:
+    """A tape's stand-in for an array no VJP of its op reads: shape and dtype, no data (the
+    array itself can be freed as soon as the user's code drops it, as NumPy code would)."""
+
+    __slots__ = ("shape", "dtype", "ndim", "size")
+
+    def __init__(self, value):
+        self.shape, self.dtype, self.ndim, self.size = (value.shape, value.dtype, value.ndim,
+                                                        value.size)
+
+    def __repr__(self):
+        return f"<value not kept: shape={self.shape} dtype={self.dtype}>"
+
+
 class _Operand:
     """Operators shared by `Tensor` and `Variable`; all of them dispatch to ops."""
 
@@ -68,20 +91,20 @@ class _Operand:
     def numpy(self):
         """The value as NumPy (a copy-free view for arrays). The result leaves the tape."""
         value = self._read()
-        note_escape(self, "numpy()")
+        engine.refs.note_escape(self, "numpy()")
         return value.copy() if isinstance(value, np.ndarray) else value
 
     def __array__(self, dtype=None, copy=None):
-        note_escape(self, None)
+        engine.refs.note_escape(self, None)
         # a copy: NumPy may write into what it gets, and a tensor is immutable
         return np.array(self._read(), dtype=dtype, copy=True)
 
     def __float__(self):
-        note_escape(self, "float()")
+        engine.refs.note_escape(self, "float()")
         return float(self._scalar("float"))
 
     def __int__(self):
-        note_escape(self, "int()")
+        engine.refs.note_escape(self, "int()")
         return int(self._scalar("int"))
 
     def __index__(self):
@@ -91,15 +114,15 @@ class _Operand:
                         f"got shape={tuple(self._value.shape)} dtype={self.dtype.name}")
 
     def __bool__(self):
-        note_escape(self, "bool()")
+        engine.refs.note_escape(self, "bool()")
         return bool(self._scalar("bool"))
 
     def item(self):
-        note_escape(self, "item()")
+        engine.refs.note_escape(self, "item()")
         return self._scalar("item").item()
 
     def tolist(self):
-        note_escape(self, "tolist()")
+        engine.refs.note_escape(self, "tolist()")
         return np.asarray(self._read()).tolist()
 
     def _scalar(self, what):
@@ -119,59 +142,59 @@ class _Operand:
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor. Fix: iterate over a tensor "
                             "with at least one dimension, or use the scalar directly")
-        return iter(ops.unstack(self, axis=0))
+        return iter(engine.ops.unstack(self, axis=0))
 
     def __hash__(self):
         return id(self)
 
 
-    # arithmetic: each operator is one line calling the op
-    def __add__(self, other): return ops.add(self, other)
-    def __radd__(self, other): return ops.add(like(other, self), self)
-    def __sub__(self, other): return ops.subtract(self, other)
-    def __rsub__(self, other): return ops.subtract(like(other, self), self)
-    def __mul__(self, other): return ops.multiply(self, other)
-    def __rmul__(self, other): return ops.multiply(like(other, self), self)
-    def __truediv__(self, other): return ops.truediv(self, other)
-    def __rtruediv__(self, other): return ops.truediv(like(other, self), self)
-    def __floordiv__(self, other): return ops.floordiv(self, other)
-    def __rfloordiv__(self, other): return ops.floordiv(like(other, self), self)
-    def __mod__(self, other): return ops.floormod(self, other)
-    def __rmod__(self, other): return ops.floormod(like(other, self), self)
-    def __pow__(self, other): return ops.pow(self, other)
-    def __rpow__(self, other): return ops.pow(like(other, self), self)
-    def __matmul__(self, other): return ops.matmul(self, other)
-    def __rmatmul__(self, other): return ops.matmul(like(other, self), self)
-    def __neg__(self): return ops.negative(self)
+    # arithmetic: each operator is one line calling the op function (in engine/ops)
+    def __add__(self, other): return engine.ops.add(self, other)
+    def __radd__(self, other): return engine.ops.add(_like(other, self), self)
+    def __sub__(self, other): return engine.ops.subtract(self, other)
+    def __rsub__(self, other): return engine.ops.subtract(_like(other, self), self)
+    def __mul__(self, other): return engine.ops.multiply(self, other)
+    def __rmul__(self, other): return engine.ops.multiply(_like(other, self), self)
+    def __truediv__(self, other): return engine.ops.truediv(self, other)
+    def __rtruediv__(self, other): return engine.ops.truediv(_like(other, self), self)
+    def __floordiv__(self, other): return engine.ops.floordiv(self, other)
+    def __rfloordiv__(self, other): return engine.ops.floordiv(_like(other, self), self)
+    def __mod__(self, other): return engine.ops.floormod(self, other)
+    def __rmod__(self, other): return engine.ops.floormod(_like(other, self), self)
+    def __pow__(self, other): return engine.ops.pow(self, other)
+    def __rpow__(self, other): return engine.ops.pow(_like(other, self), self)
+    def __matmul__(self, other): return engine.ops.matmul(self, other)
+    def __rmatmul__(self, other): return engine.ops.matmul(_like(other, self), self)
+    def __neg__(self): return engine.ops.negative(self)
     def __pos__(self): return self
-    def __abs__(self): return ops.abs(self)
-    def __lt__(self, other): return ops.less(self, other)
-    def __le__(self, other): return ops.less_equal(self, other)
-    def __gt__(self, other): return ops.greater(self, other)
-    def __ge__(self, other): return ops.greater_equal(self, other)
-    def __and__(self, other): return ops.logical_and(self, other)
-    def __rand__(self, other): return ops.logical_and(like(other, self), self)
-    def __or__(self, other): return ops.logical_or(self, other)
-    def __ror__(self, other): return ops.logical_or(like(other, self), self)
-    def __invert__(self): return ops.logical_not(self)
-    def __getitem__(self, key): return ops.getitem(self, key)
+    def __abs__(self): return engine.ops.abs(self)
+    def __lt__(self, other): return engine.ops.less(self, other)
+    def __le__(self, other): return engine.ops.less_equal(self, other)
+    def __gt__(self, other): return engine.ops.greater(self, other)
+    def __ge__(self, other): return engine.ops.greater_equal(self, other)
+    def __and__(self, other): return engine.ops.logical_and(self, other)
+    def __rand__(self, other): return engine.ops.logical_and(_like(other, self), self)
+    def __or__(self, other): return engine.ops.logical_or(self, other)
+    def __ror__(self, other): return engine.ops.logical_or(_like(other, self), self)
+    def __invert__(self): return engine.ops.logical_not(self)
+    def __getitem__(self, key): return engine.ops.getitem(self, key)
 
     def __eq__(self, other):
         # as TF's __eq__: incompatible shapes (or None) compare unequal instead of raising
         if other is None:
             return False
         try:
-            return ops.equal(self, other)
+            return engine.ops.equal(self, other)
         except (InvalidArgumentError, TypeError):
-            return constant(False)
+            return engine.convert.constant(False)
 
     def __ne__(self, other):
         if other is None:
             return True
         try:
-            return ops.not_equal(self, other)
+            return engine.ops.not_equal(self, other)
         except (InvalidArgumentError, TypeError):
-            return constant(True)
+            return engine.convert.constant(True)
 
 
 class Tensor(_Operand):
@@ -247,7 +270,7 @@ class Variable(_Operand):
                     f"tv.Variable(tv.cast(x, tv.{_dt.as_dtype(dtype).name}))")
         else:
             try:
-                value = _to_array(initial_value, dtype)
+                value = engine.convert._to_array(initial_value, dtype)
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"Variable: cannot use {initial_value!r} as initial value: "
                                 f"{exc}") from None
@@ -258,8 +281,6 @@ class Variable(_Operand):
                              f"shape {tuple(value.shape)}). Fix: e.g. name=\"w\"")
         self._value = value
         self._id = next(_ids)
-        # (a node even inside a lean backward pass, where `leaf_node` makes none: a variable
-        # made in a grad_fn or an event subscriber is a variable like any other)
         self._node = Node("Variable", (), (), user_site(2), None)
         self._site = self._node.site     # where it was created, kept across assigns
         self._name = (name or "Variable")
@@ -282,13 +303,13 @@ class Variable(_Operand):
         return _read_variable(self)
 
     def assign(self, value, read_value=True):
-        return _assign(self, value, "assign")
+        return engine.assign._assign(self, value, "assign")
 
     def assign_add(self, delta, read_value=True):
-        return _assign(self, delta, "assign_add")
+        return engine.assign._assign(self, delta, "assign_add")
 
     def assign_sub(self, delta, read_value=True):
-        return _assign(self, delta, "assign_sub")
+        return engine.assign._assign(self, delta, "assign_sub")
 
     def __str__(self):
         return self.__repr__()
@@ -336,24 +357,7 @@ def watch_on_read(var: Variable) -> None:
                 tape._watch_variable(var, "auto")
 
 
-def bind_operators(ops_module) -> None:
-    """Make `t + u`, `t - u`, `t * u`, `t / u`, `t @ u`, `-t` and `t[k]` call the op function
-    itself instead of the one-line method above that calls it: one Python frame less per
-    operator (and one less for the source-line walk to skip). The methods above stay the
-    reference and serve until the ops are loaded."""
-    for method, name in (("__add__", "add"), ("__sub__", "subtract"), ("__mul__", "multiply"),
-                         ("__truediv__", "truediv"), ("__matmul__", "matmul"),
-                         ("__neg__", "negative"), ("__getitem__", "getitem")):
-        setattr(_Operand, method, getattr(ops_module, name))
-
-
-_op._Tensor = Tensor
-_op._next_id = _ids.__next__
-
-# conversion lives in convert.py; these names are re-exported for the rest of the engine
-from .convert import (_to_array, constant, convert_to_tensor, is_tensor,  # noqa: E402,F401
-                      like)
-# how tensors appear in events (refs) and where values escape live in refs.py
-from .refs import (_VARIABLE_NODES, _assigned_payload, note_escape, ref,  # noqa: E402,F401
-                   ref_dict)
-from .assign import _assign  # noqa: E402  (assignment lives in assign.py)
+def _like(other, t):
+    """`other` (a Python or NumPy value) as a tensor of `t`'s dtype: the left operand of a
+    reflected operator (`2.0 * t`)."""
+    return engine.convert.like(other, t)

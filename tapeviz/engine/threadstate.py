@@ -1,10 +1,11 @@
-"""What belongs to one thread, as in TensorFlow: its open tapes, name scopes, running gradient
-calls and backward-pass flags. A tape records only the ops of the thread that entered it; a
-name scope groups only its own thread's ops; an op belongs to a gradient call only when that
-call's thread runs it.
+"""What belongs to one thread, as in TensorFlow: its open tapes, name scopes and running
+gradient calls. A tape records only the ops of the thread that entered it; a name scope
+groups only its own thread's ops; an op belongs to a gradient call only when that call's
+thread runs it.
 
 `here()` is the one accessor: this thread's `ThreadState`, made on the thread's first call.
-The hot path (`op.apply`) reads `_local.state` once per op and then plain slots.
+The hot path (`op.apply`) reads `_local.state` once per op and then plain slots. Each
+thread also has its own quiet NumPy context, in which kernels run (`quiet_runner`).
 
 The tape lists hold weak references: a tape entered and never exited stops recording when
 the program drops it (`GradientTape.__del__` warns), instead of recording every later op of
@@ -13,17 +14,35 @@ the thread for ever. Dead references are dropped by the thread that owns the lis
 """
 from __future__ import annotations
 
+import contextvars
+import operator
 import threading
+import weakref
+
+# NaN and Inf are results to explain, not warnings to print (TensorFlow prints nothing): ops
+# run their kernels inside a context whose NumPy error state (NumPy's own, private, context
+# variable) is "ignore". Entering a ready-made context (`Context.run`) costs about a tenth of
+# setting and resetting the variable around each kernel. A context can be entered by one
+# thread at a time: each thread has its own (`ThreadState.quiet_run`).
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _NUMPY_ERRSTATE
+    from numpy._core.umath import _make_extobj
+    _IGNORE_ALL = _make_extobj(all="ignore")
+except ImportError:  # NumPy 1.x: no cheap switch; NumPy's warnings then show
+    _NUMPY_ERRSTATE = contextvars.ContextVar("tapeviz_quiet", default=None)
+    _IGNORE_ALL = True
+
+#: `call(f, *args)` is `f(*args)`: how a kernel runs when the quiet context is already entered
+call = getattr(operator, "call", lambda f, *args, **kwargs: f(*args, **kwargs))
 
 
 class ThreadState:
     """One thread's tape state (see the module's docstring)."""
 
-    __slots__ = ("open", "recording", "entered", "backward", "scopes", "lean", "quiet_lean",
-                 "quiet_run", "variable_reads", "grad_cache")
+    __slots__ = ("open", "recording", "entered", "backward", "scopes", "quiet_run",
+                 "variable_reads", "grad_cache")
 
     def __init__(self):
-        import weakref
         #: weak references to the tapes inside their `with` block (recording or paused),
         #: innermost last
         self.open: list = []
@@ -36,14 +55,10 @@ class ThreadState:
         self.backward: list = []
         #: name scopes (Keras layers) around the ops running now
         self.scopes: list = []
-        #: True while a backward pass runs that no tape records: its ops then skip lineage
-        #: and source lines (their results are gradients, leaves for the user)
-        self.lean = False
-        #: True while such a pass runs in the quiet NumPy context (`backprop.backward`): op
-        #: functions then run their kernel through `op.lean_kernel`, without `apply`
-        self.quiet_lean = False
-        #: `run` of this thread's quiet NumPy context (`op._quiet_run`)
-        self.quiet_run = None
+        #: `run` of this thread's quiet NumPy context (see `quiet_runner`)
+        context = contextvars.Context()
+        context.run(_NUMPY_ERRSTATE.set, _IGNORE_ALL)
+        self.quiet_run = context.run
         #: the list collecting the variables read inside a `custom_gradient` function
         self.variable_reads = None
         #: (upstream gradient, answer) of the last `grad_fn` call (custom.py)
@@ -61,6 +76,17 @@ _local = _Local()
 def here() -> ThreadState:
     """This thread's state."""
     return _local.state
+
+
+def quiet_runner():
+    """`run(f, *args)`, which calls `f(*args)` with NumPy's warnings off: this thread's quiet
+    context's `run`, or a plain `call` inside it (a kernel's own ops, a backward pass)."""
+    return call if _NUMPY_ERRSTATE.get() is _IGNORE_ALL else _local.state.quiet_run
+
+
+def quietly(f, *args, **kwargs):
+    """`f(*args, **kwargs)` with NumPy's warnings off."""
+    return quiet_runner()(f, *args, **kwargs)
 
 
 def tapes(refs: list) -> list:

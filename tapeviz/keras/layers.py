@@ -23,7 +23,8 @@ import numpy as np
 from ..engine import dtypes as _dt
 from ..engine.site import user_site
 from ..engine.tape import name_scope
-from ..engine.tensor import Tensor, Variable, _Operand, convert_to_tensor
+from ..engine.convert import convert_to_tensor
+from ..engine.tensor import Tensor, Variable, _Operand
 from ..module import Module
 from . import activations as _activations
 from . import backend as _backend

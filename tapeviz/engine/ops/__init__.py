@@ -1,34 +1,26 @@
-"""Every op, grouped by family; `tapeviz.engine.tensor` dispatches operators to this module."""
+"""Every op, one module a family, loaded in the order they build on each other.
+
+makers (zeros, ones, random) and elementwise come first; axes moves axes; reduce holds
+broadcasts and reductions (each the other's VJP); indexing and join (concat, split) cut and
+glue; linalg, gradient_ops, nn, losses and clip build on those; info answers shape questions.
+Each family lists its public ops in `__all__`; `tapeviz` exports these (nn's and losses' ops
+are `tv.nn.*` only, as in TensorFlow).
+"""
+from . import makers, elementwise, axes, reduce, indexing, join, linalg  # noqa: E401
+from . import gradient_ops, nn, losses, clip, info  # noqa: E401
+from .axes import *  # noqa: F401,F403
+from .clip import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import abs, pow, round  # noqa: F401  (names that shadow builtins)
-from .shape import *  # noqa: F401,F403
+from .gradient_ops import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
-from .reduce import *  # noqa: F401,F403
+from .info import *  # noqa: F401,F403
+from .join import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
 from .makers import *  # noqa: F401,F403
 from .makers import range  # noqa: F401
-from .linalg import *  # noqa: F401,F403
-from .gradient_ops import *  # noqa: F401,F403
-from . import nn as _nn  # noqa: F401  (registers the tv.nn ops; TF exposes them as tf.nn.* only)
-from . import losses as _losses  # noqa: F401  (the same, for tv.nn's cross-entropies)
-from .clip import *  # noqa: F401,F403
-# Importing a submodule binds its name here, and `from .engine.ops import *` would then
-# shadow the namespaces tapeviz.nn and tapeviz.linalg (and tf.shape) with these modules.
-import types as _types  # noqa: E402
+from .reduce import *  # noqa: F401,F403
+from .reduce import spread_to, sum_to  # noqa: F401  (the engine's unbroadcast, for backprop)
 
-for _name in ("elementwise", "shape", "indexing", "reduce", "makers", "linalg",
-              "gradient_ops", "nn", "losses", "clip"):
-    if isinstance(globals().get(_name), _types.ModuleType):
-        del globals()[_name]
-from .info import rank, shape, size  # noqa: F401,E402  (after the loop: `shape` is a function)
-
-# helpers the families import for themselves are not part of the public surface
-for _name in ("np", "apply", "defop", "lead", "pair", "tensor", "annotations", "operator",
-              "like", "require", "norm_axis", "same_dtype", "FLOAT", "NUMERIC", "leaf_node",
-              "dt", "info", "Tensor", "Variable", "convert_to_tensor", "dtype_mismatch",
-              "InvalidArgumentError"):
-    globals().pop(_name, None)
-from .. import tensor as _tensor  # noqa: E402
-import sys as _sys  # noqa: E402
-
-_tensor.ops = _sys.modules[__name__]
-_tensor.bind_operators(_tensor.ops)
+__all__ = [name for family in (makers, elementwise, axes, reduce, indexing, join, linalg,
+                               gradient_ops, clip, info) for name in family.__all__]

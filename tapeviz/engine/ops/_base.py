@@ -1,10 +1,20 @@
-"""Argument conversion shared by every op family."""
+"""Argument conversion shared by every op family.
+
+An op function turns what the user passed into tensors before `apply` sees them: any
+tensor-like into a Tensor (`tensor`; a Variable gives a read the tapes see), two operands
+into one dtype (`pair`: a Python number takes the dtype of the tensor beside it, and two
+tensors of different dtypes are refused, as TensorFlow refuses them), a dtype an op has no
+kernel for into TensorFlow's error (`require`), and axis and shape arguments into tuples of
+ints (`norm_axis`, `shape_list`). `lead(g, y)` counts the Jacobian batch axes in front of a
+VJP's upstream gradient.
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from ..tensor import Tensor, Variable, _Operand, _read_variable, convert_to_tensor, like
+from ..convert import convert_to_tensor, like
+from ..tensor import Tensor, Variable, _Operand, _read_variable
 
 
 def tensor(x, dtype_hint=None) -> Tensor:
@@ -176,3 +186,29 @@ def _bad_axis(a, ndim, op, shape):
 def lead(g, y) -> int:
     """Extra leading (Jacobian batch) dimensions the upstream gradient carries."""
     return g._value.ndim - y._value.ndim
+
+
+def shape_list(shape):
+    """A shape argument (list, tuple, int, tensor) as a list of ints (-1 for None)."""
+    if hasattr(shape, "_value"):
+        shape = np.asarray(shape._value).tolist()
+    if isinstance(shape, (int, np.integer)):
+        return [int(shape)]
+    if shape is None:
+        raise ValueError("Attempt to convert a value (None) to a shape. Fix: pass a list of ints, "
+                         "e.g. [2, -1]")
+    if isinstance(shape, (str, bytes)) or any(isinstance(s, (str, bytes, list, tuple))
+                                              for s in shape):
+        raise InvalidArgumentError(f"a shape (or perm, multiples) must be a vector of int32 or "
+                                   f"int64, got {shape!r}. Fix: pass a list of ints, e.g. [2, -1]",
+                                   "shape")
+    return [int(s) if s is not None else -1 for s in shape]
+
+
+def check_rank(rank: int, op_name: str):
+    """NumPy (hence tapeviz) arrays have at most 64 dimensions; TensorFlow allows 254."""
+    if rank > 64:
+        raise InvalidArgumentError(
+            f"{op_name}: the requested shape has {rank} dimensions, but tapeviz tensors are NumPy "
+            f"arrays, which have at most 64. Fix: use fewer dimensions (reshape some together) "
+            f"[Op:{op_name}]", op_name)

@@ -5,7 +5,13 @@ path through the norm itself) are TensorFlow's. `clip_by_value` lives with the e
 """
 from __future__ import annotations
 
+from ..convert import constant
 from ._base import require, tensor
+from .elementwise import cast, maximum, minimum, ones_like, sqrt, where, zeros_like
+from .gradient_ops import identity
+from .join import stack
+from .nn import l2_loss
+from .reduce import reduce_sum
 
 __all__ = ["clip_by_norm", "clip_by_global_norm", "global_norm"]
 
@@ -77,9 +83,4 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return out, norm
 
 
-from ..tensor import constant  # noqa: E402
-from .elementwise import cast, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: E402
-from .gradient_ops import identity  # noqa: E402
-from .nn import l2_loss  # noqa: E402
-from .reduce import reduce_sum  # noqa: E402
-from .shape import stack  # noqa: E402
+__all__ = ["clip_by_global_norm", "clip_by_norm", "global_norm"]

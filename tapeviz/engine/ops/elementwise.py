@@ -9,11 +9,13 @@ import operator
 
 import numpy as np
 
-from .. import op as _op
+from .. import dtypes as dt
+from ..errors import InvalidArgumentError, UnimplementedError
 from ..op import apply, defop
-from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
-from ..tensor import Tensor, like
+from .makers import ones_like, zeros_like
+from ..convert import like
+from ..tensor import Tensor
 
 
 
@@ -23,10 +25,6 @@ def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-poin
                saves=saves)
 
     def fn(x, name=None):
-        if _local.state.quiet_lean and type(x) is Tensor and x._value.dtype.kind in (kinds or "fiub"):
-            out = _op.lean_kernel(forward, x._value)
-            if out is not None:
-                return out
         if type(x) is not Tensor:   # (a tensor already: no call)
             x = tensor(x)
         if kinds is not None and x._value.dtype.kind not in kinds:
@@ -42,11 +40,6 @@ def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"
     op = defop(name, forward, vjps, formula, grads, saves=saves)
 
     def fn(x, y, name=None):
-        if _local.state.quiet_lean and check is None and type(x) is Tensor and type(y) is Tensor and \
-                x._value.dtype is y._value.dtype and x._value.dtype.kind in kinds:
-            out = _op.lean_kernel(forward, x._value, y._value)
-            if out is not None:
-                return out
         # two tensors of one dtype (every VJP's `g * b`) need no `pair`, nor a float tensor
         # and a Python number (the user's `x * 2.0`): one call less
         if type(x) is not Tensor or type(y) is not Tensor or \
@@ -314,7 +307,6 @@ _cast = defop("Cast", _cast_forward, [lambda g, y, x, dtype: cast(g, x.dtype)],
 
 def cast(x, dtype, name=None):
     """Change the dtype. Float to int (or bool) ends every gradient path through it."""
-    from .. import dtypes as dt
     x = tensor(x)
     if dtype is None or dtype is int or dtype is str:   # (NumPy reads them as float64, int64
         # and str; TF refuses them, though it takes `float` and `bool`)
@@ -325,7 +317,6 @@ def cast(x, dtype, name=None):
     if x._value.dtype == target.np:
         return x
     if x.dtype.is_string != target.is_string:
-        from ..errors import UnimplementedError
         raise UnimplementedError(
             f"Cast: casting {x.dtype.name} to {target.name} is not supported (shape "
             f"{tuple(x.shape)}). Fix: parse or format the values in Python before making the "
@@ -333,14 +324,11 @@ def cast(x, dtype, name=None):
     return apply(_cast, (x,), {"dtype": target.np})
 
 
-def zeros_like(x, dtype=None, name=None):
-    from .makers import zeros_like as impl
-    return impl(x, dtype)
-
-
-def ones_like(x, dtype=None, name=None):
-    from .makers import ones_like as impl
-    return impl(x, dtype)
-
-
-from ..errors import InvalidArgumentError  # noqa: E402
+__all__ = ["abs", "acos", "add", "asin", "atan", "cast", "ceil", "clip_by_value", "cos",
+           "cosh", "divide", "divide_no_nan", "equal", "exp", "expm1", "floor",
+           "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf",
+           "is_nan", "less", "less_equal", "log", "log1p", "logical_and", "logical_not",
+           "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
+           "negative", "not_equal", "pow", "reciprocal", "round", "rsqrt", "sigmoid",
+           "sign", "sin", "sinh", "sqrt", "square", "squared_difference", "subtract",
+           "tan", "tanh", "truediv", "where"]

@@ -15,3 +15,6 @@ def identity(input, name=None):
 def stop_gradient(input, name=None):
     """The value of `input`, with every gradient path through it cut (the gradient is None)."""
     return apply(_stop, (tensor(input),))
+
+
+__all__ = ["identity", "stop_gradient"]

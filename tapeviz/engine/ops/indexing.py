@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes as dt
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import lead, norm_axis, tensor
@@ -159,7 +160,6 @@ _one_hot = defop("OneHot", _one_hot_forward, None, "y = one_hot(indices, depth)"
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    from .. import dtypes as dt
     i = tensor(indices)
     if depth is None:
         raise ValueError("OneHot: depth is None. Fix: pass the number of classes, e.g. "
@@ -189,3 +189,4 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                                   "dtype": dtype.np})
 
 
+__all__ = ["gather", "gather_nd", "getitem", "one_hot"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..op import leaf_node
+from ..node import leaf_node
 from ..tensor import Tensor
 from ._base import tensor
 
@@ -24,3 +24,6 @@ def size(input, out_type=None, name=None) -> Tensor:
 
 def rank(input, name=None) -> Tensor:
     return Tensor(np.int32(tensor(input)._value.ndim), leaf_node("Rank"))
+
+
+__all__ = ["rank", "shape", "size"]

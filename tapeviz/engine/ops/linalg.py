@@ -1,13 +1,15 @@
-"""Matrix ops. `matmul`'s VJPs are matmuls, so nested tapes and Jacobians reuse them."""
+"""Matrix ops and norms. `matmul`'s VJPs are matmuls, so nested tapes and Jacobians reuse them."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from .. import op as _op
 from ..op import apply, defop
-from ..threadstate import _local   # (this thread's `quiet_lean`: read per op)
-from ._base import pair, require, tensor
+from ..tensor import Tensor
+from ._base import flag, norm_axis, pair, require, tensor
+from .axes import matrix_transpose, reshape, transpose
+from .elementwise import abs, sqrt
+from .reduce import _spread, reduce_max, reduce_sum
 
 
 def _mt(x):
@@ -31,12 +33,6 @@ def _matmul_db(g, y, a, b, ta, tb):
 
 
 def _vjp_product(x, y, ta, tb):
-    """`matmul` for a VJP. Inside a quiet lean backward pass its operands are a recorded
-    product's, already checked: the kernel runs without `matmul`'s checks and `apply`."""
-    if _local.state.quiet_lean:
-        out = _op.lean_kernel(_matmul_forward, x._value, y._value, ta, tb)
-        if out is not None:
-            return out
     return matmul(x, y, transpose_a=ta, transpose_b=tb)
 
 
@@ -200,6 +196,73 @@ def tensordot(a, b, axes, name=None):
     return reshape(matmul(a2, b2), out_shape)
 
 
-from .shape import matrix_transpose, reshape, transpose  # noqa: E402
-from .reduce import reduce_sum  # noqa: E402
-from ._base import flag  # noqa: E402
+# --- norms ---------------------------------------------------------------------------------------
+def _spectral_forward(x, axes, keepdims):
+    out = np.linalg.norm(x, 2, axis=axes, keepdims=keepdims)
+    return out.astype(x.dtype, copy=False)
+
+
+def _spectral_vjp(g, y, x, axes, keepdims):
+    # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple). The
+    # pair is computed here from X's value, so this rule is exact to first order only: a
+    # second derivative through a spectral norm treats u_1 v_1^T as a constant.
+    m = np.moveaxis(np.asarray(x._value, np.float64), axes, (-2, -1))
+    u, _, vh = np.linalg.svd(m)
+    outer = np.moveaxis(u[..., :, :1] * vh[..., :1, :], (-2, -1), axes).astype(x._value.dtype)
+    return _spread(g, y, x, axes) * Tensor(outer)
+
+
+_spectral_norm = defop("SpectralNorm", _spectral_forward, [_spectral_vjp],
+                       "y = σ₁(x), the largest singular value over two axes",
+                       ["∂x = g · u₁ v₁ᵀ (the top singular vectors)"])
+
+def norm(tensor_, ord="euclidean", axis=None, keepdims=None, name=None):
+    """TensorFlow's `tf.norm`. With `axis` a pair of axes, a matrix norm: 'fro'/'euclidean'
+    (Frobenius), 1 (largest column sum of |x|), inf (largest row sum), 2 (largest singular
+    value). Otherwise a vector norm over `axis` (all axes when None): 'euclidean' or 2, 1,
+    inf, or any p > 0 as (Σ|x|^p)^(1/p). Like TF, the Euclidean norm of zero has a NaN
+    gradient (sqrt at 0)."""
+    x = tensor(tensor_)
+    require(x, "norm", "f", "a floating-point")
+    keep = bool(keepdims)
+    ndim = x._value.ndim
+    if isinstance(axis, (list, tuple)) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(axis, (list, tuple)):
+        axes = norm_axis(axis, ndim, "norm", x.shape)
+        if len(axis) != 2 or len(axes) != 2:
+            raise ValueError(f"norm: 'axis' must be None, an integer, or a tuple of 2 unique "
+                             f"integers, got {list(axis)} (input shape {tuple(x.shape)}). Fix: "
+                             "norm over all axes with axis=None, or reduce the others first")
+        if not (ord in ("euclidean", "fro") if isinstance(ord, str) else
+                not isinstance(ord, bool) and ord in (1, 2, np.inf)):
+            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, "
+                             f"2, inf], got {ord!r}. Fix: use one of those, or a vector norm "
+                             "(one axis) for other orders")
+        rows, cols = (int(a) % ndim for a in axis)
+        if ord in ("euclidean", "fro"):
+            return sqrt(reduce_sum(x * x, axis=[rows, cols], keepdims=keep))
+        if ord == 2:
+            return apply(_spectral_norm, (x,), {"axes": (rows, cols), "keepdims": keep})
+        over, then = (rows, cols) if ord == 1 else (cols, rows)   # column sums, or row sums
+        out = reduce_max(reduce_sum(abs(x), axis=over, keepdims=True), axis=then,
+                         keepdims=True)
+        return out if keep else reshape(out, [s for i, s in enumerate(x.shape)
+                                              if i not in (rows, cols)])
+    if isinstance(ord, str) and ord != "euclidean" or isinstance(ord, bool) or \
+            not isinstance(ord, (str, int, float, np.integer, np.floating)) or \
+            not isinstance(ord, str) and not ord > 0:
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}. Fix: use "
+                         "'euclidean', 1, 2, np.inf or any number > 0 (for 'fro', pass two "
+                         "axes)")
+    if ord in ("euclidean", 2, 2.0):
+        return sqrt(reduce_sum(x * x, axis=axis, keepdims=keep))
+    if ord == 1:
+        return reduce_sum(abs(x), axis=axis, keepdims=keep)
+    if ord == np.inf:
+        return reduce_max(abs(x), axis=axis, keepdims=keep)
+    p = float(ord)
+    return reduce_sum(abs(x) ** p, axis=axis, keepdims=keep) ** (1.0 / p)
+
+
+__all__ = ["det", "diag_part", "inv", "matmul", "norm", "tensordot", "trace"]

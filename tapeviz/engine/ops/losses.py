@@ -12,6 +12,10 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import dtype_mismatch, tensor
+from .axes import expand_dims
+from .elementwise import cast, sigmoid
+from .indexing import one_hot
+from .reduce import reduce_sum
 from .nn import (_float, _flush_subnormal, _log_softmax_np, _neg_axis, _softmax_np,
                  log_softmax, softmax)
 
@@ -212,12 +216,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"logits [Op:{op}]", op)
     return apply(_sparse_xent, (x, z))
 
-
-from .elementwise import sigmoid  # noqa: E402
-from .reduce import reduce_sum  # noqa: E402
-from .shape import expand_dims  # noqa: E402
-from .indexing import one_hot  # noqa: E402
-from .elementwise import cast  # noqa: E402
 
 __all__ = ["sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits"]

@@ -6,11 +6,11 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import dtypes as dt
-from ..op import leaf_node
-from ..tensor import Tensor, _Operand, _to_array
+from ..convert import _to_array
+from ..node import leaf_node
+from ..tensor import Tensor, _Operand
 from ..errors import InvalidArgumentError, out_of_memory
-from ._base import tensor
-from .shape import _shape_list, check_rank
+from ._base import check_rank, shape_list, tensor
 
 
 def _make(array) -> Tensor:
@@ -36,10 +36,10 @@ def _dims(shape, op_name, non_int=TypeError):
         raise InvalidArgumentError(f"{op_name}: dims must represent a vector, got shape "
                                    f"{list(raw.shape)}. Fix: pass a list of ints, e.g. [2, 3] "
                                    f"[Op:{op_name}]", op_name)
-    if raw.size and raw.dtype.kind not in "iu" and shape is not None:   # (None: _shape_list)
+    if raw.size and raw.dtype.kind not in "iu" and shape is not None:   # (None: shape_list)
         raise non_int(f"{op_name}: cannot convert the shape {shape!r} to int32 dimensions. "
                       f"Fix: use ints, e.g. tv.{op_name}([2, 3])")
-    dims = _shape_list(shape)
+    dims = shape_list(shape)
     check_rank(len(dims), op_name)
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(f"{op_name}: dimension {min(dims)} must be >= 0 (shape "
@@ -123,7 +123,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=Non
     out = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
                  dtype=dt.as_dtype(dtype).np)
     if batch_shape is not None:
-        out = np.broadcast_to(out, tuple(_shape_list(batch_shape)) + out.shape).copy()
+        out = np.broadcast_to(out, tuple(shape_list(batch_shape)) + out.shape).copy()
     return _make(out)
 
 
@@ -231,3 +231,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None
             return _make(rng.integers(lo, hi, size=dims).astype(d.np))
     with _allocating("random.uniform"):
         return _make((rng.random(dims) * (hi.astype(np.float64) - lo) + lo).astype(d.np))
+
+
+__all__ = ["eye", "fill", "linspace", "normal", "ones", "ones_like", "range",
+           "set_seed", "truncated_normal", "uniform", "zeros", "zeros_like"]

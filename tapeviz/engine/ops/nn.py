@@ -17,8 +17,14 @@ import math
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from ..node import leaf_node
 from ..op import apply, defop
-from ._base import require, tensor
+from ..tensor import Tensor
+from ._base import require, shape_list, tensor
+from .axes import reshape
+from .elementwise import abs, cast, exp, multiply, sigmoid, square, tanh, where, zeros_like
+from .makers import _Random
+from .reduce import reduce_sum
 
 
 def _float(x, op_name):
@@ -309,9 +315,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     >>> sorted(set(tv.nn.dropout(tv.ones((100,)), rate=0.5).numpy().tolist()))
     [0.0, 2.0]
     """
-    from .. import dtypes as dt
-    from .makers import _Random
-    from .shape import _shape_list
     t = tensor(x)
     if t._value.dtype.kind != "f":
         raise ValueError("dropout: `x.dtype` must be a floating point tensor as `x` will be "
@@ -327,20 +330,12 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         return t
     shape = tuple(t._value.shape) if noise_shape is None else tuple(
         s if s is not None and s != -1 else t._value.shape[i]
-        for i, s in enumerate(_shape_list(noise_shape)))
+        for i, s in enumerate(shape_list(noise_shape)))
     rng = np.random.default_rng(seed) if seed is not None else _Random.rng
     keep = rng.uniform(size=shape) >= r
     scale = np.asarray(keep, t._value.dtype) * t._value.dtype.type(1 / (1 - r))
-    from ..tensor import Tensor
-    from ..op import leaf_node
-    del dt
     return multiply(t, Tensor(scale, leaf_node("Const")))
 
-
-from .elementwise import (abs, cast, exp, multiply, sigmoid, square, tanh,  # noqa: E402
-                          where, zeros_like)
-from .reduce import reduce_sum  # noqa: E402
-from .shape import reshape  # noqa: E402
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "softplus", "softsign", "softmax",
            "log_softmax", "l2_loss", "dropout", "erf"]

@@ -1,0 +1,69 @@
+"""Lineage: which op made a value, from which values, at which line of the user's code.
+
+Every op call builds a `Node`, whether or not a tape records it, so that an explanation can
+later say what happened even to work no tape recorded ("this tensor was computed before the
+tape opened"). A node holds no arrays: parents, ids and a source line only, so lineage costs
+little memory and can be kept as long as the tensors that point to it.
+"""
+from __future__ import annotations
+
+from .. import events as _events
+from .site import user_site
+from .threadstate import _local
+
+#: Lineage deeper than this is cut, so a long loop of `x = x + 1` cannot grow memory forever.
+MAX_LINEAGE_DEPTH = 512
+
+
+class Node:
+    """Lineage of one op call: what ran, on what, where. Holds no arrays."""
+
+    __slots__ = ("id", "op", "parents", "in_ids", "out_ids", "site", "attrs", "depth",
+                 "tapes", "scope", "__weakref__")
+
+    def __init__(self, op, parents, in_ids, site, attrs):
+        global _last_node_id
+        # (no call between the read and the write: the GIL cannot switch threads there)
+        self.id = _last_node_id = _last_node_id + 1
+        self.op = op
+        self.parents = parents
+        self.in_ids = in_ids
+        self.out_ids = ()
+        self.site = site
+        self.attrs = attrs
+        depth = 0
+        for p in parents:
+            if p is not None and p.depth >= depth:
+                depth = p.depth + 1
+        if depth > MAX_LINEAGE_DEPTH:
+            self.parents = ()
+            depth = 0
+        self.depth = depth
+        self.tapes = ()     # ids of the tapes that recorded this call
+
+    def __repr__(self):
+        return f"<Node {self.id} {self.op if isinstance(self.op, str) else self.op.name}>"
+
+
+_last_node_id = 0
+
+
+def peek_node_id() -> int:
+    """The id the next node will get (tapes mark where they opened, closed and paused)."""
+    return _last_node_id + 1
+
+
+_WALK = object()   # leaf_node's default: take the user's source line
+
+
+def leaf_node(kind: str, site=_WALK) -> Node | None:
+    """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result.
+    ``site``: its source line, None for none; by default the user's line is taken."""
+    return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
+
+
+def watched_site(depth: int = 2):
+    """The user's source line when a tape is open or someone listens (an explanation or an
+    event may read it), else None: an assignment or an optimizer's update outside any tape
+    skips the frame walk."""
+    return user_site(depth + 1) if (_local.state.open or _events.ACTIVE) else None
