@@ -14,6 +14,7 @@ the thread for ever. Dead references are dropped by the thread that owns the lis
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import operator
 import threading
@@ -102,6 +103,23 @@ def forget_dead() -> None:
     state = _local.state
     state.open[:] = [ref for ref in state.open if ref() is not None]
     state.recording[:] = [ref for ref in state.recording if ref() is not None]
+
+
+@contextlib.contextmanager
+def unrecorded():
+    """Ops inside keep no lineage, no tape records them and no event reports them: work on
+    stand-in values (Keras's shape inference of a symbolic call). It is the rule `op.apply`
+    follows for the arithmetic of a gradient call no tape records, so it takes that shape:
+    a backward pass (with no call to name) and no recording tape."""
+    state = here()
+    recording = state.recording
+    state.backward.append(None)
+    state.recording = []
+    try:
+        yield
+    finally:
+        state.recording = recording
+        state.backward.pop()
 
 
 def current_backward():

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..engine import nest
 from ..engine.ops import argmax, cast, equal, greater, reduce_mean, squeeze
-from ..engine.tensor import Tensor, convert_to_tensor
+from ..engine.convert import convert_to_tensor
+from ..engine.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
 from .functional import unrecorded

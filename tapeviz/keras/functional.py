@@ -10,14 +10,14 @@ so a tape sees the real ops in each layer's name scope, as with `Sequential`.
 """
 from __future__ import annotations
 
-import contextlib
 import threading
 
 import numpy as np
 
 from ..engine import nest
-from ..engine.tensor import Tensor, _Operand, convert_to_tensor
-from ..engine.threadstate import here
+from ..engine.convert import convert_to_tensor
+from ..engine.tensor import Tensor, _Operand
+from ..engine.threadstate import unrecorded
 from .keras_tensor import KerasNode, KerasTensor, _shape_text
 from .layers import Layer, unique_name
 
@@ -26,19 +26,6 @@ _probe = threading.local()     # .active: a stand-in call is running (add_loss t
 
 def probing() -> bool:
     return getattr(_probe, "active", False)
-
-
-@contextlib.contextmanager
-def unrecorded():
-    """Ops here keep no lineage (lean), no tape records them (this thread's recording tapes
-    are set aside) and no op event reports them: for work on stand-in values."""
-    state = here()
-    lean, recording = state.lean, state.recording
-    state.lean, state.recording = True, []
-    try:
-        yield
-    finally:
-        state.lean, state.recording = lean, recording
 
 
 class InputLayer(Layer):

@@ -17,7 +17,8 @@ import math
 import numpy as np
 
 from ..engine import nest
-from ..engine.tensor import Tensor, _Operand, convert_to_tensor
+from ..engine.convert import convert_to_tensor
+from ..engine.tensor import Tensor, _Operand
 from . import backend as _backend
 from . import callbacks as _callbacks
 from . import optimizers as _optimizers
