@@ -22,6 +22,7 @@ from . import layout as _layout
 GAP = 12.0            # points between an attached constant and its consumer
 UNIT_PAD = 14.0       # points of margin inside a unit's box
 UNIT_LABEL = 16.0     # points above a unit's contents for its label
+VARIABLES = ("trainable", "nontrainable")     # node kinds laid out beside their first reader
 
 
 def attachable(graph: dict) -> dict:
@@ -216,18 +217,20 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
 
 
 def _beside(graph, nodes, edges) -> dict:
-    """Leaf tensors (a layer's kernel) to lay out beside their first reader, in its cluster:
-    a rank of their own would overlap the rank of the layer before, and ``dot`` then sets
-    each layer's box beside the previous one, a staircase."""
+    """Variables (a layer's kernel) to lay out beside the op that reads them, when both are
+    in one cluster or both outside any: a rank of their own would overlap the rank of the
+    layer before, and ``dot`` then sets each layer's box beside the previous one, a
+    staircase. A variable read by several ops (an RNN's weights) keeps a rank of its own
+    above them (beside the first, it pulled each next reader aside: a staircase again);
+    other leaves (the data, a constant) too, where the data flows from."""
     cluster = {n[0]: n[4] for n in nodes}
-    leaves = {n["key"] for n in graph["nodes"] if n["shape"] == "ellipse"}
-    has_input = {h for _, h in edges}
-    out = {}
+    kinds = {n["key"]: n.get("kind") for n in graph["nodes"]}
+    readers: dict = {}
     for t, h in edges:
-        if (t in leaves and t not in out and t not in has_input and h not in leaves
-                and cluster.get(t) is not None and cluster.get(t) == cluster.get(h)):
-            out[t] = h
-    return out
+        readers.setdefault(t, set()).add(h)
+    return {t: next(iter(heads)) for t, heads in readers.items()
+            if t in kinds and kinds[t] in VARIABLES and len(heads) == 1
+            and cluster.get(t, 0) == cluster.get(next(iter(heads)), 1)}
 
 
 def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
