@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from . import layout as _layout
+from . import wrap
 
 GAP = 12.0            # points between an attached constant and its consumer
 UNIT_PAD = 14.0       # points of margin inside a unit's box
@@ -67,7 +68,7 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
         else:
             unit_of.pop(const, None)
     if not units:
-        return _piece(shown, set(n["key"] for n in shown["nodes"]), attached, timeout, cached_only)
+        return _filled(shown, set(n["key"] for n in shown["nodes"]), attached, timeout, cached_only)
 
     pieces = {u: _piece(shown, keys, attached, timeout, cached_only) for u, keys in sorted(units.items())}
     inside = {u: _clusters_inside(shown, keys) for u, keys in units.items()}
@@ -91,7 +92,7 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
            "clusters": {k: v for k, v in shown["clusters"].items()
                         if not any(k in c for c in inside.values())}}
     sizes = {key: (w, h) for key, w, h, _ in boxes.values()}
-    top_lay = _piece(top, {n["key"] for n in top_nodes}, attached, timeout, cached_only, sizes)
+    top_lay = _filled(top, {n["key"] for n in top_nodes}, attached, timeout, cached_only, sizes)
 
     out = _layout.Layout(width=top_lay.width, height=top_lay.height, engine=top_lay.engine,
                          error=top_lay.error or next((p.error for p in pieces.values() if p.error), ""))
@@ -132,9 +133,20 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
             x, y, _, nh = out.nodes[h]
             xs.append(x)
             ys.append(y + nh / 2)
-            ax, ay = arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
+            ax, ay = _layout.arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
         out.edges.append((t, h, xs, ys, ax, ay))
     return out
+
+
+def _filled(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
+    """The layout of the nodes ``keys`` of ``graph``, in columns if that fills the plot
+    better than one (see :mod:`.wrap`)."""
+    lay = _piece(graph, keys, attached, timeout, cached_only, sizes)
+    columns = wrap.bands(lay, keys, owner=attached)
+    if columns is None:
+        return lay
+    pieces = [_piece(graph, set(c), attached, timeout, cached_only, sizes) for c in columns]
+    return wrap.join(pieces, [(e["tail"], e["head"]) for e in graph["edges"]])
 
 
 def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
@@ -196,7 +208,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
             top -= chgt + GAP
             out.nodes[c] = (cx, cy, cwid, chgt)
             x0, x1 = cx + cwid / 2, x - own_w / 2
-            ax, ay = arrowhead(x0, cy, x1, y)
+            ax, ay = _layout.arrowhead(x0, cy, x1, y)
             out.edges.append((c, consumer, [x0, x1], [cy, y], ax, ay))
     # dot routed edges to the reserved (taller) box: run them on to the op's own border
     for i, (t, hd, xs, ys, ax, ay) in enumerate(out.edges):
@@ -211,7 +223,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
             hx, hy, hw, hh = out.nodes[hd]
             xs.append(_clamp(xs[-1], hx - hw / 2 + 3, hx + hw / 2 - 3))
             ys.append(hy + hh / 2)
-            ax, ay = arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
+            ax, ay = _layout.arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
         out.edges[i] = (t, hd, xs, ys, ax, ay)
     return out
 
@@ -231,15 +243,6 @@ def _beside(graph, nodes, edges) -> dict:
     return {t: next(iter(heads)) for t, heads in readers.items()
             if t in kinds and kinds[t] in VARIABLES and len(heads) == 1
             and cluster.get(t, 0) == cluster.get(next(iter(heads)), 1)}
-
-
-def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
-    """A triangle with its tip at (x1, y1), pointing along (x0, y0) -> (x1, y1)."""
-    dx, dy = x1 - x0, y1 - y0
-    norm = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / norm, dy / norm
-    bx, by = x1 - ux * length, y1 - uy * length
-    return [x1, bx - uy * half, bx + uy * half], [y1, by + ux * half, by - ux * half]
 
 
 def _clamp(v, lo, hi):

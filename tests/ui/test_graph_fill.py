@@ -102,6 +102,37 @@ def _fitted(page, url):
     return page.evaluate(GEOMETRY)
 
 
+@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid", "deep_mlp"])
+def test_the_graph_fills_the_plot_with_readable_labels(runs, run, watched_page):
+    page, watch = watched_page
+    geo = _fitted(page, runs[run].url)
+    assert max(geo["fill"]) >= FILL_LONG and min(geo["fill"]) >= FILL_SHORT, geo["fill"]
+    assert max(geo["fill"]) <= 1.0, geo["fill"]                # and all of it in view
+    assert geo["labels_visible"], geo
+    assert geo["labels"]["size"] >= READABLE_PX, geo["labels"]["size"]
+    watch.check()
+
+
+@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid"])
+def test_every_label_fits_inside_its_node(runs, run, watched_page):
+    page, watch = watched_page
+    geo = _fitted(page, runs[run].url)
+    for scale in (None, 1.0, 2.5):          # at first sight, and zoomed in
+        if scale is not None:
+            page.evaluate(ZOOM, scale)
+            page.wait_for_timeout(300)
+            geo = page.evaluate(GEOMETRY)
+        assert geo["labels_visible"], (scale, geo)
+        data = node_data(page)
+        for i, (tw, th) in enumerate(geo["labels"]["boxes"]):
+            w, h = data["w"][i] * geo["sx"], data["h"][i] * geo["sy"]
+            if data["shape"][i] == "ellipse":    # the text's corner inside the ellipse
+                assert (tw / w) ** 2 + (th / h) ** 2 <= 1, (scale, data["label"][i], (tw, th), (w, h))
+            else:
+                assert tw <= w and th <= h, (scale, data["label"][i], (tw, th), (w, h))
+    watch.check()
+
+
 @pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid"])
 def test_each_variable_sits_beside_the_op_that_reads_it(runs, run, watched_page):
     page, watch = watched_page
@@ -123,4 +154,33 @@ def test_each_variable_sits_beside_the_op_that_reads_it(runs, run, watched_page)
                    if k not in (i, j) and lo < data["x"][k] < hi
                    and abs(data["y"][k] - data["y"][i]) < data["h"][k] / 2 + data["h"][i] / 2]
         assert between == [], (data["name"][i], between)
+    watch.check()
+
+
+def test_cluster_labels_lie_outside_every_node(runs, watched_page):
+    page, watch = watched_page
+    geo = _fitted(page, runs["sequential_six_layers"].url)
+    assert geo["cluster_visible"], "the layers' names are hidden at first sight"
+    for scale in (None, 1.0, 3.0):          # at first sight, and zoomed in
+        if scale is not None:
+            page.evaluate(ZOOM, scale)
+            page.wait_for_timeout(300)
+            geo = page.evaluate(GEOMETRY)
+        if not geo["cluster_visible"]:
+            continue
+        data, boxes = node_data(page), node_data(page, "clusters")
+        assert len(boxes["label"]) >= 7
+        for c, (tw, th) in enumerate(geo["clusters"]["boxes"]):
+            # the label's box in the graph's points (drawn from (lx, ly) down and right)
+            box = (boxes["lx"][c], boxes["ly"][c] - th / geo["sy"],
+                   boxes["lx"][c] + tw / geo["sx"], boxes["ly"][c])
+            assert (boxes["left"][c] <= box[0] and box[2] <= boxes["right"][c]
+                    and boxes["bottom"][c] <= box[1] and box[3] <= boxes["top"][c]), \
+                (scale, boxes["label"][c], box)
+            for k in range(len(data["key"])):
+                node = (data["x"][k] - data["w"][k] / 2, data["y"][k] - data["h"][k] / 2,
+                        data["x"][k] + data["w"][k] / 2, data["y"][k] + data["h"][k] / 2)
+                apart = (box[2] <= node[0] or node[2] <= box[0] or box[3] <= node[1]
+                         or node[3] <= box[1])
+                assert apart, (scale, boxes["label"][c], data["name"][k])
     watch.check()
