@@ -32,7 +32,10 @@ def bands(lay: _layout.Layout, keys, owner=None) -> list | None:
     keys = [k for k in keys if k in lay.nodes]
     if len(keys) > MAX_NODES or len(keys) < 8:
         return None
-    rows = sorted({round(lay.nodes[owner.get(k, k)][1], 1) for k in keys}, reverse=True)
+
+    def row(k):                   # the rank a node is on (its centre's height: dot aligns them)
+        return round(lay.nodes[owner[k] if owner.get(k) in lay.nodes else k][1], 1)
+    rows = sorted({row(k) for k in keys}, reverse=True)
     if len(rows) < 4:
         return None
     # a column's margins: those of the clusters around its nodes (the layout's width is no
@@ -42,7 +45,7 @@ def bands(lay: _layout.Layout, keys, owner=None) -> list | None:
     extra_w, extra_h = 2 * CLUSTER_MARGIN * (depth + 1), (2 * CLUSTER_MARGIN + 20) * (depth + 1)
     by_row: dict = {}
     for k in keys:
-        by_row.setdefault(round(lay.nodes[owner.get(k, k)][1], 1), []).append(k)
+        by_row.setdefault(row(k), []).append(k)
 
     def size(first, last):        # rows[first:last] as one column: its estimated width, height
         members = [k for r in rows[first:last] for k in by_row[r]]
@@ -73,7 +76,7 @@ def bands(lay: _layout.Layout, keys, owner=None) -> list | None:
 
 
 def _cuts(rows, n, straddled) -> list:
-    """Where to cut ``rows`` (tops of ranks, top first) into ``n`` columns of about equal
+    """Where to cut ``rows`` (the ranks' heights, top first) into ``n`` columns of about equal
     height: near each even split, between the ranks that cut the fewest clusters."""
     top, bottom = rows[0], rows[-1]
     step = (top - bottom) / n
