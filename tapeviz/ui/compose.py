@@ -181,7 +181,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
     used = _used_clusters(graph["clusters"], {n[4] for n in nodes})
     clusters = {k: graph["clusters"][k][1] for k in used}
     labels = {k: graph["clusters"][k][0] for k in used}
-    beside = _beside(graph, nodes, edges)
+    beside = _beside(graph, nodes)
     if cached_only:
         lay = _layout.cached(nodes, edges, clusters, labels=labels, beside=beside)
         if lay is None:
@@ -228,7 +228,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
     return out
 
 
-def _beside(graph, nodes, edges) -> dict:
+def _beside(graph, nodes) -> dict:
     """Variables (a layer's kernel) to lay out beside the op that reads them, when both are
     in one cluster or both outside any: a rank of their own would overlap the rank of the
     layer before, and ``dot`` then sets each layer's box beside the previous one, a
@@ -238,10 +238,10 @@ def _beside(graph, nodes, edges) -> dict:
     cluster = {n[0]: n[4] for n in nodes}
     kinds = {n["key"]: n.get("kind") for n in graph["nodes"]}
     readers: dict = {}
-    for t, h in edges:
-        readers.setdefault(t, set()).add(h)
+    for e in graph["edges"]:      # in the whole graph: a piece (a column) may hold one of many
+        readers.setdefault(e["tail"], set()).add(e["head"])
     return {t: next(iter(heads)) for t, heads in readers.items()
-            if t in kinds and kinds[t] in VARIABLES and len(heads) == 1
+            if kinds.get(t) in VARIABLES and len(heads) == 1
             and cluster.get(t, 0) == cluster.get(next(iter(heads)), 1)}
 
 
