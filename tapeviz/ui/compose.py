@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 
 from . import layout as _layout
+from . import wrap
 
 GAP = 12.0            # points between an attached constant and its consumer
 UNIT_PAD = 14.0       # points of margin inside a unit's box
 UNIT_LABEL = 16.0     # points above a unit's contents for its label
+VARIABLES = ("trainable", "nontrainable")     # node kinds laid out beside their first reader
 
 
 def attachable(graph: dict) -> dict:
@@ -66,7 +68,7 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
         else:
             unit_of.pop(const, None)
     if not units:
-        return _piece(shown, set(n["key"] for n in shown["nodes"]), attached, timeout, cached_only)
+        return _filled(shown, set(n["key"] for n in shown["nodes"]), attached, timeout, cached_only)
 
     pieces = {u: _piece(shown, keys, attached, timeout, cached_only) for u, keys in sorted(units.items())}
     inside = {u: _clusters_inside(shown, keys) for u, keys in units.items()}
@@ -90,7 +92,7 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
            "clusters": {k: v for k, v in shown["clusters"].items()
                         if not any(k in c for c in inside.values())}}
     sizes = {key: (w, h) for key, w, h, _ in boxes.values()}
-    top_lay = _piece(top, {n["key"] for n in top_nodes}, attached, timeout, cached_only, sizes)
+    top_lay = _filled(top, {n["key"] for n in top_nodes}, attached, timeout, cached_only, sizes)
 
     out = _layout.Layout(width=top_lay.width, height=top_lay.height, engine=top_lay.engine,
                          error=top_lay.error or next((p.error for p in pieces.values() if p.error), ""))
@@ -131,9 +133,20 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
             x, y, _, nh = out.nodes[h]
             xs.append(x)
             ys.append(y + nh / 2)
-            ax, ay = arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
+            ax, ay = _layout.arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
         out.edges.append((t, h, xs, ys, ax, ay))
     return out
+
+
+def _filled(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
+    """The layout of the nodes ``keys`` of ``graph``, in columns if that fills the plot
+    better than one (see :mod:`.wrap`)."""
+    lay = _piece(graph, keys, attached, timeout, cached_only, sizes)
+    columns = wrap.bands(lay, keys, owner=attached)
+    if columns is None:
+        return lay
+    pieces = [_piece(graph, set(c), attached, timeout, cached_only, sizes) for c in columns]
+    return wrap.join(pieces, [(e["tail"], e["head"]) for e in graph["edges"]])
 
 
 def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
@@ -168,7 +181,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
     used = _used_clusters(graph["clusters"], {n[4] for n in nodes})
     clusters = {k: graph["clusters"][k][1] for k in used}
     labels = {k: graph["clusters"][k][0] for k in used}
-    beside = _beside(graph, nodes, edges)
+    beside = _beside(graph, nodes)
     if cached_only:
         lay = _layout.cached(nodes, edges, clusters, labels=labels, beside=beside)
         if lay is None:
@@ -195,7 +208,7 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
             top -= chgt + GAP
             out.nodes[c] = (cx, cy, cwid, chgt)
             x0, x1 = cx + cwid / 2, x - own_w / 2
-            ax, ay = arrowhead(x0, cy, x1, y)
+            ax, ay = _layout.arrowhead(x0, cy, x1, y)
             out.edges.append((c, consumer, [x0, x1], [cy, y], ax, ay))
     # dot routed edges to the reserved (taller) box: run them on to the op's own border
     for i, (t, hd, xs, ys, ax, ay) in enumerate(out.edges):
@@ -210,33 +223,26 @@ def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _la
             hx, hy, hw, hh = out.nodes[hd]
             xs.append(_clamp(xs[-1], hx - hw / 2 + 3, hx + hw / 2 - 3))
             ys.append(hy + hh / 2)
-            ax, ay = arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
+            ax, ay = _layout.arrowhead(xs[-2], ys[-2], xs[-1], ys[-1])
         out.edges[i] = (t, hd, xs, ys, ax, ay)
     return out
 
 
-def _beside(graph, nodes, edges) -> dict:
-    """Leaf tensors (a layer's kernel) to lay out beside their first reader, in its cluster:
-    a rank of their own would overlap the rank of the layer before, and ``dot`` then sets
-    each layer's box beside the previous one, a staircase."""
+def _beside(graph, nodes) -> dict:
+    """Variables (a layer's kernel) to lay out beside the op that reads them, when both are
+    in one cluster or both outside any: a rank of their own would overlap the rank of the
+    layer before, and ``dot`` then sets each layer's box beside the previous one, a
+    staircase. A variable read by several ops (an RNN's weights) keeps a rank of its own
+    above them (beside the first, it pulled each next reader aside: a staircase again);
+    other leaves (the data, a constant) too, where the data flows from."""
     cluster = {n[0]: n[4] for n in nodes}
-    leaves = {n["key"] for n in graph["nodes"] if n["shape"] == "ellipse"}
-    has_input = {h for _, h in edges}
-    out = {}
-    for t, h in edges:
-        if (t in leaves and t not in out and t not in has_input and h not in leaves
-                and cluster.get(t) is not None and cluster.get(t) == cluster.get(h)):
-            out[t] = h
-    return out
-
-
-def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
-    """A triangle with its tip at (x1, y1), pointing along (x0, y0) -> (x1, y1)."""
-    dx, dy = x1 - x0, y1 - y0
-    norm = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / norm, dy / norm
-    bx, by = x1 - ux * length, y1 - uy * length
-    return [x1, bx - uy * half, bx + uy * half], [y1, by + ux * half, by - ux * half]
+    kinds = {n["key"]: n.get("kind") for n in graph["nodes"]}
+    readers: dict = {}
+    for e in graph["edges"]:      # in the whole graph: a piece (a column) may hold one of many
+        readers.setdefault(e["tail"], set()).add(e["head"])
+    return {t: next(iter(heads)) for t, heads in readers.items()
+            if kinds.get(t) in VARIABLES and len(heads) == 1
+            and cluster.get(t, 0) == cluster.get(next(iter(heads)), 1)}
 
 
 def _clamp(v, lo, hi):

@@ -19,6 +19,7 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
                           WheelZoomTool, SaveTool)
 from bokeh.plotting import figure
 
+from . import fonts
 from . import layout as _layout
 from .graph_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
 from .tape_graph import FLAGS, KINDS
@@ -34,6 +35,11 @@ FLAG_COLORS = {"nonfinite": "#e31a1c", "dead_relu": "#6a3d9a", "saturated": "#b1
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
 ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
+CLUSTER_INSET = 6.0      # points from a cluster's left border to its label
+# label sizes in the graph's points (the layout sized nodes for them), the largest and the
+# smallest size in screen pixels they are drawn at (below, they are hidden: unreadable)
+FONTS = {"node": fonts.NODE_FONT, "edge": fonts.EDGE_FONT, "cluster": fonts.CLUSTER_FONT,
+         "max_px": 13.0, "min_px": 6.0}
 
 
 
@@ -62,7 +68,7 @@ class GraphView(param.Parameterized):
         self.arrows = ColumnDataSource({"xs": [], "ys": [], "color": []}, name="arrows")
         self.elabels = ColumnDataSource({"x": [], "y": [], "text": []}, name="edge_labels")
         self.clusters = ColumnDataSource({"left": [], "right": [], "top": [], "bottom": [],
-                                          "label": [], "lx": [], "ly": [], "key": []},
+                                          "label": [], "text": [], "lx": [], "ly": [], "key": []},
                                          name="clusters")
         self.hl_nodes = ColumnDataSource({"x": [], "y": [], "w": [], "h": [], "color": [], "role": []},
                                          name="highlight_nodes")
@@ -88,8 +94,8 @@ class GraphView(param.Parameterized):
         quads = fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.clusters,
                  fill_color="#f3f6fa", fill_alpha=0.6, line_color="#9aa9bb", line_dash="dotted",
                  name="cluster_boxes")
-        self.cluster_labels = fig.text(x="lx", y="ly", text="label", source=self.clusters,
-                                       text_font_size="9pt", text_color="#5a6b7d",
+        self.cluster_labels = fig.text(x="lx", y="ly", text="text", source=self.clusters,
+                                       text_font_size="10px", text_color="#5a6b7d",
                                        text_align="left", text_baseline="top",
                                        name="cluster_labels")
         fig.multi_line(xs="xs", ys="ys", source=self.hl_edges, line_color="color", line_width=7,
@@ -98,7 +104,7 @@ class GraphView(param.Parameterized):
                        line_dash="dash", line_width="width", name="edge_glyphs")
         fig.patches(xs="xs", ys="ys", source=self.arrows, fill_color="color", line_color="color",
                     name="arrow_glyphs")
-        edge_labels = fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8pt",
+        edge_labels = fig.text(x="x", y="y", text="text", source=self.elabels, text_font_size="8px",
                                text_color="#6b6b6b", text_align="left", text_baseline="middle",
                                x_offset=3, name="edge_label_glyphs")
         # a problem's outline: a thick border under the node (its outer half shows), drawn
@@ -122,7 +128,7 @@ class GraphView(param.Parameterized):
                           name="node_ellipses", nonselection_fill_alpha=1.0,
                           nonselection_line_alpha=1.0, selection_line_color=HIGHLIGHT["selected"],
                           selection_line_width=3)
-        self.labels = LabelSet(x="x", y="y", text="label", source=self.nodes, text_font_size="9pt",
+        self.labels = LabelSet(x="x", y="y", text="label", source=self.nodes, text_font_size="10px",
                                text_align="center", text_baseline="middle", name="node_labels")
         fig.add_layout(self.labels)
         hover = HoverTool(renderers=[box, ell], tooltips=[
@@ -158,10 +164,10 @@ class GraphView(param.Parameterized):
         fig.x_range.renderers = [box, ell, quads]
         fig.y_range.renderers = [box, ell, quads]
         fig.x_range.range_padding = fig.y_range.range_padding = 0.04
-        # labels only where they can be read (see graph_js.LABELS_JS)
+        # labels scaled with the zoom, only where they can be read (see graph_js.LABELS_JS)
         js = CustomJS(args=dict(src=self.nodes, labels=self.labels, xr=fig.x_range, yr=fig.y_range,
                                 fig=fig, edge_labels=edge_labels, limit=LABEL_LIMIT,
-                                cluster_labels=self.cluster_labels), code=LABELS_JS)
+                                cluster_labels=self.cluster_labels, fonts=FONTS), code=LABELS_JS)
         fig.x_range.js_on_change("end", js)
         fig.y_range.js_on_change("end", js)
         # scroll the page to the graph (a *Show on graph* or a *Find* below the fold)
@@ -230,14 +236,17 @@ class GraphView(param.Parameterized):
             if show_labels and e["label"]:
                 m = len(xs) // 2
                 lcols["x"].append(xs[m]); lcols["y"].append(ys[m]); lcols["text"].append(e["label"])
-        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "lx": [], "ly": [],
-                 "key": []}
+        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "text": [],
+                 "lx": [], "ly": [], "key": []}
         for key, x0, y0, x1, y1 in lay.clusters:
             ccols["left"].append(x0); ccols["right"].append(x1)
             ccols["bottom"].append(y0); ccols["top"].append(y1)
-            ccols["label"].append(str(graph["clusters"].get(key, ("",))[0]))
+            label = str(graph["clusters"].get(key, ("",))[0])
+            ccols["label"].append(label)
+            # in the band Graphviz keeps free above the cluster's nodes (layout.to_dot)
+            ccols["text"].append(fonts.fit(label, x1 - x0 - 2 * CLUSTER_INSET, fonts.CLUSTER_FONT))
             ccols["key"].append(str(key))
-            ccols["lx"].append(x0 + 4); ccols["ly"].append(y1 - 2)
+            ccols["lx"].append(x0 + CLUSTER_INSET); ccols["ly"].append(y1 - 3)
         self.nodes.selected.indices = []
         self.nodes.data = cols
         self.edges.data = ecols

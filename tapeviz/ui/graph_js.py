@@ -35,25 +35,39 @@ const fit = () => {
   const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
   yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
+  // kept, as a wheel zoom is: a repaint (labels resized to the new view) re-ran the ranges'
+  // own fit, which knows the nodes but not the edges (the lanes between columns were cut)
+  xr.have_updated_interactively = yr.have_updated_interactively = true;
   src._tv_fitted = d.key;
   return true;
 };
 if (!fit()) { setTimeout(fit, 300); }
 """
 
-# node labels when few nodes are in view and zoomed in enough to read them (a node is about 36
-# points high: below 0.35 px per point its 9pt label overflows it); a cluster's label from 0.9
-# px per point, where it fits the room dot reserved at the cluster's top
+# labels drawn at their size in the graph's points (``fonts``: the layout sized each node,
+# edge gap and cluster band for it), so they fit their nodes at any zoom: the font follows the
+# zoom up to ``max_px``, and a label smaller than ``min_px`` on screen is hidden (unreadable);
+# node and edge labels also when more than ``limit`` nodes are in view. Sizes move in half
+# pixels and are set only when they change (each change is a message to the server).
 LABELS_JS = """const x = src.data.x, y = src.data.y; let n = 0;
 for (let i = 0; i < x.length; i++) {
   if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
 }
-let width = 600;
-try { width = fig.inner_width || width; } catch (e) {}   // unset until first paint
-const scale = width / Math.max(xr.end - xr.start, 1e-9);
-labels.visible = n <= limit && scale >= 0.35;
-edge_labels.visible = n <= limit && scale >= 0.5;
-cluster_labels.visible = scale >= 0.9;
+let fw = 600, fh = 400;
+try { fw = fig.inner_width || fw; fh = fig.inner_height || fh; } catch (e) {}  // unset until first paint
+const scale = Math.min(fw / Math.max(xr.end - xr.start, 1e-9), fh / Math.max(yr.end - yr.start, 1e-9));
+const px = (pt) => Math.floor(2 * Math.min(pt * scale, fonts.max_px)) / 2;
+const size = (model, value) => {
+  const now = model.text_font_size;
+  if (!(now && now.value === value + "px")) model.text_font_size = {value: value + "px"};
+};
+const node = px(fonts.node), edge = px(fonts.edge), cluster = px(fonts.cluster);
+labels.visible = n <= limit && node >= fonts.min_px;
+edge_labels.visible = n <= limit && edge >= fonts.min_px;
+cluster_labels.visible = cluster >= fonts.min_px;
+if (labels.visible) size(labels, node);
+if (edge_labels.visible) size(edge_labels.glyph, edge);
+if (cluster_labels.visible) size(cluster_labels.glyph, cluster);
 """
 
 # centre on a found node at a readable zoom (at least ``zoom`` pixels per point)

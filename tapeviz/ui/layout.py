@@ -22,11 +22,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..recording.reader import loads
+from . import fonts
 
 POINTS_PER_INCH = 72.0
 _CACHE: "OrderedDict[str, Layout]" = OrderedDict()
 _CACHE_SIZE = 64
 _LOCK = threading.Lock()
+MIN_WIDTH = 36.0        # points: the narrowest box (a short op name stays a box)
+LINE_HEIGHT = 1.25      # a label's line, in font sizes
+PLACEHOLDER_WIDTH = 5.5  # points: an "n" at 11 points is at least this wide in dot (Times: 5.5)
 
 
 @dataclass
@@ -55,14 +59,18 @@ def dot_program() -> str | None:
 
 
 def node_size(label: str, lines: int = 1, shape: str = "box") -> tuple[float, float]:
-    """Node size in inches for a label of this many characters (monospace-ish estimate). An
-    ellipse holds its label's box inside it: the largest box an ellipse holds is 1/sqrt(2) of
-    its width and height, so it is that much wider (and a little taller) than a box."""
-    chars = max((len(s) for s in label.split("\n")), default=1)
-    w, h = max(0.7, 0.09 * chars + 0.3), 0.32 + 0.18 * max(lines, label.count("\n") + 1)
+    """Node size in inches: room for the label at :data:`~.fonts.NODE_FONT` (the size the view
+    draws it in the graph's points) and a margin. An ellipse holds its label's box (and half
+    the margin) inside it: a box of half-sides a, b fits an ellipse of half-axes A, B when
+    (a/A)^2 + (b/B)^2 <= 1, so for a height B the width A is a / sqrt(1 - (b/B)^2)."""
+    lines = max(lines, str(label).count("\n") + 1)
+    text_w = fonts.text_width(label, fonts.NODE_FONT)
+    text_h = lines * LINE_HEIGHT * fonts.NODE_FONT
+    w, h = max(MIN_WIDTH, text_w + 2 * fonts.PAD), text_h + 2 * fonts.PAD
     if shape == "ellipse":
-        return max(0.7, 0.09 * chars * 1.414 + 0.2), h * 1.2
-    return w, h
+        h *= 1.2
+        w = max(MIN_WIDTH, (text_w + fonts.PAD) / math.sqrt(1 - (text_h / h) ** 2))
+    return w / POINTS_PER_INCH, h / POINTS_PER_INCH
 
 
 def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None,
@@ -77,7 +85,7 @@ def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None,
     keys = [n[0] for n in nodes]
     index = {k: i for i, k in enumerate(keys)}
     members: dict = {}
-    lines = [f"digraph G {{ rankdir={rankdir}; nodesep=0.3; ranksep=0.3;",
+    lines = [f"digraph G {{ rankdir={rankdir}; nodesep=0.2; ranksep=0.22;",
              'node [fixedsize=true label=""]; edge [arrowsize=0.7];']
     top = []
     for i, (key, w, h, shape, cluster) in enumerate(nodes):
@@ -95,10 +103,11 @@ def to_dot(nodes, edges, clusters=None, rankdir="TB", labels=None,
     cnames = {c: f"cluster_{j}" for j, c in enumerate(clusters)}
 
     def emit(ckey, depth):
-        # reserve room for the cluster's label (drawn by the UI) with a same-length placeholder:
-        # the real text never enters the DOT source
-        width = min(len(str(labels.get(ckey, ""))), 40)
-        label = f' label="{"n" * width}" labeljust=l fontsize=11;' if width else ""
+        # reserve room for the cluster's label (drawn by the UI at fonts.CLUSTER_FONT) with a
+        # placeholder at least as wide: the real text never enters the DOT source
+        width = fonts.text_width(labels.get(ckey, ""), fonts.CLUSTER_FONT)
+        count = min(math.ceil(width / PLACEHOLDER_WIDTH), 60)
+        label = f' label="{"n" * count}" labeljust=l fontsize=11;' if count else ""
         lines.append("  " * depth + f"subgraph {cnames[ckey]} {{ margin=14;{label}")
         for child in children.get(ckey, []):
             emit(child, depth + 1)
@@ -235,6 +244,15 @@ def parse_json(data: dict, keys: list, edges: list, cnames: dict | None = None) 
                 ay = [p[1] for p in d["points"]]
         out.edges.append((tail, head, xs, ys, ax, ay))
     return out
+
+
+def arrowhead(x0, y0, x1, y1, length=7.0, half=3.5):
+    """A triangle with its tip at (x1, y1), pointing along (x0, y0) -> (x1, y1)."""
+    dx, dy = x1 - x0, y1 - y0
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / norm, dy / norm
+    bx, by = x1 - ux * length, y1 - uy * length
+    return [x1, bx - uy * half, bx + uy * half], [y1, by + ux * half, by - ux * half]
 
 
 def fallback_layout(nodes, edges, rankdir="TB") -> Layout:

@@ -195,15 +195,29 @@ def _edge_label(ref) -> str:
 
 def _beside_first_reader(nodes, edges) -> None:
     """A leaf tensor (a layer's kernel, a constant) sits in the cluster of the first op that
-    reads it, so the layout puts it beside that op rather than beside the layer before."""
+    reads it, so the layout puts it beside that op rather than beside the layer before. In a
+    name scope's box its label drops the scope the box already names (``kernel:0`` in the box
+    of ``sequential/dense_3``, for ``dense_3/kernel:0``); the tooltip keeps the full name."""
+    placed = set()
     for e in edges:
         leaf, head = nodes.get(e["tail"]), nodes.get(e["head"])
         if (leaf is not None and head is not None and leaf["shape"] == "ellipse"
-                and leaf["cluster"] is None and not leaf.get("_placed")):
-            leaf["_placed"] = True
+                and leaf["cluster"] is None and e["tail"] not in placed):
+            placed.add(e["tail"])
             leaf["cluster"] = head["cluster"]
-    for n in nodes.values():
-        n.pop("_placed", None)
+            _, _, path = str(head["cluster"] or "").rpartition("|scope:")
+            if path:
+                leaf["label"] = _short(_within(leaf["name"], path))
+
+
+def _within(name: str, path: str) -> str:
+    """``name`` without the longest tail of the scope ``path`` it starts with."""
+    parts = path.split("/")
+    for i in range(len(parts)):
+        prefix = "/".join(parts[i:]) + "/"
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return name[len(prefix):]
+    return name
 
 
 def _flag(store: Store, tape: dict, nodes) -> None:

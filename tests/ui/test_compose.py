@@ -74,7 +74,7 @@ def dot_runs(monkeypatch):
     real = subprocess.run
 
     def counting(args, *a, **kw):
-        runs.append(args)
+        runs.append(kw.get("input", ""))        # the DOT source
         return real(args, *a, **kw)
     monkeypatch.setattr(layout.subprocess, "run", counting)
     layout._CACHE.clear()
@@ -87,7 +87,11 @@ def test_scalar_constants_sit_beside_their_op_and_never_reach_dot(dot_runs):
     graph["edges"].append({"tail": "v", "head": "op0_5", "cut": False, "label": "(3,)"})
     assert set(compose.attachable(graph)) == {f"c0_{i}" for i in range(12)}   # not the vector
     lay = compose.layout_graph(graph)
-    assert len(dot_runs) == 1 and len(lay.nodes) == len(graph["nodes"])
+    # (the chain is also laid out again in columns, see test_graph_fill.py): no run sees a
+    # constant, only the op boxes and the two ellipses x and v
+    assert dot_runs and all(src.count("shape=ellipse") <= 2 and src.count("shape=box") <= 12
+                            for src in dot_runs)
+    assert len(lay.nodes) == len(graph["nodes"])
     _assert_no_overlap(lay)
     for i in range(12):
         cx, cy, cw, _ = lay.nodes[f"c0_{i}"]
@@ -152,3 +156,22 @@ def test_cached_only_never_runs_dot(dot_runs):
     assert dot_runs == []
     first = compose.layout_graph(graph)
     assert compose.layout_graph(graph, cached_only=True).nodes == first.nodes
+
+
+def test_a_variable_sits_beside_its_only_reader_and_above_many():
+    # a 30-op chain (laid out in columns); "v" is read by its first op only, "w" by its first
+    # and its last: v on op0's rank, w a rank above it, also when the columns put op29 apart
+    graph = _chain(1, 30, constants=False)
+    graph["nodes"] += [_node("v", kind="trainable", shape="ellipse"),
+                       _node("w", kind="trainable", shape="ellipse")]
+    for n in graph["nodes"][-2:]:           # in the cluster of their first reader (as built)
+        n["cluster"] = "|scope:b0"
+    graph["edges"] += [{"tail": "v", "head": "op0_0", "cut": False, "label": ""},
+                       {"tail": "w", "head": "op0_0", "cut": False, "label": ""},
+                       {"tail": "w", "head": "op0_29", "cut": False, "label": ""}]
+    lay = compose.layout_graph(graph)
+    assert lay.nodes["op0_29"][0] > lay.nodes["op0_0"][0] + lay.nodes["op0_0"][2]   # columns
+    assert lay.nodes["v"][1] == lay.nodes["op0_0"][1]
+    assert lay.nodes["w"][1] > lay.nodes["op0_0"][1] + lay.nodes["op0_0"][3] / 2
+    _assert_no_overlap(lay)
+    _ends_on(lay, "w", "op0_29")
