@@ -109,7 +109,7 @@ def _inputs(op, node_b) -> tuple:
         node = ref.get("node")
         if node is None:
             out.append(("leaf", _COUNTER.sub("", str(ref.get("name"))),
-                        tuple(ref.get("shape") or ())))
+                        str(ref.get("shape"))))
         elif node_b is None:
             out.append(("op", node))
         else:
