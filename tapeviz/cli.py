@@ -324,6 +324,9 @@ def _cmd_diff(args) -> int:
         _fail(f"tapeviz diff: {exc}")
     except OSError as exc:
         _fail(f"tapeviz diff: {exc.filename or ''}: {exc.strerror or exc}")
+    except Exception as exc:      # a recording no reader check caught: 2, never 1 ("differ")
+        _fail(f"tapeviz diff: cannot compare {args.a} and {args.b}: "
+              f"{type(exc).__name__}: {str(exc)[:200]}")
     print(result, flush=True)
     return 1 if result.differ else 0
 

@@ -203,3 +203,42 @@ def test_command_line_process_exit_status(runs):
                            runs["seed"]], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stderr
     assert f"mlp.py:{marked_line('seed')}" in proc.stdout
+
+
+def _write_recording(path, ops):
+    """A hand-made recording: a header, a tape and the given op_recorded fields."""
+    import json
+    lines = [{"format": "tapeviz-recording", "version": 3},
+             {"kind": "tape_opened", "seq": 1, "time": 0.0, "tape": 1, "persistent": False,
+              "watch_accessed_variables": True, "outer_tapes": [], "site": None}]
+    for k, fields in enumerate(ops):
+        lines.append({"kind": "op_recorded", "seq": 2 + k, "time": 0.0, "node": 10 + k,
+                      "tapes": [1], "attrs": {}, "skipped": None, "backward_of": None,
+                      "scope": "", **fields})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(path)
+
+
+def test_odd_recordings_are_compared_not_crashed_on(tmp_path, capsys):
+    site = {"file": "t.py", "line": 3, "func": "f", "code": "y = odd(x)\x1b[2J"}
+    odd = {"shape": 7, "dtype": ["x"], "value": [[1, "nan"], {"a": 1}], "norm": "big"}
+    a = _write_recording(tmp_path / "a.tvz", [
+        {"op": "Odd\x1b]0;title\x07", "site": site, "inputs": [],
+         "outputs": [{"id": 1, "name": "y", "shape": [2], "dtype": "float32", "summary": odd}]},
+        {"op": "Neg", "site": site, "inputs": [],
+         "outputs": [{"id": 2, "name": "z", "shape": [2], "dtype": "float32",
+                      "summary": {"shape": [2], "dtype": "float32", "value": [1.0, 2.0]}}]}])
+    b = _write_recording(tmp_path / "b.tvz", [
+        {"op": "Odd\x1b]0;title\x07", "site": site, "inputs": [],
+         "outputs": [{"id": 1, "name": "y", "shape": [2], "dtype": "float32",
+                      "summary": {"shape": [2, 1], "value": "text"}}]},
+        {"op": "Neg", "site": site, "inputs": [],
+         "outputs": [{"id": 2, "name": "z", "shape": [2], "dtype": "float32",
+                      "summary": {"shape": [2], "dtype": "float32", "value": [1.0, 2.5]}}]}])
+    assert cli.main(["diff", a, b]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\\x1b" in out
+    result = tv.diff(a, b)
+    assert result.first_divergence.op_a.startswith("Odd")
+    assert [r.op_a for r in result.pairs] == [result.first_divergence.op_a, "Neg"]
+    assert math.isclose(result.pairs[1].forward_rel, 0.2)

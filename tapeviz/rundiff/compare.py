@@ -138,7 +138,10 @@ def _flat(value):
 
 
 def _shape(shape) -> str:
-    return "(" + ", ".join(map(str, shape or [])) + ("," if shape and len(shape) == 1 else "") + ")"
+    if not isinstance(shape, list):
+        return str(shape)[:40]
+    return "(" + ", ".join(map(str, shape[:8])) + ("," if len(shape) == 1 else "") + \
+        (", ..." if len(shape) > 8 else "") + ")"
 
 
 def compare_refs(refs_a, refs_b, rtol, atol) -> Difference:
