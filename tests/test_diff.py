@@ -242,3 +242,22 @@ def test_odd_recordings_are_compared_not_crashed_on(tmp_path, capsys):
     assert result.first_divergence.op_a.startswith("Odd")
     assert [r.op_a for r in result.pairs] == [result.first_divergence.op_a, "Neg"]
     assert math.isclose(result.pairs[1].forward_rel, 0.2)
+
+
+def test_the_collector_is_left_as_the_program_had_it(runs):
+    import gc
+    gc.disable()
+    try:
+        tv.diff(runs["base"], runs["again"])
+        assert not gc.isenabled()                      # a program that turned it off
+    finally:
+        gc.enable()
+    kept = [object()]                                  # a program that froze its objects
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        tv.diff(runs["base"], runs["again"])
+        assert gc.isenabled() and gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    assert kept
