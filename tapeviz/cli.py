@@ -374,7 +374,7 @@ def main(argv=None) -> int:
     sp.add_argument("b", help="another (or the same one, with --tape-* or --call-*)")
     for side in "ab":
         sp.add_argument(f"--tape-{side}", type=int, default=None, metavar="N",
-                        help=f"compare only tape N of {side} (with --tape-{'b' if side == 'a' else 'a'})")
+                        help=f"compare only tape N of {side} (give both --tape-a and --tape-b)")
     for side in "ab":
         sp.add_argument(f"--call-{side}", type=int, default=None, metavar="N",
                         help=f"compare only gradient call N of {side} and its tape")

@@ -164,7 +164,8 @@ def test_large_tensors_compare_by_summary():
     a = rng.normal(size=1000)
     s = tv.events.summarize
     near = compare_summaries(s(a), s(a * (1 + 1e-3)), rtol=1e-5, atol=0)
-    assert near.by == "summary" and near.differs and math.isclose(near.rel, 1e-3 / (1 + 1e-3), rel_tol=1e-6)
+    assert near.by == "summary" and near.differs
+    assert math.isclose(near.rel, 1e-3 / (1 + 1e-3), rel_tol=1e-6)    # |n - n(1+e)| / n(1+e)
     assert not compare_summaries(s(a), s(a * (1 + 1e-3)), rtol=1e-2, atol=0).differs
     # a permutation keeps every statistic: a summary cannot tell (documented)
     assert not compare_summaries(s(a), s(a[::-1].copy()), rtol=1e-9, atol=0).differs
@@ -196,6 +197,11 @@ def test_cli_bad_file_is_one_line_and_status_2(runs, tmp_path, capsys):
         cli.main(["diff", runs["base"], runs["again"], "--tape-a", "99999", "--tape-b", "1"])
     assert exc.value.code == 2
     assert "no tape 99999" in capsys.readouterr().err
+    for options, says in ((["--tape-a", "1"], "a tape on each side"),
+                          (["--rtol", "-1"], "rtol must be a finite number >= 0")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["diff", runs["base"], runs["again"], *options])
+        assert exc.value.code == 2 and says in capsys.readouterr().err
 
 
 def test_command_line_process_exit_status(runs):

@@ -31,11 +31,14 @@ def diff(a, b, *, tape_a=None, tape_b=None, call_a=None, call_b=None,
                 not value >= 0 or value == math.inf:
             raise ValueError(f"tv.diff: {name} must be a finite number >= 0, got {value!r}")
     if (tape_a is None) != (tape_b is None) and (call_a is None) == (call_b is None):
-        raise ValueError("tv.diff: give tape_a and tape_b together (a tape on each side)")
+        raise ValueError("tv.diff: give a tape on each side (tape_a and tape_b; "
+                         "--tape-a and --tape-b)")
     if (call_a is None) != (call_b is None):
-        raise ValueError("tv.diff: give call_a and call_b together (a call on each side)")
+        raise ValueError("tv.diff: give a gradient call on each side (call_a and call_b; "
+                         "--call-a and --call-b)")
     if tape_a is not None and call_a is not None:
-        raise ValueError("tv.diff: pick tapes or gradient calls, not both")
+        raise ValueError("tv.diff: pick tapes or gradient calls, not both (a call implies "
+                         "its tape)")
     with _collector_paused():
         run_a = Run(_load(a), _label(a, "a"), tape=tape_a, call=call_a)
         run_b = Run(_load(b), _label(b, "b"), tape=tape_b, call=call_b)

@@ -40,7 +40,8 @@ def report(d) -> str:
             for g in grads[:2]:
                 lines.append(f"     {side} gradient: {_clean(summary_text(g))}")
     if d.gradients:
-        lines += ["", "Gradients (calls a/b, source, relative difference; verdict and norm of a | of b):"]
+        lines += ["", "Gradients (calls a/b, source, relative difference; "
+                      "verdict and norm of a | of b):"]
         width = min(24, max(len(_clean(g.name)) for g in d.gradients))
         rows = sorted(d.gradients, key=lambda g: not g.differs)
         for g in rows[:LIST_LIMIT]:
