@@ -267,3 +267,24 @@ def test_the_collector_is_left_as_the_program_had_it(runs):
     finally:
         gc.unfreeze()
     assert kept
+
+
+def test_an_extra_training_step_is_in_one_run_only(runs, tmp_path):
+    mlp.train(str(tmp_path / "three.tvz"), steps=3)
+    result = tv.diff(runs["base"], str(tmp_path / "three.tvz"))
+    assert result.differ and result.only_a == []
+    assert {r.op_b for r in result.only_b} >= {"MatMul", "Relu", "Mean", "assign_sub"}
+    assert result.first_divergence.op_b == "MatMul"
+    assert _first_line(result) == ("mlp.py", marked_line("seed"))
+    assert [c[0] for c in result.calls].count(None) == 1       # the third call: b only
+    assert "in run b only" in str(result).split("Structural differences:")[1]
+    assert not any(r.forward_differs for r in result.pairs)    # the first two steps agree
+
+
+def test_a_copy_under_another_name_aligns_by_line(runs, tmp_path):
+    copy = tmp_path / "mlp_v2.py"
+    copy.write_text(PROGRAM.read_text())
+    _load(copy, "diff_runs_v2").train(str(tmp_path / "v2.tvz"))
+    result = tv.diff(runs["base"], str(tmp_path / "v2.tvz"))
+    assert not result.differ
+    assert {r.matched_by for r in result.pairs} == {"line"}
