@@ -288,3 +288,23 @@ def test_a_copy_under_another_name_aligns_by_line(runs, tmp_path):
     result = tv.diff(runs["base"], str(tmp_path / "v2.tvz"))
     assert not result.differ
     assert {r.matched_by for r in result.pairs} == {"line"}
+
+
+@pytest.mark.parametrize("name, content, why", [
+    ("x.csv", b"a,b\n1,2\n", "looks like CSV"),
+    ("x.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "looks like a PNG image"),
+    ("empty.tvz", b"", "is empty"),
+    ("missing.tvz", None, "no such recording"),
+    ("newer.tvz", b'{"format": "tapeviz-recording", "version": 99}\n', "upgrade tapeviz"),
+    (".", None, "folder")])
+def test_a_bad_input_on_either_side_is_one_line_and_status_2(runs, tmp_path, capsys, name,
+                                                             content, why):
+    bad = tmp_path / name
+    if content is not None:
+        bad.write_bytes(content)
+    for pair in ([runs["base"], str(bad)], [str(bad), runs["base"]]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["diff", *pair])
+        err = capsys.readouterr()
+        assert exc.value.code == 2 and err.out == ""
+        assert len(err.err.strip().splitlines()) == 1 and why in err.err, err.err
