@@ -99,7 +99,8 @@ def _compare(run_a: Run, run_b: Run, rtol: float, atol: float) -> RunDiff:
         pairs=[r for r in rows if r.op_a is not None and r.op_b is not None],
         only_a=[r for r in rows if r.op_b is None], only_b=[r for r in rows if r.op_a is None],
         first_divergence=first,
-        first_forward=next((r for r in rows if r.op_a and r.op_b and r.forward_differs), None),
+        first_forward=next((r for r in rows if r.op_a is not None and r.op_b is not None
+                            and r.forward_differs), None),
         first_backward=first_backward, gradients=gradients,
         calls=[[ca, cb] for ca, cb in call_pairs],
         warnings=[f"{run.label}: {w}" for run in (run_a, run_b) for w in run.warnings[:5]])
@@ -180,8 +181,9 @@ def _compare_steps(run_a, run_b, ca, cb, node_b, by_node_a, rtol, atol):
             d = _compare_grads(sa, sb, rtol, atol)
             d_why, rel, differs = d.why, d.rel, d.differs
         row = by_node_a.get(sa["node"])
-        if row is not None and sb is not None and (row.grad_rel is None or rel > row.grad_rel):
-            row.grad_rel, row.grad_differs = rel, row.grad_differs or differs
+        if row is not None and sb is not None:      # a persistent tape's op: its worst call
+            row.grad_rel = rel if row.grad_rel is None else max(row.grad_rel, rel)
+            row.grad_differs = row.grad_differs or differs
         if differs and first is None:
             first = _step(run_a, run_b, ca, cb, sa, sb, rel, d_why)
     if first is None:

@@ -27,8 +27,8 @@ class OpDiff:
     forward_differs: bool = False       # beyond tolerance, or dtype or shape differ
     why: str = ""                       # e.g. "values differ", "dtype float32 vs float64"
     compared_by: str = ""               # "value" (elements) or "summary" (statistics)
-    grad_rel: float | None = None       # relative difference of the gradient reaching its
-    grad_differs: bool = False          # outputs in the compared gradient calls
+    grad_rel: float | None = None       # relative difference of the gradients its backward
+    grad_differs: bool = False          # step produced (for its inputs), in the aligned calls
     outputs_a: list = field(default_factory=list)   # its outputs' summaries
     outputs_b: list = field(default_factory=list)
 
