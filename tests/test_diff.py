@@ -80,6 +80,8 @@ def test_first_divergence_is_the_marked_line(runs, change, op, kind):
     assert first.op_b == op
     if kind == "changed":
         assert first.matched_by == "changed" and first.op_a == "Relu"
+        assert first.inputs_differ == []            # z is the same: the op changed
+        assert "its inputs agree" in str(result)
     elif kind == "only_b":
         assert first.op_a is None and first in result.only_b
     else:
@@ -118,6 +120,9 @@ def test_stop_gradient_shows_in_the_gradients(runs):
 
 def test_seed_gradients_differ_with_a_relative_difference(runs):
     result = tv.diff(runs["base"], runs["seed"])
+    inputs = result.first_divergence.inputs_differ
+    assert [(i["name"], i["kind"], i["index"]) for i in inputs] == [("w1:0", "variable", 1)]
+    assert "inputs that differ: w1:0 (variable)" in str(result)
     assert all(g.differs and 0 < g.rel < math.inf for g in result.gradients)
     assert result.first_backward is not None
     step = result.first_backward

@@ -94,13 +94,17 @@ def _compare(run_a: Run, run_b: Run, rtol: float, atol: float) -> RunDiff:
         gradients += _compare_results(run_a.store.calls[ca], run_b.store.calls[cb], rtol, atol)
     rows.sort(key=lambda r: r.position)
     first = next((r for r in rows if r.structural or r.forward_differs), None)
+    first_forward = next((r for r in rows if r.op_a is not None and r.op_b is not None
+                          and r.forward_differs), None)
+    for row in (first, first_forward):
+        if row is not None and row.op_a is not None and row.op_b is not None:
+            row.inputs_differ = _inputs_differ(run_a, run_b, row, rtol, atol)
     return RunDiff(
         a=run_a.label, b=run_b.label, rtol=rtol, atol=atol,
         pairs=[r for r in rows if r.op_a is not None and r.op_b is not None],
         only_a=[r for r in rows if r.op_b is None], only_b=[r for r in rows if r.op_a is None],
         first_divergence=first,
-        first_forward=next((r for r in rows if r.op_a is not None and r.op_b is not None
-                            and r.forward_differs), None),
+        first_forward=first_forward,
         first_backward=first_backward, gradients=gradients,
         calls=[[ca, cb] for ca, cb in call_pairs],
         warnings=[f"{run.label}: {w}" for run in (run_a, run_b) for w in run.warnings[:5]])
@@ -137,6 +141,21 @@ def _op_rows(ops_a, ops_b, matched, only_a_idx, only_b_idx, rtol, atol):
                            "", 2 * position_b[j] + 1, why="in run b only",
                            outputs_b=_summaries(op)))
     return rows, node_b
+
+
+def _inputs_differ(run_a, run_b, row, rtol, atol) -> list:
+    """Which inputs of an aligned pair differ: none means the op itself computed otherwise
+    (an edited line, another attribute, another dtype rule)."""
+    op_a, op_b = run_a.op(row.node_a), run_b.op(row.node_b)
+    if op_a is None or op_b is None:            # an assignment: its value is its input
+        return []
+    out = []
+    for k, (ra, rb) in enumerate(zip(op_a["inputs"], op_b["inputs"])):
+        d = compare_summaries(ra.get("summary"), rb.get("summary"), rtol, atol)
+        if d.differs:
+            out.append({"index": k, "name": str(ra.get("name") or f"input {k}"),
+                        "kind": str(ra.get("kind") or ""), "rel": d.rel, "why": d.why})
+    return out
 
 
 def _summaries(op) -> list:

@@ -94,6 +94,13 @@ def _op_lines(r) -> list:
         out.append(f"  {side}: {_clean(op)}{scope} at {_site(site)}")
         for s in outputs[:2]:
             out.append(f"     {side} value: {_clean(summary_text(s))}")
+    if r.inputs_differ == []:
+        out.append("  its inputs agree: the op itself computes differently here")
+    elif r.inputs_differ:
+        names = ", ".join(f"{_clean(i['name'], 60)}" + (f" ({_clean(i['kind'])})" if i["kind"]
+                                                          else "") + _rel(i["rel"])
+                          for i in r.inputs_differ[:4])
+        out.append(f"  inputs that differ: {names}")
     return out
 
 

@@ -31,6 +31,8 @@ class OpDiff:
     grad_differs: bool = False          # step produced (for its inputs), in the aligned calls
     outputs_a: list = field(default_factory=list)   # its outputs' summaries
     outputs_b: list = field(default_factory=list)
+    inputs_differ: list | None = None   # for the first divergences only: which inputs differ
+                                        # ({"index", "name", "kind", "rel", "why"}); [] none
 
     @property
     def structural(self) -> bool:
