@@ -327,7 +327,10 @@ def _cmd_diff(args) -> int:
     except Exception as exc:      # a recording no reader check caught: 2, never 1 ("differ")
         _fail(f"tapeviz diff: cannot compare {args.a} and {args.b}: "
               f"{type(exc).__name__}: {str(exc)[:200]}")
-    print(result, flush=True)
+    try:
+        print(result, flush=True)
+    except BrokenPipeError:      # `tapeviz diff a b | head`: the status still tells
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if result.differ else 0
 
 
