@@ -165,6 +165,19 @@ def recording_rows(d):
     return rows
 
 
+DIFF_TARGET = ("<=", 2.0, "ratio")    # diffing two recordings: at most twice opening one
+
+
+def diff_rows(d):
+    """The row of diff_speed.py's JSON (a dict): ``tv.diff`` of two recordings against
+    opening one (``load_recording`` and a dashboard store's ingest), CPU time."""
+    if "diff_s" not in d or "open_s" not in d:
+        return []
+    return [row("diff", f"diff two {d.get('ops', 0):,}-op recordings vs open one", d["diff_s"],
+                "s", peer="open one (load + ingest)", peer_value=d["open_s"],
+                ratio=d.get("ratio"), target=DIFF_TARGET, spread=d.get("spread"))]
+
+
 RECORDING_KEYS = {"writer_events_per_s_cpu", "writer_events_per_s_wall", "writer_bytes_per_event",
                   "writer_events_per_s_cpu_whole", "writer_events_per_s_cpu_spread",
                   "orjson_dumps_events_per_s", "json_dumps_events_per_s",

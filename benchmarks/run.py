@@ -26,7 +26,8 @@ Engine workloads (workloads.py, peers.py):
   A/A  W3 and W1 each against itself in a second worker: the ratio and spread that where a
       worker landed alone gives (a target closer to 1 than that cannot be resolved)
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
-Then recording_throughput.py and dashboard.py run as subprocesses (``--json``) and their
+Then recording_throughput.py, diff_speed.py (tv.diff of two 1,000-op recordings against
+opening one) and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,
 CPU time, round-robin samples of one run, or of W3's five steps, medians of per-round
 ratios). Every peer's results are
@@ -306,6 +307,7 @@ def main(argv=None):
                    help="only the engine workloads (no recording writer, no dashboard)")
     p.add_argument("--no-dashboard", action="store_true", help="skip the browser measures")
     p.add_argument("--no-recording", action="store_true", help="skip the recording writer")
+    p.add_argument("--no-diff", action="store_true", help="skip diffing two recordings")
     p.add_argument("--no-w4", action="store_true", help="skip the 1024x1024 matmuls")
     p.add_argument("--skip", nargs="*", default=[], metavar="PEER",
                    choices=["numpy", "autograd", "torch", "tensorflow"],
@@ -339,6 +341,10 @@ def main(argv=None):
                                       problems)
             recording = recording if isinstance(recording, dict) else None
             rows += report.recording_rows(recording or {})
+        if not (args.engine_only or args.no_diff):
+            diff = sub_benchmark("diff_speed.py", ["--rounds", "5"] if args.quick else [],
+                                 tmp, args.timeout, problems)
+            rows += report.diff_rows(diff if isinstance(diff, dict) else {})
         if not (args.engine_only or args.no_dashboard):
             dashboard = sub_benchmark("dashboard.py",
                                       ["--big-group", "0"] if args.quick else [], tmp,

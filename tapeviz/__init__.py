@@ -43,6 +43,15 @@ def show(obj, **kwargs):
     return _show(obj, **kwargs)
 
 
+def diff(a, b, **options):
+    """Where two runs first differ, forward and backward: recordings (paths or loaded), or
+    tapes / gradient calls of them (``tape_a=``, ``tape_b=``, ``call_a=``, ``call_b=``;
+    ``rtol=``, ``atol=``). Returns a :class:`tapeviz.rundiff.RunDiff` (plain data; ``str()``
+    is the report of ``tapeviz diff``). See docs/diff.md."""
+    from .rundiff import diff as _diff
+    return _diff(a, b, **options)
+
+
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
     "print": "use Python's print(): tensors print as TensorFlow's do",

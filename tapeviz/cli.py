@@ -6,6 +6,8 @@
                                              record a script and follow it live
     tapeviz export run.tvz -o run.html       one self-contained HTML page
     tapeviz gallery [--port P] [--address A] the demo gallery
+    tapeviz diff a.tvz b.tvz [--tape-a N --tape-b M | --call-a N --call-b M] [--rtol R --atol A]
+                                             where two runs first differ (exit 0 same, 1 differ)
 
 The server binds 127.0.0.1 unless ``--address`` says otherwise, and prints where it listens.
 Any other address needs ``--allow-origin`` and prints a URL with a token (docs/security.md).
@@ -309,6 +311,29 @@ def _cmd_export(args):
     print(f"tapeviz: wrote {out}")
 
 
+def _cmd_diff(args) -> int:
+    """Print the report; 0 when the runs agree, 1 when they differ, 2 on an error (as diff)."""
+    from .recording.reader import RecordingError
+    from .rundiff import diff
+    for path in (args.a, args.b):
+        _check_recording(path, "diff")      # the header line: a one-line error
+    try:
+        result = diff(args.a, args.b, tape_a=args.tape_a, tape_b=args.tape_b,
+                      call_a=args.call_a, call_b=args.call_b, rtol=args.rtol, atol=args.atol)
+    except (RecordingError, ValueError) as exc:
+        _fail(f"tapeviz diff: {exc}")
+    except OSError as exc:
+        _fail(f"tapeviz diff: {exc.filename or ''}: {exc.strerror or exc}")
+    except Exception as exc:      # a recording no reader check caught: 2, never 1 ("differ")
+        _fail(f"tapeviz diff: cannot compare {args.a} and {args.b}: "
+              f"{type(exc).__name__}: {str(exc)[:200]}")
+    try:
+        print(result, flush=True)
+    except BrokenPipeError:      # `tapeviz diff a b | head`: the status still tells
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1 if result.differ else 0
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "gallery":
@@ -346,9 +371,22 @@ def main(argv=None) -> int:
     sp.add_argument("--title", default=None)
     sp.set_defaults(fn=_cmd_export)
     sub.add_parser("gallery", help="serve the demo gallery")
+    sp = sub.add_parser("diff", help="compare two runs: where they first differ (exit status "
+                        "0: they agree, 1: they differ, 2: an error)")
+    sp.add_argument("a", help="a .tvz recording")
+    sp.add_argument("b", help="another (or the same one, with --tape-* or --call-*)")
+    for side in "ab":
+        sp.add_argument(f"--tape-{side}", type=int, default=None, metavar="N",
+                        help=f"compare only tape N of {side} (give both --tape-a and --tape-b)")
+    for side in "ab":
+        sp.add_argument(f"--call-{side}", type=int, default=None, metavar="N",
+                        help=f"compare only gradient call N of {side} and its tape")
+    sp.add_argument("--rtol", type=float, default=1e-5,
+                    help="relative tolerance: |a - b| <= atol + rtol * |b| agrees (1e-5)")
+    sp.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (1e-8)")
+    sp.set_defaults(fn=_cmd_diff)
     args = p.parse_args(argv)
-    args.fn(args)
-    return 0
+    return args.fn(args) or 0
 
 
 if __name__ == "__main__":

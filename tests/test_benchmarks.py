@@ -66,6 +66,15 @@ def test_dashboard_rows_and_targets():
     assert "open 5,000 ops in scopes of 500 (first tab)" not in rows
 
 
+def test_diff_row_and_target():
+    rows = report.diff_rows({"ops": 1000, "diff_s": 0.13, "open_s": 0.05, "ratio": 2.6,
+                             "spread": [2.4, 2.8]})
+    assert [r["name"] for r in rows] == ["diff two 1,000-op recordings vs open one"]
+    assert report.met(rows[0]) is False                     # 2.6x misses "at most 2x"
+    assert report.met(report.diff_rows({"diff_s": 0.1, "open_s": 0.06, "ratio": 1.7})[0])
+    assert report.diff_rows({}) == []
+
+
 def test_unknown_keys_are_listed_not_dropped():
     notes = report.extras(RECORDING, DASHBOARD)
     assert "recording_throughput: a_new_measure = 1.5" in notes
