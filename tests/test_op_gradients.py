@@ -193,8 +193,13 @@ SPECS = [
     S("Relu", nn.relu, [((3, 4), _nonzero)]),
     S("ReluGrad", _direct("ReluGrad"), [((3, 4), _real), ((3, 4), _nonzero)]),
     S("Relu6", nn.relu6, [((3, 4), lambda r, s: r.uniform(0.2, 1.8, s) * r.choice([-1, 3.5], s))]),
+    S("Relu6Grad", _direct("Relu6Grad"),
+      [((3, 4), _real), ((3, 4), lambda r, s: r.uniform(0.2, 1.8, s) * r.choice([-1, 3.5], s))]),
     S("LeakyRelu", lambda x: nn.leaky_relu(x, alpha=0.1), [((3, 4), _nonzero)]),
+    S("LeakyReluGrad", _direct("LeakyReluGrad", alpha=0.1), [((3, 4), _real), ((3, 4), _nonzero)]),
     S("Elu", nn.elu, [((3, 4), _nonzero)]),
+    S("EluGrad", _direct("EluGrad"), [((3, 4), _real), ((3, 4), lambda r, s: np.expm1(
+        _nonzero(r, s)))], note="second input: elu's output"),
     S("Erf", tv.nn._erf, [((3, 4), _real)]),
     S("Gelu", nn.gelu, [((3, 4), _real)]),
     S("Gelu", lambda x: nn.gelu(x, approximate=True), [((3, 4), _real)], note="approximate"),
