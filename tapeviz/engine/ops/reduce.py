@@ -195,9 +195,10 @@ _all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keep
 def _cumsum_forward(x, axis, exclusive, reverse):
     if reverse:
         x = np.flip(x, axis)
+    if exclusive:     # shifted by one, not cumsum - x: inf - inf would give NaN
+        x = np.moveaxis(x, axis, 0)
+        x = np.moveaxis(np.concatenate([np.zeros_like(x[:1]), x[:-1]]), 0, axis)
     out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = out - x
     return np.flip(out, axis) if reverse else out
 
 
@@ -255,17 +256,28 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=None, name=None):
 
 
 # --- norms ---------------------------------------------------------------------------------------
+def _svd(x, axes):
+    """The SVD of every matrix over `axes` (moved last), in float64. A matrix with a NaN or an
+    infinity gets NaN singular values and vectors, as TensorFlow's SVD (NumPy's raises)."""
+    m = np.moveaxis(np.asarray(x, np.float64), axes, (-2, -1))
+    finite = np.isfinite(m).all(axis=(-2, -1))
+    u, s, vh = np.linalg.svd(np.where(finite[..., None, None], m, 0.0))
+    u[~finite], s[~finite], vh[~finite] = np.nan, np.nan, np.nan
+    return u, s, vh
+
+
 def _spectral_forward(x, axes, keepdims):
-    out = np.linalg.norm(x, 2, axis=axes, keepdims=keepdims)
-    return out.astype(x.dtype, copy=False)
+    top = _svd(x, axes)[1][..., 0]
+    if keepdims:
+        top = np.expand_dims(top, tuple(sorted(a % x.ndim for a in axes)))
+    return np.asarray(top).astype(x.dtype)
 
 
 def _spectral_vjp(g, y, x, axes, keepdims):
     # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple). The
     # pair is computed here from X's value, so this rule is exact to first order only: a
     # second derivative through a spectral norm treats u_1 v_1^T as a constant.
-    m = np.moveaxis(np.asarray(x._value, np.float64), axes, (-2, -1))
-    u, _, vh = np.linalg.svd(m)
+    u, _, vh = _svd(x._value, axes)
     outer = np.moveaxis(u[..., :, :1] * vh[..., :1, :], (-2, -1), axes).astype(x._value.dtype)
     return _spread(g, y, x, axes) * _const(outer)
 
