@@ -173,8 +173,11 @@ SPECS = [
     S("Prod", lambda x: tv.reduce_prod(x, axis=0), [((3, 2), _nonzero)],
       covers=("ProdOthers",)),
     S("LogSumExp", lambda x: tv.reduce_logsumexp(x, axis=-1), [((2, 4), _real)]),
-    # the spectral norm's rule holds its top singular pair constant: first order only
-    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 2]), [((2, 3, 4), _real)],
+    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 2]), [((2, 3, 4), _real)]),
+    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 0], keepdims=True),
+      [((4, 3), _real)], note="axes reversed, keepdims"),
+    # its VJP is a constant: exact to first order (second order of the spectral norm)
+    S("TopSingularOuter", _direct("TopSingularOuter", axes=(2, 0)), [((3, 2, 4), _real)],
       second_order=False),
     S("Cumsum", lambda x: tv.cumsum(x, axis=1, reverse=True), [((2, 4), _real)]),
     # linear algebra

@@ -67,14 +67,6 @@ DIVERGENCES = [
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
     Divergence(
-        "norm(ord=2) over two axes is first order only in tapeviz",
-        "a tapeviz limitation: the spectral norm's rule holds the top singular vectors constant, "
-        "so a second derivative misses their change (None where nothing else connects)",
-        frozenset({"grad2"}),
-        lambda p, e, d: any(s["fn"] == "norm" and s["kwargs"].get("ord") == 2
-                            and isinstance(s["kwargs"].get("axis"), list) for s in p["steps"]),
-        tensorflow_wrong=False),
-    Divergence(
         "linalg.inv of a matrix holding NaN",
         "TensorFlow raises InvalidArgumentError or returns NaN depending on where the NaN "
         "falls among its LU pivots; tapeviz always returns NaN",

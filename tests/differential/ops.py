@@ -46,6 +46,7 @@ REACHED_THROUGH = {
     "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax",
     "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
     "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
+    "TopSingularOuter": "SpectralNorm",
     "SoftmaxCrossEntropyGrad": "SoftmaxCrossEntropyWithLogits",
     "SparseSoftmaxCrossEntropyGrad": "SparseSoftmaxCrossEntropyWithLogits",
 }

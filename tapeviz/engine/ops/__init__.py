@@ -15,7 +15,7 @@ from .clip import *  # noqa: F401,F403
 # shadow the namespaces tapeviz.nn and tapeviz.linalg (and tf.shape) with these modules.
 import types as _types  # noqa: E402
 
-for _name in ("elementwise", "shape", "indexing", "reduce", "makers", "linalg",
+for _name in ("elementwise", "shape", "indexing", "reduce", "spectral", "makers", "linalg",
               "gradient_ops", "nn", "losses", "clip"):
     if isinstance(globals().get(_name), _types.ModuleType):
         del globals()[_name]

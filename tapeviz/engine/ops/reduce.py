@@ -256,16 +256,6 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=None, name=None):
 
 
 # --- norms ---------------------------------------------------------------------------------------
-def _svd(x, axes):
-    """The SVD of every matrix over `axes` (moved last), in float64. A matrix with a NaN or an
-    infinity gets NaN singular values and vectors, as TensorFlow's SVD (NumPy's raises)."""
-    m = np.moveaxis(np.asarray(x, np.float64), axes, (-2, -1))
-    finite = np.isfinite(m).all(axis=(-2, -1))
-    u, s, vh = np.linalg.svd(np.where(finite[..., None, None], m, 0.0))
-    u[~finite], s[~finite], vh[~finite] = np.nan, np.nan, np.nan
-    return u, s, vh
-
-
 def _spectral_forward(x, axes, keepdims):
     top = _svd(x, axes)[1][..., 0]
     if keepdims:
@@ -274,12 +264,9 @@ def _spectral_forward(x, axes, keepdims):
 
 
 def _spectral_vjp(g, y, x, axes, keepdims):
-    # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple). The
-    # pair is computed here from X's value, so this rule is exact to first order only: a
-    # second derivative through a spectral norm treats u_1 v_1^T as a constant.
-    u, _, vh = _svd(x._value, axes)
-    outer = np.moveaxis(u[..., :, :1] * vh[..., :1, :], (-2, -1), axes).astype(x._value.dtype)
-    return _spread(g, y, x, axes) * _const(outer)
+    # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple), an op
+    # whose own VJP makes second derivatives exact
+    return _spread(g, y, x, axes) * apply(_top_singular_outer, (x,), {"axes": axes})
 
 
 _spectral_norm = defop("SpectralNorm", _spectral_forward, [_spectral_vjp],
@@ -335,10 +322,6 @@ def norm(tensor_, ord="euclidean", axis=None, keepdims=None, name=None):
     return reduce_sum(abs(x) ** p, axis=axis, keepdims=keep) ** (1.0 / p)
 
 
-def _const(value):
-    from ..tensor import Tensor
-    return Tensor(value)
-
-
 from .shape import reshape, spread_to  # noqa: E402
+from .spectral import svd as _svd, top_singular_outer as _top_singular_outer  # noqa: E402
 from .elementwise import abs, cast, equal, exp, not_equal, sqrt, square  # noqa: E402

@@ -42,3 +42,16 @@ expect_error("batch_jacobian_rank1_both", lambda: tape.batch_jacobian(y, x))
 expect_error("batch_jacobian_rank1_source", lambda: tape.batch_jacobian(ym, x))
 expect_error("batch_jacobian_rank1_target", lambda: tape.batch_jacobian(y, xm))
 report("batch_jacobian_rank2", tape.batch_jacobian(ym, xm))
+
+# the spectral norm's second derivative (the singular vectors move with the matrix)
+m = tf.constant([[0.8, -1.2, 0.3], [0.5, 0.9, -0.4]], dtype=tf.float64)
+with tf.GradientTape(persistent=True) as outer:
+    outer.watch(m)
+    with tf.GradientTape() as inner:
+        inner.watch(m)
+        s = tf.norm(tf.cos(m), ord=2, axis=[0, 1])
+    g = inner.gradient(s, m)
+    d = tf.reduce_sum(g * tf.constant([[1.0, -0.5, 0.25], [0.3, 0.7, -1.1]], tf.float64))
+report("spectral_norm.grad", g)
+report("spectral_norm.grad2", outer.gradient(d, m))
+report("spectral_norm.hessian", outer.jacobian(g, m))
