@@ -7,6 +7,8 @@ dtypes, shapes, None-ness, NaN and infinities and exception classes must be equa
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 RTOL = {"float32": 1e-4, "float64": 1e-7, "float16": 1e-2}
@@ -62,14 +64,16 @@ def _diff(expected, actual):
     if isinstance(expected, list) and isinstance(actual, list):
         if len(expected) != len(actual):
             return f"{len(actual)} results, TensorFlow {len(expected)}"
-        for k, (e, a) in enumerate(zip(expected, actual)):
-            d = _diff(e, a)
-            if d:
-                return f"[{k}] {d}"
-        return None
+        found = [f"[{k}] {d}" for k, d in enumerate(map(_diff, expected, actual)) if d]
+        return "; ".join(found) or None
     if expected == actual:
         return None
     return f"{_describe(actual)}, TensorFlow {_describe(expected)}"
+
+
+def differing_items(sentence):
+    """The indices a list's difference names ("[0] ...; [2] ...")."""
+    return [int(k) for k in re.findall(r"(?:^|; )\[(\d+)\] ", sentence)]
 
 
 def differences(expected, actual):

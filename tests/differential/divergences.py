@@ -5,12 +5,12 @@ A program whose disagreement is not fully covered by one entry is a failure.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from compare import differing_items
 from program import decode_value
 
 
@@ -33,10 +33,9 @@ def _inputs_hold(program, test):
 
 
 def _differing_inputs(program, diffs):
-    """Names of the watched inputs whose second derivative differs ("[k] ..." sentences)."""
+    """Names of the watched inputs whose second derivative differs."""
     watched = [i["name"] for i in program["inputs"] if i["watch"]]
-    found = re.match(r"\[(\d+)\] ", diffs.get("grad2", ""))
-    return {watched[int(found.group(1))]} if found else set()
+    return {watched[k] for k in differing_items(diffs.get("grad2", ""))}
 
 
 def _labels(program):
@@ -57,7 +56,7 @@ DIVERGENCES = [
         "TensorFlow's gradient of the loss's backprop output reaches only the logits, so "
         "d(dL/dlogits)/dlabels is 0 there instead of -1 per class",
         frozenset({"grad2"}),
-        lambda p, e, d: bool(_differing_inputs(p, d) & _labels(p)),
+        lambda p, e, d: bool(_differing_inputs(p, d)) and _differing_inputs(p, d) <= _labels(p),
         tensorflow_wrong=True),
     Divergence(
         "softsign's second derivative",
