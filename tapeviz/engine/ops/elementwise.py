@@ -148,7 +148,8 @@ squared_difference = _binary("SquaredDifference", lambda a, b: np.square(a - b),
 divide_no_nan = _binary("DivNoNan", lambda a, b: np.where(b == 0, 0, a / np.where(b == 0, 1, b))
                         .astype(a.dtype),
                         [lambda g, y, a, b: divide_no_nan(g, b),
-                         lambda g, y, a, b: divide_no_nan(g * -a, b * b)],
+                         # TensorFlow's order: b·b would overflow to inf for a large b
+                         lambda g, y, a, b: g * divide_no_nan(divide_no_nan(-a, b), b)],
                         "y = a / b (0 where b = 0)", ["∂a = g / b", "∂b = -g · a / b²"])
 
 # --- unary ---------------------------------------------------------------------------------

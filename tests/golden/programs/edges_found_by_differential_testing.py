@@ -55,3 +55,17 @@ with tf.GradientTape(persistent=True) as outer:
 report("spectral_norm.grad", g)
 report("spectral_norm.grad2", outer.gradient(d, m))
 report("spectral_norm.hessian", outer.jacobian(g, m))
+
+# divide_no_nan's gradient for the denominator divides twice, as TensorFlow's: b·b overflows
+a = tf.constant([np.inf, -0.4868, -0.5084])
+b = tf.constant([1.2468, -1.1691, -np.inf])
+with tf.GradientTape(persistent=True) as outer:
+    outer.watch([a, b])
+    with tf.GradientTape() as inner:
+        inner.watch([a, b])
+        q = tf.math.divide_no_nan(a, b)
+    ga, gb = inner.gradient(q, [a, b])
+    d = tf.reduce_sum(ga * tf.constant([0.9, 0.5, 0.1])) + tf.reduce_sum(gb * tf.constant(
+        [0.2, -0.7, 0.4]))
+report("divide_no_nan.grad", [ga, gb])
+report("divide_no_nan.grad2", outer.gradient(d, [a, b]))
