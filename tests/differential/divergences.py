@@ -66,11 +66,20 @@ DIVERGENCES = [
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
     Divergence(
-        "linalg.inv of a matrix holding NaN",
+        "erf of an infinite float64",
+        "TensorFlow's float64 erf is NaN at infinity (and beyond about 1e300); the limit, and "
+        "tapeviz's value, is +1 or -1",
+        frozenset({"value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: _calls(p, "math.erf") and p["dtype"] == "float64"
+        and _inputs_hold(p, np.isinf),
+        tensorflow_wrong=False),      # (second derivatives are not what differs here)
+    Divergence(
+        "linalg.inv, and det's gradient, of a matrix holding NaN",
         "TensorFlow raises InvalidArgumentError or returns NaN depending on where the NaN "
-        "falls among its LU pivots; tapeviz always returns NaN",
+        "falls among its LU pivots (det's gradient inverts the matrix); tapeviz returns NaN",
         frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
-        lambda p, e, d: _calls(p, "linalg.inv") and _inputs_hold(p, np.isnan),
+        lambda p, e, d: (_calls(p, "linalg.inv") or _calls(p, "linalg.det"))
+        and _inputs_hold(p, np.isnan),
         tensorflow_wrong=False),
 ]
 
