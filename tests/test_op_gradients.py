@@ -173,8 +173,11 @@ SPECS = [
     S("Prod", lambda x: tv.reduce_prod(x, axis=0), [((3, 2), _nonzero)],
       covers=("ProdOthers",)),
     S("LogSumExp", lambda x: tv.reduce_logsumexp(x, axis=-1), [((2, 4), _real)]),
-    # the spectral norm's rule holds its top singular pair constant: first order only
-    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 2]), [((2, 3, 4), _real)],
+    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 2]), [((2, 3, 4), _real)]),
+    S("SpectralNorm", lambda x: tv.norm(x, ord=2, axis=[1, 0], keepdims=True),
+      [((4, 3), _real)], note="axes reversed, keepdims"),
+    # its VJP is a constant: exact to first order (second order of the spectral norm)
+    S("TopSingularOuter", _direct("TopSingularOuter", axes=(2, 0)), [((3, 2, 4), _real)],
       second_order=False),
     S("Cumsum", lambda x: tv.cumsum(x, axis=1, reverse=True), [((2, 4), _real)]),
     # linear algebra
@@ -193,8 +196,13 @@ SPECS = [
     S("Relu", nn.relu, [((3, 4), _nonzero)]),
     S("ReluGrad", _direct("ReluGrad"), [((3, 4), _real), ((3, 4), _nonzero)]),
     S("Relu6", nn.relu6, [((3, 4), lambda r, s: r.uniform(0.2, 1.8, s) * r.choice([-1, 3.5], s))]),
+    S("Relu6Grad", _direct("Relu6Grad"),
+      [((3, 4), _real), ((3, 4), lambda r, s: r.uniform(0.2, 1.8, s) * r.choice([-1, 3.5], s))]),
     S("LeakyRelu", lambda x: nn.leaky_relu(x, alpha=0.1), [((3, 4), _nonzero)]),
+    S("LeakyReluGrad", _direct("LeakyReluGrad", alpha=0.1), [((3, 4), _real), ((3, 4), _nonzero)]),
     S("Elu", nn.elu, [((3, 4), _nonzero)]),
+    S("EluGrad", _direct("EluGrad"), [((3, 4), _real), ((3, 4), lambda r, s: np.expm1(
+        _nonzero(r, s)))], note="second input: elu's output"),
     S("Erf", tv.nn._erf, [((3, 4), _real)]),
     S("Gelu", nn.gelu, [((3, 4), _real)]),
     S("Gelu", lambda x: nn.gelu(x, approximate=True), [((3, 4), _real)], note="approximate"),

@@ -54,7 +54,13 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     tape._check_usable("batch_jacobian")
     t = _as_target(target)
     s = _sources(source)[0]
-    if t._value.ndim < 1 or s._value.ndim < 1 or t._value.shape[0] != s._value.shape[0]:
+    for what, x in (("target", t), ("source", s)):
+        if x._value.ndim < 2:      # TensorFlow: Shape (3,) must have rank at least 2
+            raise ValueError(f"batch_jacobian: the {what} shape {tuple(x.shape)} must have rank "
+                             f"at least 2 (target {tuple(t.shape)}, source {tuple(s.shape)}). "
+                             "Fix: batch both along axis 0 with at least one more axis each "
+                             "(reshape to (batch, 1)), or use jacobian")
+    if t._value.shape[0] != s._value.shape[0]:
         raise ValueError(f"batch_jacobian: need first dimension of target shape "
                          f"{tuple(t.shape)} and source shape {tuple(s.shape)} to match. Fix: "
                          "both must be batched along axis 0 with the same batch size (use "

@@ -141,7 +141,8 @@ squared_difference = _binary("SquaredDifference", lambda a, b: np.square(a - b),
 divide_no_nan = _binary("DivNoNan", lambda a, b: np.where(b == 0, 0, a / np.where(b == 0, 1, b))
                         .astype(a.dtype),
                         [lambda g, y, a, b: divide_no_nan(g, b),
-                         lambda g, y, a, b: divide_no_nan(g * -a, b * b)],
+                         # TensorFlow's order: b·b would overflow to inf for a large b
+                         lambda g, y, a, b: g * divide_no_nan(divide_no_nan(-a, b), b)],
                         "y = a / b (0 where b = 0)", ["∂a = g / b", "∂b = -g · a / b²"])
 
 # --- unary ---------------------------------------------------------------------------------
@@ -162,15 +163,18 @@ def _sqrt_grad(g, y, x):
 
 
 sqrt = _unary("Sqrt", np.sqrt, _sqrt_grad, "y = √x", "∂x = g / (2√x)  (0 where g = 0)")
-rsqrt = _unary("Rsqrt", lambda x: 1 / np.sqrt(x), lambda g, y, x: g * -0.5 * y * y * y,
-               "y = 1/√x", "∂x = -g / (2 x^1.5)")
+rsqrt = _unary("Rsqrt", lambda x: 1 / np.sqrt(x),
+               lambda g, y, x: where(g == 0, zeros_like(g), g * -0.5 * y * y * y),
+               "y = 1/√x", "∂x = -g / (2 x^1.5)  (0 where g = 0)")
 exp = _unary("Exp", np.exp, lambda g, y, x: g * y, "y = eˣ", "∂x = g · eˣ", saves=((), True))
 expm1 = _unary("Expm1", np.expm1, lambda g, y, x: g * exp(x), "y = eˣ - 1", "∂x = g · eˣ")
 log = _unary("Log", np.log, lambda g, y, x: g * reciprocal(x), "y = log(x)", "∂x = g / x")
 log1p = _unary("Log1p", np.log1p, lambda g, y, x: g * reciprocal(1.0 + x), "y = log(1 + x)",
                "∂x = g / (1 + x)")
-reciprocal = _unary("Reciprocal", lambda x: 1 / x, lambda g, y, x: -g * y * y, "y = 1/x",
-                    "∂x = -g / x²")
+# as sqrt's: TensorFlow's RsqrtGrad and ReciprocalGrad are exactly 0 where g = 0, even at x = 0
+reciprocal = _unary("Reciprocal", lambda x: 1 / x,
+                    lambda g, y, x: where(g == 0, zeros_like(g), -g * y * y), "y = 1/x",
+                    "∂x = -g / x²  (0 where g = 0)")
 sin = _unary("Sin", np.sin, lambda g, y, x: g * cos(x), "y = sin(x)", "∂x = g · cos(x)")
 cos = _unary("Cos", np.cos, lambda g, y, x: -g * sin(x), "y = cos(x)", "∂x = -g · sin(x)")
 tan = _unary("Tan", np.tan, lambda g, y, x: g * square(reciprocal(cos(x))), "y = tan(x)",

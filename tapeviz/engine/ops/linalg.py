@@ -5,11 +5,11 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
-from ..tensor import Tensor
 from ._base import flag, norm_axis, pair, require, tensor
 from .axes import matrix_transpose, reshape, transpose
 from .elementwise import abs, sqrt
 from .reduce import _spread, reduce_max, reduce_sum
+from .spectral import svd as _svd, top_singular_outer as _top_singular_outer
 
 
 def _mt(x):
@@ -198,18 +198,16 @@ def tensordot(a, b, axes, name=None):
 
 # --- norms ---------------------------------------------------------------------------------------
 def _spectral_forward(x, axes, keepdims):
-    out = np.linalg.norm(x, 2, axis=axes, keepdims=keepdims)
-    return out.astype(x.dtype, copy=False)
+    top = _svd(x, axes)[1][..., 0]
+    if keepdims:
+        top = np.expand_dims(top, tuple(sorted(a % x.ndim for a in axes)))
+    return np.asarray(top).astype(x.dtype)
 
 
 def _spectral_vjp(g, y, x, axes, keepdims):
-    # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple). The
-    # pair is computed here from X's value, so this rule is exact to first order only: a
-    # second derivative through a spectral norm treats u_1 v_1^T as a constant.
-    m = np.moveaxis(np.asarray(x._value, np.float64), axes, (-2, -1))
-    u, _, vh = np.linalg.svd(m)
-    outer = np.moveaxis(u[..., :, :1] * vh[..., :1, :], (-2, -1), axes).astype(x._value.dtype)
-    return _spread(g, y, x, axes) * Tensor(outer)
+    # d sigma_1 / dX = u_1 v_1^T (the top singular pair, unique when sigma_1 is simple), an op
+    # whose own VJP makes second derivatives exact
+    return _spread(g, y, x, axes) * apply(_top_singular_outer, (x,), {"axes": axes})
 
 
 _spectral_norm = defop("SpectralNorm", _spectral_forward, [_spectral_vjp],

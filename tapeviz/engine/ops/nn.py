@@ -75,19 +75,35 @@ def relu(features, name=None):
     return apply(_relu, (x,))
 
 
+# The gradient kernels of relu6, leaky_relu and elu are ops of their own, as TensorFlow's: their
+# second derivative with respect to the features is a tensor of zeros (elu's: g·gg where y < 0),
+# never None, as it would be if the features only chose a branch of a `where`.
+_relu6_grad = defop("Relu6Grad",
+                    lambda g, x: np.multiply(g, (x > 0) & (x < 6), dtype=g.dtype),
+                    [lambda gg, out, g, x: apply(_relu6_grad, (gg, x)),
+                     lambda gg, out, g, x: zeros_like(gg)],
+                    "y = g where 0 < features < 6 else 0",
+                    ["∂g = gg where 0 < features < 6", "∂features = 0"], saves=((1,), False))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
-               [lambda g, y, x: where((y > 0) & (y < 6), g, zeros_like(g))],
-               "y = min(max(x, 0), 6)", ["∂x = g where 0 < y < 6"])
+               [lambda g, y, x: apply(_relu6_grad, (g, x))],
+               "y = min(max(x, 0), 6)", ["∂x = g where 0 < x < 6"], saves=((0,), False))
 
 
 def relu6(features, name=None):
     return apply(_relu6, (require(tensor(features), "Relu6", "fiu", "a numeric"),))
 
 
+_leaky_grad = defop("LeakyReluGrad",
+                    lambda g, x, alpha: np.where(x > 0, g, g * np.asarray(alpha, g.dtype)),
+                    [lambda gg, out, g, x, alpha: apply(_leaky_grad, (gg, x), {"alpha": alpha}),
+                     lambda gg, out, g, x, alpha: zeros_like(gg)],
+                    "y = g if features > 0 else α·g",
+                    ["∂g = gg if features > 0 else α·gg", "∂features = 0"],
+                    saves=((1,), False))
 _leaky = defop("LeakyRelu",
                lambda x, alpha: np.where(x > 0, x, x * np.asarray(alpha, x.dtype)),
-               [lambda g, y, x, alpha: where(x > 0, g, g * alpha)],
-               "y = x if x > 0 else α·x", ["∂x = g if x > 0 else α·g"])
+               [lambda g, y, x, alpha: apply(_leaky_grad, (g, x), {"alpha": alpha})],
+               "y = x if x > 0 else α·x", ["∂x = g if x > 0 else α·g"], saves=((0,), False))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -101,9 +117,17 @@ def leaky_relu(features, alpha=0.2, name=None):
     return apply(_leaky, (_float(x, "LeakyRelu"),), {"alpha": float(alpha)})
 
 
+# elu's second derivative at 0 is TensorFlow's right-hand one, 0: only y < 0 is curved
+_elu_grad = defop("EluGrad",
+                  lambda g, y: np.where(y < 0, g * (y + 1), g).astype(g.dtype, copy=False),
+                  [lambda gg, out, g, y: apply(_elu_grad, (gg, y)),
+                   lambda gg, out, g, y: where(y < 0, gg * g, zeros_like(gg))],
+                  "y = g if elu > 0 else g · (elu + 1)",
+                  ["∂g = gg if elu >= 0 else gg · (elu + 1)", "∂elu = gg · g where elu < 0"])
 _elu = defop("Elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype),
-             [lambda g, y, x: where(y > 0, g, g * (y + 1.0))],
-             "y = x if x > 0 else eˣ - 1", ["∂x = g if y > 0 else g · (y + 1)"])
+             [lambda g, y, x: apply(_elu_grad, (g, y))],
+             "y = x if x > 0 else eˣ - 1", ["∂x = g if y >= 0 else g · (y + 1)"],
+             saves=((), True))
 
 
 def elu(features, name=None):

@@ -305,9 +305,10 @@ _all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keep
 def _cumsum_forward(x, axis, exclusive, reverse):
     if reverse:
         x = np.flip(x, axis)
+    if exclusive:     # shifted by one, not cumsum - x: inf - inf would give NaN
+        x = np.moveaxis(x, axis, 0)
+        x = np.moveaxis(np.concatenate([np.zeros_like(x[:1]), x[:-1]]), 0, axis)
     out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = out - x
     return np.flip(out, axis) if reverse else out
 
 

@@ -1,0 +1,92 @@
+"""Where tapeviz and TensorFlow disagree on purpose, each with its reason (see
+docs/tensorflow-differences.md). `tensorflow_wrong` entries are checked against float64 finite
+differences by tests/test_differential.py: tapeviz's answer must match them, TensorFlow's not.
+A program whose disagreement is not fully covered by one entry is a failure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from compare import differing_items
+from program import decode_value
+
+
+@dataclass(frozen=True)
+class Divergence:
+    name: str
+    reason: str
+    checks: frozenset
+    applies: Callable            # applies(program, expected answers, differences) -> bool
+    tensorflow_wrong: bool       # True: finite differences side with tapeviz
+
+
+def _calls(program, fn, **kwargs):
+    return any(s["fn"] == fn and all(s["kwargs"].get(k) == v for k, v in kwargs.items())
+               for s in program["steps"])
+
+
+def _inputs_hold(program, test):
+    return any(test(decode_value(i["value"], "float64")).any() for i in program["inputs"])
+
+
+def _differing_inputs(program, diffs):
+    """Names of the watched inputs whose second derivative differs."""
+    watched = [i["name"] for i in program["inputs"] if i["watch"]]
+    return {watched[k] for k in differing_items(diffs.get("grad2", ""))}
+
+
+def _labels(program):
+    return {s["kwargs"]["labels"]["ref"] for s in program["steps"]
+            if s["fn"] == "nn.softmax_cross_entropy_with_logits"}
+
+
+DIVERGENCES = [
+    Divergence(
+        "reduce_prod's second derivative at an exact zero",
+        "TensorFlow's product gradient avoids dividing by zero and so drops the terms of the "
+        "other factors' derivatives at a zero entry; tapeviz's ProdOthers keeps them",
+        frozenset({"grad2"}),
+        lambda p, e, d: _calls(p, "reduce_prod") and _inputs_hold(p, lambda v: v == 0),
+        tensorflow_wrong=True),
+    Divergence(
+        "softmax_cross_entropy_with_logits: second derivative through the labels",
+        "TensorFlow's gradient of the loss's backprop output reaches only the logits, so "
+        "d(dL/dlogits)/dlabels is 0 there instead of -1 per class",
+        frozenset({"grad2"}),
+        lambda p, e, d: bool(_differing_inputs(p, d)) and _differing_inputs(p, d) <= _labels(p),
+        tensorflow_wrong=True),
+    Divergence(
+        "softsign's second derivative",
+        "TensorFlow registers no gradient for SoftsignGrad and raises LookupError; tapeviz "
+        "differentiates it",
+        frozenset({"grad2"}),
+        lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
+        tensorflow_wrong=True),
+    Divergence(
+        "erf of an infinite float64",
+        "TensorFlow's float64 erf is NaN at infinity (and beyond about 1e300); the limit, and "
+        "tapeviz's value, is +1 or -1",
+        frozenset({"value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: _calls(p, "math.erf") and p["dtype"] == "float64"
+        and _inputs_hold(p, np.isinf),
+        tensorflow_wrong=False),      # (second derivatives are not what differs here)
+    Divergence(
+        "linalg.inv, and det's gradient, of a matrix holding NaN",
+        "TensorFlow raises InvalidArgumentError or returns NaN depending on where the NaN "
+        "falls among its LU pivots (det's gradient inverts the matrix); tapeviz returns NaN",
+        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: (_calls(p, "linalg.inv") or _calls(p, "linalg.det"))
+        and _inputs_hold(p, np.isnan),
+        tensorflow_wrong=False),
+]
+
+
+def explained(program, expected, diffs):
+    """The divergence that accounts for every differing check, or None."""
+    for d in DIVERGENCES:
+        if set(diffs) <= d.checks and d.applies(program, expected, diffs):
+            return d
+    return None

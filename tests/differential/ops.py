@@ -1,0 +1,337 @@
+"""Generator entries: for every differentiable op of tapeviz's registry, how a random program
+calls it through the public `tf.` API (operands that fit, attributes, where its kinks are).
+
+`ENTRIES` maps a registry name to `entry(builder) -> output variable`. `REACHED_THROUGH` names
+the registry's gradient kernels, which programs reach by differentiating a public op twice.
+tests/test_differential.py fails when a differentiable op is in neither, as
+tests/test_op_gradients.py does for an op without a gradient spec.
+"""
+from __future__ import annotations
+
+from program import broadcast_shape, ref
+
+UNARY = {   # registry name: (tf function, input domain, kink points)
+    "Neg": ("negative", "real", ()), "Abs": ("abs", "real", (0.0,)),
+    "Sign": ("sign", "real", (0.0,)), "Square": ("square", "real", ()),
+    "Sqrt": ("sqrt", "positive", (0.0,)), "Rsqrt": ("math.rsqrt", "positive", ()),
+    "Exp": ("exp", "real", ()), "Expm1": ("math.expm1", "real", ()),
+    "Log": ("math.log", "positive", ()), "Log1p": ("math.log1p", "positive", ()),
+    "Reciprocal": ("math.reciprocal", "nonzero", ()), "Sin": ("sin", "real", ()),
+    "Cos": ("cos", "real", ()), "Tan": ("tan", "unit", ()), "Tanh": ("tanh", "real", ()),
+    "Sinh": ("sinh", "real", ()), "Cosh": ("cosh", "real", ()), "Asin": ("asin", "unit", ()),
+    "Acos": ("acos", "unit", ()), "Atan": ("atan", "real", ()),
+    "Sigmoid": ("sigmoid", "real", ()), "Erf": ("math.erf", "real", ()),
+    "Identity": ("identity", "real", ()),
+    "Relu": ("nn.relu", "real", (0.0,)), "Relu6": ("nn.relu6", "real", (0.0, 6.0)),
+    "Elu": ("nn.elu", "real", (0.0,)), "Softplus": ("nn.softplus", "real", ()),
+    "Softsign": ("nn.softsign", "real", (0.0,)), "L2Loss": ("nn.l2_loss", "real", ()),
+}
+
+BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points)
+    "AddV2": ("add", "real", "real", ()), "Sub": ("subtract", "real", "real", ()),
+    "Mul": ("multiply", "real", "real", ()), "RealDiv": ("divide", "real", "nonzero", ()),
+    "Maximum": ("maximum", "real", "real", ()), "Minimum": ("minimum", "real", "real", ()),
+    "SquaredDifference": ("math.squared_difference", "real", "real", ()),
+    "DivNoNan": ("math.divide_no_nan", "real", "nonzero", (0.0,)),
+    "FloorMod": ("math.floormod", "mod_safe", "positive", ()),
+    "Pow": ("pow", "positive", "real", ()),
+}
+
+REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
+          "Min": "reduce_min", "Prod": "reduce_prod", "LogSumExp": "reduce_logsumexp"}
+
+# Gradient kernels of the registry, reached by second derivatives of the public op named.
+REACHED_THROUGH = {
+    "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",
+    "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax",
+    "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
+    "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
+    "TopSingularOuter": "SpectralNorm",
+    "SoftmaxCrossEntropyGrad": "SoftmaxCrossEntropyWithLogits",
+    "SparseSoftmaxCrossEntropyGrad": "SparseSoftmaxCrossEntropyWithLogits",
+}
+
+
+def _unary(fn, domain, kinks):
+    def entry(b):
+        x = b.operand(domain=domain, special=kinks)
+        out_shape = () if fn == "nn.l2_loss" else b.shapes[x]
+        return b.step(fn, [ref(x)], shape=out_shape)
+    return entry
+
+
+def _binary(fn, dx, dy, kinks):
+    def entry(b):
+        x = b.operand(domain=dx, special=kinks)
+        shape = b.compatible_shape(b.shapes[x])
+        y = b.operand(domain=dy, shape=shape, special=kinks)
+        if b.rng.random() < 0.5:
+            x, y = (y, x) if dx == dy else (x, y)
+        return b.step(fn, [ref(x), ref(y)], shape=broadcast_shape(b.shapes[x], b.shapes[y]))
+    return entry
+
+
+def _axes(b, rank):
+    """None, one axis (maybe negative) or a list of distinct axes."""
+    r = b.rng.random()
+    if rank == 0 or r < 0.25:
+        return None
+    if r < 0.65:
+        a = int(b.rng.integers(0, rank))
+        return a - rank if b.rng.random() < 0.3 else a
+    k = int(b.rng.integers(1, rank + 1))
+    return sorted(int(a) for a in b.rng.choice(rank, size=k, replace=False))
+
+
+def _reduced_shape(shape, axis, keepdims):
+    rank = len(shape)
+    axes = range(rank) if axis is None else [a % rank for a in
+                                             (axis if isinstance(axis, list) else [axis])]
+    return tuple(1 if i in axes else d for i, d in enumerate(shape) if keepdims or i not in axes)
+
+
+def _reduce(fn):
+    def entry(b):
+        kinks = (0.0,) if fn == "reduce_prod" else ()
+        x = b.operand(special=kinks)
+        axis, keepdims = _axes(b, len(b.shapes[x])), bool(b.rng.random() < 0.4)
+        kw = {"axis": axis, "keepdims": keepdims}
+        return b.step(fn, [ref(x)], kw, shape=_reduced_shape(b.shapes[x], axis, keepdims))
+    return entry
+
+
+def _norm(b, matrix):
+    if matrix:
+        x = b.operand(min_rank=2, special=(0.0,))
+        rank = len(b.shapes[x])
+        ord_ = [1, 2, "inf", "fro", "euclidean"][int(b.rng.integers(0, 5))]
+        axis = [rank - 2, rank - 1] if b.rng.random() < 0.7 else [-1, -2]
+    else:
+        x = b.operand(min_rank=1, special=(0.0,))
+        rank = len(b.shapes[x])
+        ord_ = [1, 2, "inf", 3.0, 1.5, "euclidean"][int(b.rng.integers(0, 6))]
+        axis = None if b.rng.random() < 0.3 else int(b.rng.integers(0, rank))
+    keepdims = bool(b.rng.random() < 0.3)
+    shape = b.shapes[x]
+    if axis is None and keepdims:
+        out = (1,) * len(shape)
+    elif axis is None:
+        out = ()
+    else:
+        out = _reduced_shape(shape, axis, keepdims)
+    return b.step("norm", [ref(x)], {"ord": ord_, "axis": axis, "keepdims": keepdims},
+                  shape=out)
+
+
+def _select(b):
+    x = b.operand(special=(0.0,))
+    y = b.operand(shape=b.compatible_shape(b.shapes[x]))
+    cond = b.step("greater", [ref(x), 0.0], shape=b.shapes[x], dtype="bool")
+    args = [ref(x), ref(y)] if b.rng.random() < 0.5 else [ref(y), ref(x)]
+    return b.step("where", [ref(cond)] + args,
+                  shape=broadcast_shape(b.shapes[x], b.shapes[y]))
+
+
+def _clip(b):
+    x = b.operand(special=(-0.5, 0.7))
+    return b.step("clip_by_value", [ref(x), -0.5, 0.7], shape=b.shapes[x])
+
+
+def _cast(b):
+    x = b.operand()
+    other = "float64" if b.dtypes[x] == "float32" else "float32"
+    y = b.step("cast", [ref(x), other], shape=b.shapes[x], dtype=other)
+    return b.step("cast", [ref(y), b.dtype], shape=b.shapes[x]) if b.rng.random() < 0.7 else y
+
+
+def _reshape(b):
+    x = b.operand(min_rank=1)
+    shape = b.shapes[x]
+    size = 1
+    for d in shape:
+        size *= d
+    new = [size] if b.rng.random() < 0.5 else [1, size]
+    if b.rng.random() < 0.3:
+        new[0] = -1
+    out = tuple(size if d == -1 else d for d in new)
+    return b.step("reshape", [ref(x), new], shape=out)
+
+
+def _broadcast_to(b):
+    x = b.operand()
+    target = (2,) + tuple(b.shapes[x]) if len(b.shapes[x]) < 3 else tuple(b.shapes[x])
+    return b.step("broadcast_to", [ref(x), list(target)], shape=target)
+
+
+def _transpose(b):
+    x = b.operand(min_rank=2)
+    perm = [int(p) for p in b.rng.permutation(len(b.shapes[x]))]
+    return b.step("transpose", [ref(x)], {"perm": perm},
+                  shape=tuple(b.shapes[x][p] for p in perm))
+
+
+def _concat(b):
+    x = b.operand(min_rank=1)
+    shape = b.shapes[x]
+    axis = int(b.rng.integers(0, len(shape)))
+    other = list(shape)
+    other[axis] = int(b.rng.integers(1, 3))
+    y = b.operand(shape=tuple(other))
+    parts = [x, y] + ([x] if b.rng.random() < 0.3 else [])
+    out = list(shape)
+    out[axis] = sum(b.shapes[p][axis] for p in parts)
+    return b.step("concat", [[ref(p) for p in parts]], {"axis": axis}, shape=tuple(out))
+
+
+def _split(b):
+    x = b.operand(min_rank=1, min_dim=2)
+    shape = b.shapes[x]
+    axis = int(b.rng.integers(0, len(shape)))
+    first = int(b.rng.integers(1, shape[axis]))
+    sizes = [first, shape[axis] - first]
+    index = int(b.rng.integers(0, 2))
+    out = list(shape)
+    out[axis] = sizes[index]
+    return b.step("split", [ref(x), sizes], {"axis": axis}, shape=tuple(out), index=index)
+
+
+def _tile(b):
+    x = b.operand(min_rank=1)
+    mult = [int(m) for m in b.rng.integers(1, 3, size=len(b.shapes[x]))]
+    return b.step("tile", [ref(x), mult], shape=tuple(d * m for d, m in zip(b.shapes[x], mult)))
+
+
+def _slice(b):
+    x = b.operand(min_rank=1)
+    key, out = [], []
+    for d in b.shapes[x]:
+        r = b.rng.random()
+        if r < 0.25:
+            key.append(int(b.rng.integers(0, d)))
+        elif r < 0.6:
+            key.append({"slice": [None, None, 2 if d > 1 else 1]})
+            out.append((d + 1) // 2 if d > 1 else d)
+        else:
+            start = int(b.rng.integers(0, d))
+            key.append({"slice": [start, None, None]})
+            out.append(d - start)
+    return b.step("getitem", [ref(x), key], shape=tuple(out))
+
+
+def _gather(b):
+    x = b.operand(min_rank=1)
+    shape = b.shapes[x]
+    axis = int(b.rng.integers(0, len(shape)))
+    idx = b.integers(b.rng.integers(0, shape[axis], size=int(b.rng.integers(1, 4))))
+    out = shape[:axis] + (len(idx),) + shape[axis + 1:]
+    return b.step("gather", [ref(x), idx], {"axis": axis}, shape=out)
+
+
+def _gather_nd(b):
+    x = b.operand(min_rank=2)
+    shape = b.shapes[x]
+    idx = b.integers([[int(b.rng.integers(0, shape[0])), int(b.rng.integers(0, shape[1]))]
+                      for _ in range(int(b.rng.integers(1, 4)))])
+    return b.step("gather_nd", [ref(x), idx], shape=(len(idx),) + shape[2:])
+
+
+def _cumsum(b):
+    x = b.operand(min_rank=1)
+    axis = int(b.rng.integers(0, len(b.shapes[x])))
+    kw = {"axis": axis, "exclusive": bool(b.rng.random() < 0.3),
+          "reverse": bool(b.rng.random() < 0.3)}
+    return b.step("cumsum", [ref(x)], kw, shape=b.shapes[x])
+
+
+def _matmul(b):
+    x = b.operand(min_rank=2)
+    *batch, m, k = b.shapes[x]
+    n = int(b.rng.integers(1, 4))
+    ta, tb = bool(b.rng.random() < 0.3), bool(b.rng.random() < 0.3)
+    if ta:
+        x = b.step("transpose", [ref(x)], {"perm": list(range(len(batch))) + [len(batch) + 1,
+                                                                             len(batch)]},
+                   shape=tuple(batch) + (k, m))
+    y = b.operand(shape=(n, k) if tb else (k, n))
+    return b.step("matmul", [ref(x), ref(y)], {"transpose_a": ta, "transpose_b": tb},
+                  shape=tuple(batch) + (m, n))
+
+
+def _square_input(b, fn):
+    n = int(b.rng.integers(1, 4))
+    batch = (2,) if b.rng.random() < 0.3 else ()
+    x = b.fresh(batch + (n, n), "well_conditioned")
+    return b.step(fn, [ref(x)], shape=batch + ((n, n) if fn == "linalg.inv" else ()))
+
+
+def _diag_part(b):
+    x = b.operand(min_rank=2)
+    *batch, m, n = b.shapes[x]
+    return b.step("linalg.diag_part", [ref(x)], shape=tuple(batch) + (min(m, n),))
+
+
+def _leaky_relu(b):
+    x = b.operand(special=(0.0,))
+    return b.step("nn.leaky_relu", [ref(x)], {"alpha": [0.1, 0.2, 0.3][int(b.rng.integers(3))]},
+                  shape=b.shapes[x])
+
+
+def _gelu(b):
+    x = b.operand()
+    return b.step("nn.gelu", [ref(x)], {"approximate": bool(b.rng.random() < 0.5)},
+                  shape=b.shapes[x])
+
+
+def _softmax(fn):
+    def entry(b):
+        x = b.operand(min_rank=1)
+        axis = -1 if b.rng.random() < 0.6 else int(b.rng.integers(0, len(b.shapes[x])))
+        return b.step(fn, [ref(x)], {"axis": axis}, shape=b.shapes[x])
+    return entry
+
+
+def _sigmoid_xent(b):
+    x = b.operand()
+    z = b.fresh(b.shapes[x], "probability")
+    return b.step("nn.sigmoid_cross_entropy_with_logits", [], {"labels": ref(z),
+                                                               "logits": ref(x)},
+                  shape=b.shapes[x])
+
+
+def _softmax_xent(b):
+    x = b.operand(min_rank=1)
+    z = b.fresh(b.shapes[x], "simplex")
+    return b.step("nn.softmax_cross_entropy_with_logits", [], {"labels": ref(z),
+                                                               "logits": ref(x)},
+                  shape=b.shapes[x][:-1])
+
+
+def _sparse_xent(b):
+    x = b.operand(min_rank=2)
+    if len(b.shapes[x]) != 2:
+        x = b.fresh((int(b.rng.integers(1, 4)), int(b.rng.integers(2, 4))))
+    n, k = b.shapes[x]
+    labels = b.integers(b.rng.integers(0, k, size=n))
+    return b.step("nn.sparse_softmax_cross_entropy_with_logits", [],
+                  {"labels": labels, "logits": ref(x)}, shape=(n,))
+
+
+ENTRIES = {name: _unary(*spec) for name, spec in UNARY.items()}
+ENTRIES.update({name: _binary(*spec) for name, spec in BINARY.items()})
+ENTRIES.update({name: _reduce(fn) for name, fn in REDUCE.items()})
+ENTRIES.update({
+    "SpectralNorm": lambda b: _norm(b, matrix=True),
+    "SelectV2": _select, "ClipByValue": _clip, "Cast": _cast, "Reshape": _reshape,
+    "BroadcastTo": _broadcast_to, "Transpose": _transpose, "ConcatV2": _concat,
+    "SplitV": _split, "Tile": _tile, "StridedSlice": _slice, "GatherV2": _gather,
+    "GatherNd": _gather_nd, "Cumsum": _cumsum, "MatMul": _matmul,
+    "MatrixInverse": lambda b: _square_input(b, "linalg.inv"),
+    "MatrixDeterminant": lambda b: _square_input(b, "linalg.det"),
+    "MatrixDiagPart": _diag_part, "LeakyRelu": _leaky_relu, "Gelu": _gelu,
+    "Softmax": _softmax("nn.softmax"), "LogSoftmax": _softmax("nn.log_softmax"),
+    "SigmoidCrossEntropyWithLogits": _sigmoid_xent,
+    "SoftmaxCrossEntropyWithLogits": _softmax_xent,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+})
+# Vector norms are composite ops (abs, pow, reductions): an entry of their own all the same.
+EXTRA = {"VectorNorm": lambda b: _norm(b, matrix=False)}
