@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one entry point of tapeviz:
 #   ./run.sh test [pytest args]     set up, then run the test suite
+#   ./run.sh test --fast [args]     the same without the browser and slow tests (a quick loop)
 #   ./run.sh gallery [args]         set up, then serve the demo gallery
 #   ./run.sh bench [args]           set up (with the bench extra), then run benchmarks/run.py
 #                                   (--tf: with tensorflow-cpu too; --help: its options)
@@ -19,7 +20,7 @@ say()  { printf '[run.sh] %s\n' "$*" >&2; }
 warn() { printf '[run.sh] WARNING: %s\n' "$*" >&2; }
 
 usage() {
-    sed -n '2,7p' "$ROOT/run.sh" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,8p' "$ROOT/run.sh" | sed 's/^# \{0,1\}//' >&2
 }
 
 # --- system packages -----------------------------------------------------------------------
@@ -128,6 +129,11 @@ case "$cmd" in
         ;;
     test)
         setup
+        if [ "${1:-}" = "--fast" ]; then
+            # the quick loop while editing: everything but the real-browser and slow tests
+            shift
+            exec "$PY" -m pytest -m "not browser and not slow" "$@"
+        fi
         exec "$PY" -m pytest "$@"
         ;;
     gallery)
