@@ -322,3 +322,94 @@ def test_live_notebook_updates_stay_offline(jupyter_lab, watched_page):
     if blocked:
         raise OffMachineRequest(f"requests that left the machine after a click: {blocked}")
     watch.check("after a click")
+
+
+CORPUS = ROOT / "tests" / "broken_runs"
+
+# what each view of a notebook run says, as JSON: per gradient call (in order), the Why
+# card of each source, for the recording's view and for `tape.show()` (the last call only)
+CARDS_CELL = """\
+import json
+from tapeviz.ui.cards import why_card_html
+rec.close()
+def cards(view, call):
+    return {r["tensor"]["name"].split(":")[0]: why_card_html(view.store, r)
+            for r in view.store.calls[call]["results"]}
+recorded = tv.show(rec.path)
+calls = sorted(recorded.store.calls)
+shown = tape.show()
+print(json.dumps({"recorded": [cards(recorded, c) for c in calls],
+                  "tape": cards(shown, shown.call),
+                  "lines": recorded.line_select.options}))"""
+
+
+def _corpus_notebook(name: str, work) -> tuple:
+    """A notebook that records the corpus script ``name`` run as its second cell (as a user
+    pastes a script into a notebook), executed by a real kernel; returns (the notebook, the
+    script's lines)."""
+    script = (CORPUS / f"{name}.py").read_text()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+                                          "import tapeviz as tv\n"
+                                          f"rec = tv.record({str(work / (name + '.tvz'))!r})"),
+                nbformat.v4.new_code_cell(script)]
+    return nb, script.splitlines()
+
+
+def _card_shows(card: str, cell: int, line: int, code: str) -> bool:
+    """The card names ``cell [n], line k`` and shows that line's code (HTML-escaped)."""
+    import html
+    return (f"cell [{cell}], line {line}</div>" in card and
+            f'<span class="hit" data-line="{line}"><span class="ln">{line}</span>'
+            f"{html.escape(code.rstrip(), quote=False)}</span>" in card.replace("&#x27;", "'"))
+
+
+def test_notebook_sources_name_the_cell_and_show_its_code(tmp_path):
+    """mlp_three_bugs pasted into a cell and run by a real kernel: every recorded site names
+    that cell by its execution count, and every Why card that names a line says `cell [2],
+    line k` and shows line k of the cell (in the recording's view, and in `tape.show()` after
+    the run, where the update that wrote the NaN is no event of the tape), with the verdict
+    and cause its `# truth:` marker gives."""
+    truths = importlib_truths()
+    nb, lines = _corpus_notebook("mlp_three_bugs", tmp_path)
+    nb.cells.append(nbformat.v4.new_code_cell(CARDS_CELL))
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    out = json.loads("".join(o.get("text", "") for o in nb.cells[2].outputs
+                             if o.get("name") == "stdout"))
+    from tapeviz.recording import load_recording
+    sites = [e.site for e in load_recording(str(tmp_path / "mlp_three_bugs.tvz"))
+             if getattr(e, "site", None)]
+    assert sites and {s.get("cell") for s in sites} == {2}, {s.get("cell") for s in sites}
+    assert all(label.startswith("cell [2], line ") for label in out["lines"][1:]), out["lines"]
+    recorded = out["recorded"]
+    for source, verdict, cause, options, line in truths(CORPUS / "mlp_three_bugs.py"):
+        for call in _which_calls(options.get("call"), len(recorded)):
+            card = recorded[call - 1][source]
+            assert f"<span class=\"tv-badge\">{cause}</span>" in card, (call, source, card)
+            if line is not None:
+                assert _card_shows(card, 2, line, lines[line - 1]), (call, source, line, card)
+    named = [card for card in out["tape"].values() if "tv-where" in card]
+    assert len(named) == 5, out["tape"]       # b2's escape, the update that wrote NaN in 4
+    for card in named:
+        line = int(card.split("cell [2], line ")[1].split("<")[0])
+        assert _card_shows(card, 2, line, lines[line - 1]), card
+        assert "not in the recording" not in card
+
+
+def importlib_truths():
+    """``truths(path)`` of tests/test_broken_runs.py (the `# truth:` markers' parser)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("broken_runs_truths",
+                                                  ROOT / "tests" / "test_broken_runs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.truths
+
+
+def _which_calls(option, n) -> list:
+    if option in (None, "last"):
+        return [n]
+    if option == "first":
+        return [1]
+    return list(range(1, n + 1)) if option == "all" else [int(option)]
