@@ -287,3 +287,39 @@ def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, 
     assert nan_grads > 0 and band == nan_grads
     assert not [r for r in watch.requests if not r.startswith("file:")]
     assert not watch.errors
+
+
+def test_a_live_corpus_run_ends_on_its_newest_tape_and_why_tells_the_truth(serve, tmp_path,
+                                                                           watched_page):
+    """The page follows (`tapeviz serve --follow`) a recording that live_training.py starts
+    writing after the page opened: it ends on the run's newest tape, and its Why card says
+    what the script's `# truth:` marker for the last call says (b: NaN, nan_input, at the
+    update's line, its code shown)."""
+    from test_charts import _truths
+    page, watch = watched_page
+    script = CORPUS / "live_training.py"
+    out = tmp_path / "live.tvz"
+    server = serve(out, "--follow")
+    page.goto(server.url)
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300,
+                         env=env_with_repo(TAPEVIZ_RECORD=str(out), TRAIN_PAUSE="0.05"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    page.locator(".tv-status .tv-badge", has_text="stream ended").first.wait_for(timeout=180_000)
+    from tapeviz.recording import load_recording
+    finished = [e for e in load_recording(str(out)) if e.kind == "gradient_finished"]
+    page.wait_for_function("(t) => { for (const m of Bokeh.documents[0].all_models) "
+                           "if (m.title === 'Tape' && m.options !== undefined) "
+                           "return String(m.value) === t; }", arg=str(finished[-1].tape))
+    lines = script.read_text().splitlines()
+    last = [t for t in _truths(script) if t[3].get("call") == str(len(finished))]
+    assert last, "live_training.py marks no truth for its last call"
+    for source, verdict, cause, _, line in last:
+        card = page.locator(".tv-card", has=page.locator(".tv-why-name",
+                                                         has_text=f"{source} ({source}:0)"))
+        card.first.wait_for()
+        text = card.first.inner_text()
+        assert cause in text and f"live_training.py:{line}" in text, text
+        assert " ".join(lines[line - 1].split()) in " ".join(text.split()), text
+    watch.check()
