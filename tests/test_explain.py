@@ -637,11 +637,15 @@ def test_vanishing_gradient_after_a_one_shot_gradient_is_still_explained():
 def test_explanation_as_dict_has_every_field_in_order():
     import dataclasses
     from tapeviz.engine.explain import Explanation
-    e = Explanation("x (x:0)", "none", "not_watched", "msg", "fix", "a.py", 3, ("Mul",), 7)
+    e = Explanation("x (x:0)", "none", "not_watched", "msg", "fix", "a.py", 3, ("Mul",), 7,
+                    origin_call=2, cell=4)
     expected = dataclasses.asdict(e)
     expected["path"] = ["Mul"]
     assert e.as_dict() == expected and list(e.as_dict()) == [f.name for f in
                                                               dataclasses.fields(e)]
+    # outside a notebook cell there is no cell: a script's results are as they always were
+    script = dataclasses.replace(e, cell=None)
+    assert list(script.as_dict()) == [f.name for f in dataclasses.fields(e) if f.name != "cell"]
 
 
 # --- fixes in the user's words: `import tapeviz as tf` gets `tf.` -------------------------------

@@ -16,7 +16,8 @@ import numpy as np
 from .. import events as _events
 from . import messages
 from . import op as _op
-from .site import filename as site_file, lineno as site_line, user_names, user_prefix
+from .site import (cell_of, filename as site_file, lineno as site_line, user_names,
+                   user_prefix, where as site_where)
 from .tensor import Variable
 
 VERDICTS = ("value", "none", "zero", "nan", "inf")
@@ -39,17 +40,21 @@ class Explanation:
     path: tuple = ()
     node: int | None = None     # the op (node id in `op_recorded` events) that made the cut
     origin_call: int | None = None   # nan_input: the gradient call whose NaN/Inf was applied
+    cell: int | None = None     # the notebook cell `filename` names (its execution count)
 
     def as_dict(self) -> dict:
         # (by hand: dataclasses.asdict deep-copies every field, a third of the cost of a
         # recorded gradient_finished event)
-        return {"source_name": self.source_name, "verdict": self.verdict, "cause": self.cause,
-                "message": self.message, "fix": self.fix, "filename": self.filename,
-                "lineno": self.lineno, "path": list(self.path), "node": self.node,
-                "origin_call": self.origin_call}
+        out = {"source_name": self.source_name, "verdict": self.verdict, "cause": self.cause,
+               "message": self.message, "fix": self.fix, "filename": self.filename,
+               "lineno": self.lineno, "path": list(self.path), "node": self.node,
+               "origin_call": self.origin_call}
+        if self.cell is not None:       # (a script's results are as they were)
+            out["cell"] = self.cell
+        return out
 
     def __str__(self) -> str:
-        where = f" ({self.filename}:{self.lineno})" if self.lineno else ""
+        where = f" ({site_where(self.filename, self.lineno)})" if self.lineno else ""
         text = f"{self.source_name}: {self.verdict} [{self.cause}]{where}: {self.message}"
         return text + (f"\n  fix: {self.fix}" if self.fix else "")
 
@@ -268,7 +273,8 @@ def _make(name, verdict, cause, node, extra, source, prefix="tv") -> Explanation
     return Explanation(name, verdict, cause, message, fix, site_file(site), site_line(site), path,
                        node.id if node is not None and cause not in ("ok", "unconnected",
                                                                        "zero_unconnected")
-                       else None, extra.get("call") if cause == "nan_input" else None)
+                       else None, extra.get("call") if cause == "nan_input" else None,
+                       cell_of(site_file(site)))
 
 
 def _creation_site(source):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .site import source_line
+from .site import cell_of, source_line
 
 #: cause -> when it applies (documented in docs/explanations.md and the README's causes table)
 CAUSES = {
@@ -42,7 +42,9 @@ def _at(site) -> str:
     if site is None:
         return ""
     code = _without_comment(source_line(site))
-    return f" at line {site[1]}" + (f" (`{code}`)" if code else "")
+    cell = cell_of(site[0].co_filename)      # in a notebook, the line of which cell
+    return (f" at line {site[1]}" + (f" of cell [{cell}]" if cell is not None else "")
+            + (f" (`{code}`)" if code else ""))
 
 
 def _without_comment(code: str) -> str:

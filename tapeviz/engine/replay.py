@@ -32,7 +32,17 @@ def tape_events(tape) -> list:
         out.extend(replayed_calls(tape))
     elif tape._released_nodes:
         out.extend(released_story(tape))
+    if not is_recording(tape) and tape._open_at is not None:
+        # its `with` block has exited (or a one-shot answer stopped it): a view must not call
+        # it live, nor give it the ops that run from now on
+        out.append(make(_events.TapeClosed, tape=tape._id, site=None))
     return out
+
+
+def is_recording(tape) -> bool:
+    """True between the tape's `__enter__` and the moment it stops recording (its `__exit__`,
+    or a one-shot tape's answer): read from its marks, so any thread can ask."""
+    return tape._open_at is not None and tape._closed_at is None
 
 
 def released_story(tape) -> list:
@@ -142,6 +152,9 @@ class TapeEventSource:
         self._pending = tape_events(tape)
         self._calls: set = set()
         self.ended = False
+        #: the tape is recording now (a dashboard calls only such a view live); a finished
+        #: tape's view still polls, for the gradient calls it may yet answer
+        self.recording = is_recording(tape)
         # the source lines around its events' sites, as a recording carries them: the view
         # reads no file itself (this process's own source, through linecache)
         from ..recording.sources import SourceWindows
@@ -157,6 +170,8 @@ class TapeEventSource:
         tape = getattr(event, "tape", None)
         if event.kind == "gradient_started" and tape == self._tape_id:
             self._calls.add(event.call)
+        elif event.kind in ("tape_opened", "tape_closed") and tape == self._tape_id:
+            self.recording = event.kind == "tape_opened"
         mine = (tape == self._tape_id or self._tape_id in getattr(event, "tapes", ()) or
                 getattr(event, "call", None) in self._calls or event.kind == "op_defined")
         if mine:

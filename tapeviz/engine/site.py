@@ -138,6 +138,9 @@ def as_dict(site) -> dict | None:
     code, lineno = site
     found = {"file": code.co_filename, "line": lineno, "func": code.co_name,
              "code": linecache.getline(code.co_filename, lineno).strip()}
+    cell = cell_of(code.co_filename)
+    if cell is not None:
+        found["cell"] = cell
     if found["code"]:   # (a line not found yet may be registered later: notebooks)
         if len(_dicts) >= _MAX_DICTS:
             _dicts.clear()
@@ -147,6 +150,32 @@ def as_dict(site) -> dict | None:
 
 _dicts: dict = {}      # id(site) -> (site, its dict), for the sites a training loop repeats
 _MAX_DICTS = 4096
+
+
+def cell_of(fname) -> int | None:
+    """The execution count of the IPython or Jupyter cell whose code was compiled under the
+    file name ``fname`` (ipykernel names a cell after a hash of its text, such as
+    ``4220225238.py`` in its temporary folder), or None: not in IPython, or a real file. Asked
+    of the shell's compiler through ``format_code_name`` (IPython 8 and later), which IPython's
+    own tracebacks use to say ``Cell In[3], line 4``."""
+    ipython = sys.modules.get("IPython")     # never imported here: only a running shell counts
+    if ipython is None or type(fname) is not str:
+        return None
+    try:
+        shell = ipython.get_ipython()
+        named = shell.compile.format_code_name(fname) if shell is not None else None
+    except Exception:      # an IPython without it, or a shell of another kind: no cell
+        return None
+    if not isinstance(named, tuple) or len(named) != 2 or not isinstance(named[1], str):
+        return None
+    number = named[1].removeprefix("In[").removesuffix("]")
+    return int(number) if number.isdigit() else None
+
+
+def where(fname, line) -> str:
+    """``cell [3], line 4`` for a notebook cell, else ``/path/to/train.py:4``."""
+    cell = cell_of(fname)
+    return f"cell [{cell}], line {line}" if cell is not None else f"{fname}:{line}"
 
 
 def filename(site):

@@ -122,9 +122,11 @@ def carry(events, windows: SourceWindows, sources: dict) -> None:
     """For in-process views: the lines around each event's site into ``sources``, as a
     recording carries them (the process's own source, through ``linecache``)."""
     for event in events:
-        runs = windows.runs(getattr(event, "site", None))
-        if getattr(event, "kind", None) == "gradient_finished":
-            runs += windows.runs_for_results(event.results)
+        # (a tape's view replays its past calls as plain dicts: those are read alike)
+        field = event.get if isinstance(event, dict) else lambda name: getattr(event, name, None)
+        runs = windows.runs(field("site"))
+        if field("kind") == "gradient_finished":
+            runs += windows.runs_for_results(field("results"))
         for fname, start, lines in runs:
             known = sources.setdefault(fname, {})
             for i, text in enumerate(lines):

@@ -116,7 +116,8 @@ def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
         # explanations name a line, not a function; the lines shown are those the run
         # carries (never the viewer's disk), else the code recorded at that line
         site = {"file": r.get("filename"), "line": r.get("lineno"), "func": "",
-                "code": _line_code(store, r.get("filename"), r.get("lineno"))}
+                "code": _line_code(store, r.get("filename"), r.get("lineno")),
+                "cell": r.get("cell")}
         body.append(code_block(site, context=1, lines_of=store.sources.get))
     if r.get("path"):
         body.append(f'<div class="tv-small">path: {esc(" → ".join(str(p) for p in r["path"]))}</div>')

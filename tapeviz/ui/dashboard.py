@@ -270,7 +270,13 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         s = self.store
         parts = [f"{s.n_events} events", f"{len(s.tapes)} tape(s)", f"{len(s.calls)} gradient call(s)"]
         live = not self._source_done()
-        state = ('<span class="tv-badge" style="background:#d4edda">live</span>' if live else
+        # a tape's own view polls on after its `with` block, for the calls it may yet answer,
+        # but only a tape still recording is live
+        finished_tape = live and getattr(self.source, "recording", True) is False
+        state = ('<span class="tv-badge tv-ended" style="background:#eee" title="its with '
+                 'block has exited; gradient calls it answers still show here">tape '
+                 'finished</span>' if finished_tape else
+                 '<span class="tv-badge" style="background:#d4edda">live</span>' if live else
                  '<span class="tv-badge tv-ended" style="background:#eee">stream ended</span>'
                  if self._callback is not None or self._ended_shown else "")
         warns = getattr(self.source, "warnings", None) or self.store.warnings

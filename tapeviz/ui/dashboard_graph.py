@@ -6,7 +6,6 @@ drawn back on the session's event loop; while events stream, re-layout is deboun
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from functools import partial
@@ -14,6 +13,7 @@ from functools import partial
 import panel as pn
 
 from . import compose
+from .html import place
 
 THREAD_LAYOUT_ABOVE = 150      # nodes: larger uncached layouts run in a thread (served apps)
 
@@ -86,7 +86,7 @@ class GraphPane:
         for n in graph["nodes"]:
             site = n.get("site") or {}
             if site.get("line"):
-                label = f'{os.path.basename(str(site.get("file", "")))}:{site["line"]}  {site.get("code", "")}'
+                label = f'{place(site)}  {site.get("code", "")}'
                 lines.setdefault(label[:90], (site.get("file"), site["line"]))
         self._lines = lines
         self.line_select.options = [""] + sorted(lines, key=lambda k: (lines[k][0] or "", lines[k][1]))

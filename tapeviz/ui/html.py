@@ -112,6 +112,15 @@ def ref_row(ref, name: str | None = None) -> list:
             esc(ref.get("dtype") or ""), f'<span class="tv-mono">{esc(value)}</span>']
 
 
+def place(site: dict) -> str:
+    """Where a site is, as a reader names it: ``cell [3], line 4`` for a notebook cell (its
+    file is a temporary name made from the cell's text), else ``train.py:4``."""
+    cell = site.get("cell")
+    if type(cell) is int:
+        return f"cell [{cell}], line {site.get('line')}"
+    return f"{os.path.basename(str(site.get('file') or ''))}:{site.get('line')}"
+
+
 def code_block(site, context: int = 3, lines_of=None) -> str:
     """The source line of ``site`` with up to ``context`` lines around it, from the lines
     the run carries (``lines_of(file)``: {line number: text}, e.g. ``Store.sources.get``).
@@ -124,8 +133,7 @@ def code_block(site, context: int = 3, lines_of=None) -> str:
     carried = lines_of(fname) if lines_of is not None and isinstance(fname, str) else None
     func = site.get("func")
     where = f' in {esc(func)}' if func else ""     # (explanations name a line, not a function)
-    out = [f'<div class="tv-small">{esc(os.path.basename(str(fname)))}:{esc(lineno)}'
-           f'{where}</div><div class="tv-code">']
+    out = [f'<div class="tv-small tv-where">{esc(place(site))}{where}</div><div class="tv-code">']
     if carried and isinstance(lineno, int) and lineno in carried:
         for i in range(lineno - context, lineno + context + 1):
             if i in carried:

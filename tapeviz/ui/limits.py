@@ -157,11 +157,16 @@ def clip_site(site):
     if type(site) is not dict:
         return None
     file, line, func, code = site.get("file"), site.get("line"), site.get("func"), site.get("code")
+    cell = site.get("cell")        # a notebook cell's execution count, or none
     if (type(file) is str and len(file) <= MAX_TEXT and type(line) is int and type(func) is str
-            and len(func) <= MAX_NAME and type(code) is str and len(code) <= MAX_TEXT):
+            and len(func) <= MAX_NAME and type(code) is str and len(code) <= MAX_TEXT
+            and (cell is None or type(cell) is int)):
         return site
-    return {"file": clip_name(site.get("file"), MAX_TEXT), "line": line if type(line) is int else None,
-            "func": clip_name(site.get("func")), "code": clip_name(site.get("code"), MAX_TEXT)}
+    out = {"file": clip_name(site.get("file"), MAX_TEXT), "line": line if type(line) is int else None,
+           "func": clip_name(site.get("func")), "code": clip_name(site.get("code"), MAX_TEXT)}
+    if type(cell) is int:
+        out["cell"] = cell
+    return out
 
 
 def number(value):

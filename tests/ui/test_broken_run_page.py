@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -285,3 +286,105 @@ def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, 
     assert nan_grads > 0 and band == nan_grads
     assert not [r for r in watch.requests if not r.startswith("file:")]
     assert not watch.errors
+
+
+def test_a_live_corpus_run_ends_on_its_newest_tape_and_why_tells_the_truth(serve, tmp_path,
+                                                                           watched_page):
+    """The page follows (`tapeviz serve --follow`) a recording that live_training.py starts
+    writing after the page opened: it ends on the run's newest tape, and its Why card says
+    what the script's `# truth:` marker for the last call says (b: NaN, nan_input, at the
+    update's line, its code shown)."""
+    from test_charts import _truths
+    page, watch = watched_page
+    script = CORPUS / "live_training.py"
+    out = tmp_path / "live.tvz"
+    server = serve(out, "--follow")
+    page.goto(server.url)
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300,
+                         env=env_with_repo(TAPEVIZ_RECORD=str(out), TRAIN_PAUSE="0.05"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    page.locator(".tv-status .tv-badge", has_text="stream ended").first.wait_for(timeout=180_000)
+    from tapeviz.recording import load_recording
+    finished = [e for e in load_recording(str(out)) if e.kind == "gradient_finished"]
+    page.wait_for_function("(t) => { for (const m of Bokeh.documents[0].all_models) "
+                           "if (m.title === 'Tape' && m.options !== undefined) "
+                           "return String(m.value) === t; }", arg=str(finished[-1].tape))
+    lines = script.read_text().splitlines()
+    last = [t for t in _truths(script) if t[3].get("call") == str(len(finished))]
+    assert last, "live_training.py marks no truth for its last call"
+    for source, verdict, cause, _, line in last:
+        card = page.locator(".tv-card", has=page.locator(".tv-why-name",
+                                                         has_text=f"{source} ({source}:0)"))
+        card.first.wait_for()
+        text = card.first.inner_text()
+        assert cause in text and f"live_training.py:{line}" in text, text
+        assert " ".join(lines[line - 1].split()) in " ".join(text.split()), text
+    watch.check()
+
+
+FLAG_OF_CAUSE = {"dead_relu": "dead_relu", "nan_origin": "nonfinite", "inf_origin": "nonfinite",
+                 "saturated": "saturated", "clipped": "clipped"}
+
+
+@pytest.mark.parametrize("name", ["mlp_three_bugs", "exploding_adam", "clip_at_bound"])
+def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watched_page):
+    """`tapeviz export` of a corpus run, opened from file:// in chromium: on each tape's tab,
+    the Why tab's cards give every `# truth:` marker of that tape's call (cause, line, the
+    line's code), and the graph marks the op the cause names."""
+    from test_charts import _truths
+    from tapeviz.recording import load_recording
+    page, watch = watched_page
+    out = tmp_path / f"{name}.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(broken(name)),
+                           "-o", str(out)], capture_output=True, text=True, timeout=300,
+                          env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    finished = [e for e in load_recording(str(broken(name))) if e.kind == "gradient_finished"]
+    script = CORPUS / f"{name}.py"
+    lines = script.read_text().splitlines()
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    checked = 0
+    for place, call in enumerate(finished, 1):
+        marked = [t for t in _truths(script) if place in _places(t[3].get("call"), len(finished))]
+        if not marked:
+            continue
+        # ("tape 3" or, where the NaN began, "tape 3 · NaN began")
+        page.locator(".bk-tab", has_text=re.compile(rf"^tape {call.tape}( ·|$)")).first.click()
+        side = f"side_{call.tape}"
+        page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('{side}') !== null")
+        why = page.locator(".bk-tab", has_text=re.compile("^Why$")).locator("visible=true")
+        why.first.click()
+        flags = page.evaluate(f"""() => {{ const n = Bokeh.documents[0]
+            .get_model_by_name('nodes_{call.tape}').data;
+            return Array.from(n.op).map((o, i) => [o, n.flag[i]]); }}""")
+        for source, verdict, cause, options, line in marked:
+            named = re.escape(source)
+            card = page.locator(".tv-card", has=page.locator(
+                ".tv-why-name", has_text=re.compile(rf"^{named} \(|^{named}:0$"))
+                                ).locator("visible=true").first
+            card.wait_for()
+            text = " ".join(card.inner_text().split())
+            assert f"Why: gradient call {call.call} " in page.locator(
+                ".tv-h", has_text="Why:").locator("visible=true").first.inner_text()
+            assert cause in text, (call.tape, source, text)
+            if line is not None:
+                assert f"{name}.py:{line}" in text, (call.tape, source, text)
+                assert " ".join(lines[line - 1].split()) in text, (call.tape, line, text)
+            op = options.get("op", "").split("#")[0]
+            if op and cause in FLAG_OF_CAUSE:
+                assert [op, FLAG_OF_CAUSE[cause]] in flags, (call.tape, source, flags)
+            checked += 1
+    # every marker, at every call it names, was checked
+    assert checked == sum(len(_places(t[3].get("call"), len(finished))) for t in _truths(script))
+    watch.check()
+
+
+def _places(option, n) -> list:
+    if option in (None, "last"):
+        return [n]
+    if option == "first":
+        return [1]
+    return list(range(1, n + 1)) if option == "all" else [int(option)]

@@ -267,3 +267,26 @@ def test_a_nan_input_card_goes_to_the_call_where_nan_began_though_its_tape_is_ol
     assert card["cause"] == "nan_origin" and "at Sqrt" in card["message"]
     assert "Its input was below 0" in card["message"]
     assert "Sqrt" in d.graph.nodes.data["op"]
+
+
+def _badges(d) -> list:
+    import re
+    return re.findall(r'class="tv-badge[^"]*"[^>]*>([^<]*)<', d.status.object)
+
+
+def test_only_a_tape_still_recording_is_live():
+    """`tape.show()` after the `with` block: the tape is finished, the view is not live (it
+    still shows a later call); opened inside the block, it is live until the block exits."""
+    x = tv.Variable(2.0, name="x")
+    with tv.GradientTape(persistent=True) as tape:
+        y = x * x
+        inside = tape.show()
+        assert _badges(inside) == ["live"]
+    after = tape.show()
+    assert _badges(after) == ["tape finished"]
+    inside._drain()                          # what its polling does: it sees the block exit
+    assert _badges(inside) == ["tape finished"]
+    tape.gradient(y, x)
+    after._drain()
+    assert len(after.store.calls) == 1 and _badges(after) == ["tape finished"]
+    del tape

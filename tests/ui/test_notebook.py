@@ -79,6 +79,33 @@ def _script_srcs(page_html: str) -> set:
         set(re.findall(r'<link[^>]*\shref="(https?:[^"]+)"', page_html))
 
 
+def _open_offline(page, nb, out) -> list:
+    """Convert the executed notebook ``nb`` to one HTML file (``out``) as nbconvert does, with
+    no link of nbconvert's own, and open it from file:// with every other request aborted;
+    returns the list of the requests aborted."""
+    default = nbconvert.HTMLExporter()
+    default_html, _ = default.from_notebook_node(nb)
+    assert _script_srcs(default_html) == {default.require_js_url, default.mathjax_url}, \
+        "nbconvert's own page links changed: look again at OFFLINE_TEMPLATE"
+    offline = nbconvert.HTMLExporter(
+        template_name="lab", template_file="offline.html.j2",
+        extra_loaders=[jinja2.DictLoader({"offline.html.j2": OFFLINE_TEMPLATE})])
+    body, _ = offline.from_notebook_node(nb)
+    assert _script_srcs(body) == set()
+    out.write_text(body, encoding="utf-8")
+    blocked = []
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:")):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+    page.goto(out.as_uri())
+    return blocked
+
+
 def _recorded_names(recording) -> tuple:
     """Names of the ops a tape recorded and of the watched variables, from the JSON lines."""
     ops, variables = set(), set()
@@ -108,28 +135,7 @@ def test_notebook_converted_to_html_draws_the_graph_offline(recordings, tmp_path
     ]
     nbclient.NotebookClient(nb, kernel_name="python3", timeout=180,
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
-    default = nbconvert.HTMLExporter()
-    default_html, _ = default.from_notebook_node(nb)
-    assert _script_srcs(default_html) == {default.require_js_url, default.mathjax_url}, \
-        "nbconvert's own page links changed: look again at OFFLINE_TEMPLATE"
-    offline = nbconvert.HTMLExporter(
-        template_name="lab", template_file="offline.html.j2",
-        extra_loaders=[jinja2.DictLoader({"offline.html.j2": OFFLINE_TEMPLATE})])
-    body, _ = offline.from_notebook_node(nb)
-    assert _script_srcs(body) == set()
-    out = tmp_path / "notebook.html"
-    out.write_text(body, encoding="utf-8")
-
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:")):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-    page.route("**/*", route)
-    page.goto(out.as_uri())
+    blocked = _open_offline(page, nb, tmp_path / "notebook.html")
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.filter(d => "
                            "d.get_model_by_name('nodes') && "
                            "d.get_model_by_name('nodes').data.x.length > 0).length === 2")
