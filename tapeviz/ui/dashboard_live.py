@@ -20,8 +20,9 @@ import panel as pn
 from .live_feed import Feed, new_store
 from .source import as_source
 
-#: redraws are spaced by at least this many times what the last one (or the last graph
-#: layout) took: a slow redraw never fills the server's time
+#: redraws are spaced by at least this many times what the last one took (on the server or
+#: in the page) or the last graph layout: a slow redraw never fills the server's or the
+#: page's time
 SPACING = 4.0
 #: events behind the source from which the page says it is catching up
 CATCHING_UP_AT = 2_000
@@ -132,7 +133,9 @@ class LiveFollowing:
                     self.page_ack.mark_sent()
 
     def _refresh_spacing(self) -> float:
-        return max(1.0, SPACING * self._refresh_took)
+        """Seconds between two redraws: at least a second, and several times what the last
+        one took here and in the page."""
+        return max(1.0, SPACING * max(self._refresh_took, self.page_ack.took))
 
     def _redraw_spacing(self) -> float:
         """Seconds between two layouts of a live graph: at least a second, and several

@@ -4,7 +4,8 @@ A live view that sends a redraw a second to a page that needs more than a second
 (a slow or busy machine, two tabs in one browser) fills the page's message queue, and the
 answer to a click waits behind every redraw queued before it (tens of seconds, growing). So
 a live view numbers its redraws and sends the next one only once the page says it painted
-the last: the page's own pace sets the rate, and a click's answer always goes out next.
+the last, and spaces them by several times what that took: the page's own pace sets the
+rate, it is idle most of the time (free to take a click), and a click's answer goes out next.
 
 The page says so by selecting row ``n`` of a small data source two frames after redraw ``n``
 arrived (a selection syncs back to the server, as a click on a node does).
@@ -36,10 +37,14 @@ class PageAck:
         self.source.selected.on_change("indices", self._on_ack)
         self.sent = self.applied = 0
         self._sent_at = 0.0
+        #: seconds the page took to paint the last redraw it confirmed
+        self.took = 0.0
 
     def _on_ack(self, attr, old, new):
-        if new:
-            self.applied = max(self.applied, int(new[0]))
+        if new and int(new[0]) > self.applied:
+            self.applied = int(new[0])
+            if self.applied == self.sent:
+                self.took = time.monotonic() - self._sent_at
 
     def mark_sent(self) -> None:
         """The redraw just made is number ``sent``: the page confirms it when painted."""
