@@ -22,7 +22,10 @@ layered model would be; the largest size once more in scopes of ``--big-group`` 
 And once, ``floor``: the same ``open`` for a Panel page holding one Bokeh figure, what Panel,
 Bokeh and chromium cost on this machine before tapeviz does anything; and ``live``: a producer writing as fast as it can while the dashboard follows it: events
 per second shown in the page's status until "stream ended"; and ``hose``: a recorded run
-appended to the followed file at once, so the rate is the dashboard's own capacity.
+appended to the followed file at once, so the rate is the dashboard's own capacity; and
+``load`` (benchmarks/live_clicks.py): clicks answered while two tabs follow a writer of
+``--load-rate`` events/s, against the same clicks on the finished file (``--load-only``: just
+this one).
 Without ``dot`` the layout falls back to ``graphviz-pure`` (set TAPEVIZ_DOT to compare).
 """
 from __future__ import annotations
@@ -93,14 +96,14 @@ pn.template.BootstrapTemplate(title="floor", main=[pn.pane.Bokeh(fig)]).servable
 """
 
 
-def serve(path, *extra, command=None):
+def serve(path, *extra, command=None, timeout=120):
     command = command or [sys.executable, "-m", "tapeviz.cli", "serve", str(path), "--port", "0"]
     proc = subprocess.Popen([*command, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, cwd=ROOT, env=env())
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout], daemon=True).start()
     while True:
-        line = lines.get(timeout=120)
+        line = lines.get(timeout=timeout)
         m = re.search(r"(http://(?:127\.0\.0\.1|localhost):\d+/)", line)
         if m:
             url = m.group(1)
@@ -376,6 +379,10 @@ def main(argv=None):
                    help="warm recording switches per size in an open page (0: skip)")
     p.add_argument("--switch-only", action="store_true",
                    help="only the recording switch (no floor, open, expand or live)")
+    p.add_argument("--load-rate", type=int, default=10_000,
+                   help="events/s of the writer two followed tabs are clicked under (0: skip)")
+    p.add_argument("--load-clicks", type=int, default=10)
+    p.add_argument("--load-only", action="store_true", help="only the clicks under load")
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
     if not CHROMIUM:
@@ -385,6 +392,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="tapeviz-bench-") as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         work = pathlib.Path(tmp)
+        if args.load_only:
+            args.switch_only, args.sizes, args.live_steps = True, [], 0
         if not args.switch_only:
             floor = bench_floor(browser, work)
             results.append(floor)
@@ -411,6 +420,12 @@ def main(argv=None):
             r = bench_firehose(browser, pathlib.Path(tmp), max(args.live_steps, 5000))
             results.append(r)
             print(json.dumps(r), flush=True)
+        if args.load_rate and (args.load_only or not args.switch_only):
+            from live_clicks import bench_clicks_under_load
+            r = bench_clicks_under_load(browser, work, serve, stop, env, WAIT, args.load_rate,
+                                        args.load_clicks)
+            results.append(r)
+            print(json.dumps(r), flush=True)
         browser.close()
     print(textwrap.dedent("""
         ops  scope  record_s  startup_s  open_s  open_warm_s  nodes_drawn  expand_s  ingest ev/s"""))
@@ -428,6 +443,9 @@ def main(argv=None):
                   f"(median of {len(r['switch_runs_s'])}, {r['switch_kb']} KB), first time "
                   f"{r['switch_cold_s']} s ({r['switch_cold_kb']} KB); "
                   f"{r['switch_nodes_drawn']} nodes drawn")
+        elif "click_ratio_median" in r:
+            from live_clicks import summary
+            print(summary(r))
         elif "floor_open_s" in r:
             print(f"floor: an empty Panel page with one Bokeh figure opens in {r['floor_open_s']} s")
         else:

@@ -194,7 +194,15 @@ LIVE_TARGET = (">=", 10_000, "value")
 DASHBOARD_KEYS = {"ops", "scope", "record_s", "events", "ingest_events_per_s", "startup_s",
                   "open_s", "nodes_drawn", "expand_s", "open_warm_s", "floor_open_s",
                   "live_steps", "live_events", "live_s", "live_events_per_s", "hose_events",
-                  "hose_written_s", "hose_s", "hose_events_per_s", "hose_max_roundtrip_ms"}
+                  "hose_written_s", "hose_s", "hose_events_per_s", "hose_max_roundtrip_ms",
+                  "load_rate_target", "load_rate", "followed_click_median_s",
+                  "followed_click_max_s", "followed_clicks_s", "followed_behind_median_events",
+                  "followed_behind_max_events", "followed_behind_max_s",
+                  "followed_shown_events", "finished_events", "finished_click_median_s",
+                  "finished_click_max_s", "finished_clicks_s", "click_ratio_median",
+                  "click_ratio_max"}
+#: a click in a followed tab is answered within this (two tabs, a 10,000 events/s writer)
+CLICK_TARGET = ("<=", 1.0, "value")
 
 
 def dashboard_rows(results):
@@ -226,6 +234,13 @@ def dashboard_rows(results):
             rows.append(row("dashboard", "live capacity (a run appended at once)"
                             + (f", slowest page read {rt} ms" if rt is not None else ""),
                             r["hose_events_per_s"], "events/s", target=LIVE_TARGET))
+        if "click_ratio_median" in r:
+            under = f"two tabs following a {r['load_rate']:,} events/s writer"
+            for key, how in (("median", "median"), ("max", "slowest")):
+                rows.append(row("dashboard", f"click answered ({how}), {under}",
+                                r[f"followed_click_{key}_s"], "s", peer="finished file",
+                                peer_value=r[f"finished_click_{key}_s"],
+                                ratio=r[f"click_ratio_{key}"], target=CLICK_TARGET))
         if "live_events_per_s" in r:
             rows.append(row("dashboard", "live, a producer as fast as it goes",
                             r["live_events_per_s"], "events/s"))

@@ -83,6 +83,18 @@ class Follower:
                 break       # a batch never mixes two files: the new one's come next call
         return out
 
+    def backlog(self) -> int:
+        """About how many events the file holds that :meth:`poll` has not returned yet:
+        the bytes not read yet over the mean size of an event read so far."""
+        if self._file is None or self.ended:
+            return len(self._ready)
+        try:
+            unread = os.fstat(self._file.fileno()).st_size - self._offset + len(self._partial)
+        except OSError:
+            unread = 0
+        per_event = self._offset / max(self.events_read, 1)
+        return len(self._ready) + (int(unread / per_event) if per_event > 0 else 0)
+
     def __iter__(self):
         return self
 

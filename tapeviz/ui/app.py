@@ -5,7 +5,8 @@
     panel serve tapeviz/ui/app.py --args runs/       (a folder: a picker of its recordings)
     TAPEVIZ_RECORDING=run.tvz panel serve tapeviz/ui/app.py
 
-``tapeviz serve`` runs the same factory. Each session gets its own store and views.
+``tapeviz serve`` runs the same factory. Each session gets its own views; sessions share
+what they read (a finished recording's store, a followed one's feed).
 
 Served this way, Panel's command line is in charge of the server: run the ``panel`` command
 (``python -m panel`` puts the current folder on ``sys.path``), keep the default loopback
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 from functools import partial
 
 import panel as pn
@@ -72,12 +74,27 @@ def _how_to_pass_one(folder: str, has_recordings: bool):
 def open_dashboard(path, follow: bool, title: str):
     """A session's :class:`Dashboard` of one recording file (or of nothing). A finished file
     is ingested once per process and its store shared by every tab (:func:`.source.store_for`);
-    a followed one is read by each tab as it grows."""
+    a followed one is read once for every tab that follows it (:func:`.live_feed.shared_feed`),
+    until the last of them is closed."""
     from tapeviz.ui.dashboard import Dashboard
     from tapeviz.ui.source import store_for
     if path and not follow:
         return Dashboard(None, title=title, store=store_for(path))
-    return Dashboard(path, title=title, follow=follow)
+    if not path:
+        return Dashboard(None, title=title)
+    from tapeviz.ui.live_feed import release, shared_feed
+    feed = shared_feed(path)
+    try:
+        view = Dashboard(feed, title=title)
+    except BaseException:
+        release(feed)
+        raise
+    # one release, whichever comes first: the session's end, or the view's collection
+    released = weakref.finalize(view, release, feed)
+    doc = pn.state.curdoc
+    if doc is not None and getattr(doc, "session_context", None) is not None:
+        doc.on_session_destroyed(lambda context: released())
+    return view
 
 
 def _server_doc_frozen(page, doc=None, title=None, location=True):

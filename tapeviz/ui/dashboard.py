@@ -25,8 +25,8 @@ from .dashboard_tabs import SelectionTabs, html_pane
 from .dashboard_why import WhyCards
 from .graph import GraphView
 from .html import esc
+from .page_ack import PageAck
 from .player_buttons import player_buttons
-from .source import as_source
 from .store import Store
 
 skip_mathjax()      # every page and notebook output with a dashboard imports this module
@@ -66,18 +66,21 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
     tape = param.Parameter(default=None, doc="id of the shown tape")
     call = param.Parameter(default=None, doc="id of the shown gradient call")
     step = param.Integer(default=0, bounds=(0, None), doc="backward step shown by the player")
-    period = param.Integer(default=300, doc="ms between polls of a live source")
+    period = param.Integer(default=100, doc="ms between polls of a live source")
 
     def __init__(self, source=None, title: str = "tapeviz", follow: bool = False,
                  max_tapes: int = 50, max_calls: int = 200, height: int = 600,
                  store: Store | None = None, **params):
         super().__init__(title=title, **params)
-        self.source = as_source(source, follow_live=follow)
-        # (a store that already ingested a finished run is read only here: tabs may share it)
-        self.store = store if store is not None else self._new_store(max_tapes, max_calls)
+        # (a store that already ingested a finished run is read only here: tabs may share
+        # it, as they share a followed file's feed)
+        self.feed = self._feed_for(source, follow, store, max_tapes, max_calls)
+        self.store = self.feed.store
         self.graph = GraphView(height=height)
+        self.page_ack = PageAck(self.graph.figure)    # how far the page is behind (live)
         self._callback = None
         self._setting_options = False
+        self._view_updates = 0
         self._reset_state()
         self._guards = {n: _Guard(n) for n in ("graph", "inspector", "variables", "backward",
                                                 "why", "training", "jacobian")}
@@ -85,7 +88,9 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         self.graph.param.watch(self._on_select, "selected")
         self.graph.param.watch(self._on_box_clicked, "box_clicked")
         self.graph.param.watch(self._on_group_clicked, "selected")
-        self._drain(limit=None if getattr(self.source, "ended", False) else 50_000)
+        self._watch_interactions()
+        with self._updating_views():
+            self._fill()
         # (weakly: Panel keeps the onload callbacks of a document that may never load, and
         # a view kept alive by them keeps its source's event subscription on for ever)
         pn.state.onload(_weakly(self.graph.fit))       # once the page has its real size
@@ -94,19 +99,14 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         else:
             self._mark_ended()
 
-    def _new_store(self, max_tapes: int, max_calls: int) -> Store:
-        """An empty store for ``self.source``, showing the source lines the source carries
-        (a recording's, which a follower fills as it reads; a live view's own)."""
-        store = Store(max_tapes=max_tapes, max_calls=max_calls)
-        sources = getattr(self.source, "sources", None)
-        if isinstance(sources, dict):
-            store.sources = sources
-        return store
-
     def _reset_state(self):
         self._pinned = False          # the user chose a tape: stop following the latest
         self._drawn_graph = None
         self._last_draw = self._last_refresh = 0.0
+        self._layout_took = self._refresh_took = 0.0     # seconds (see LiveFollowing)
+        self._layout_for_user = False
+        self._refreshed_version = None
+        self._behind_shown = 0
         self._ended_shown = False
         self._cut_source = None
         self.expanded = frozenset()
@@ -115,10 +115,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         self._lines = {}
         self._layout_token = None     # a layout still running for the old graph is dropped
         self._pending_select = None
-        self._sliced = None
         self.layout_busy = False
         self._why_key = None          # ids of the old run's objects may be reused
-        self._restarts_seen = getattr(self.source, "restarts", 0)   # see LiveFollowing
 
     def load(self, source, title: str | None = None, follow: bool = False,
              store: Store | None = None) -> None:
@@ -126,18 +124,20 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         new run's data (a page already showing them gets no new models), and nothing of the
         old run is kept: store, selection, expanded groups, player step, highlights, cards,
         charts. ``store``: one that already ingested a finished run (read only here, so
-        sessions may share it); ``source`` is then None."""
-        new_source = as_source(source, follow_live=follow)   # may raise: the old run stays
+        sessions may share it); ``source`` is then None. ``source`` may be a
+        :class:`~tapeviz.ui.live_feed.Feed` (a followed file shared by tabs)."""
+        feed = self._feed_for(source, follow, store, self.store.max_tapes,
+                              self.store.max_calls)      # may raise: the old run stays
         if self._callback is not None:
             self._callback.stop()
             self._callback = None
-        self.source = new_source
-        self.store = store if store is not None else self._new_store(self.store.max_tapes,
-                                                                     self.store.max_calls)
+        if feed is not self.feed:
+            feed.watch(self)
+        self.feed, self.store = feed, feed.store
         self._reset_state()
         if title:
             self.title = title
-        with self.graph.held():       # one message to the page (one per event otherwise)
+        with self.graph.held(), self._updating_views():    # one message to the page
             for guard in self._guards.values():
                 guard.alert.visible = False
             self.tape = self.call = None
@@ -149,7 +149,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
             self.variables.selection = []
             self.training.reset()
             self.jacobian.reset()
-            self._drain(limit=None if self._source_done() else 50_000)
+            self._fill()
             if self._drawn_graph is None or self.layout_busy:
                 self.graph.clear()    # not the old run's graph while the new one is laid out
             if self._source_done():
@@ -249,7 +249,13 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
     # ---- views ------------------------------------------------------------------------------
     def refresh(self, force=False):
         """Update every view from the store (throttled graph re-layout while live)."""
-        self._last_refresh = time.monotonic()
+        with self._updating_views():
+            start = self._last_refresh = time.monotonic()
+            self._refreshed_version = self.store.version
+            self._refresh(force)
+            self._refresh_took = time.monotonic() - start
+
+    def _refresh(self, force):
         self._update_selectors()
         self._update_graph(force=force)
         self._guards["variables"](self._update_variables)
@@ -286,6 +292,8 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
             extra += ' <span class="tv-badge tv-busy">laying out the graph…</span>'
         if lay is not None and lay.error:
             extra += f' <span class="tv-err">layout: {esc(lay.error)} (simple layout used)</span>'
+        if live:
+            extra += self._behind_badge()
         if warns:
             extra += f' <span class="tv-err">{esc(len(warns))} recording warning(s): {esc(warns[-1])}</span>'
         reason = getattr(self.source, "reason", None)

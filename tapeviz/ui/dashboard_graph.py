@@ -29,7 +29,7 @@ class GraphPane:
         if graph is self._drawn_graph and not force:
             return
         live = not self._source_done()
-        if live and not force and time.monotonic() - self._last_draw < 1.0:
+        if live and not force and time.monotonic() - self._last_draw < self._redraw_spacing():
             return      # debounce re-layout while events stream in
         if graph is self._drawn_graph:
             return
@@ -46,22 +46,29 @@ class GraphPane:
         except compose.NotCached:
             lay = None
         doc = pn.state.curdoc
-        threaded = (lay is None and len(shown["nodes"]) > THREAD_LAYOUT_ABOVE and doc is not None
-                    and getattr(doc, "session_context", None) is not None)
+        # (while live, every new layout: the server answers clicks meanwhile)
+        threaded = (lay is None and doc is not None
+                    and getattr(doc, "session_context", None) is not None
+                    and (len(shown["nodes"]) > THREAD_LAYOUT_ABOVE or not self._source_done()))
         if not threaded:
+            start = time.monotonic()
             lay = lay or compose.layout_graph(shown, units)
+            self._layout_took = time.monotonic() - start
             self._apply_layout(graph, shown, lay)
             return
         # layout off the event loop: Graphviz runs in a thread, the drawing hops back
         token = self._layout_token = object()
         self.layout_busy = True
+        self._layout_for_user = not self._view_updates     # a click waits for this one
         self._update_status()
+        start = time.monotonic()
 
         def work():
             try:
                 result = compose.layout_graph(shown, units)
             except Exception as exc:       # keep the message for the graph view
                 result = exc
+            self._layout_took = time.monotonic() - start
             doc.add_next_tick_callback(partial(self._layout_done, token, graph, shown, result))
         threading.Thread(target=work, daemon=True, name="tapeviz-layout").start()
 
@@ -69,12 +76,13 @@ class GraphPane:
         if token is not self._layout_token:
             return          # a newer layout was requested meanwhile
         self.layout_busy = False
-        if isinstance(result, Exception):
-            self._guards["graph"](lambda: (_ for _ in ()).throw(result))
-        else:
-            with self.graph.held():
-                self._guards["graph"](self._apply_layout, graph, shown, result)
-        self._update_status()
+        with self._updating_views():
+            if isinstance(result, Exception):
+                self._guards["graph"](lambda: (_ for _ in ()).throw(result))
+            else:
+                with self.graph.held():
+                    self._guards["graph"](self._apply_layout, graph, shown, result)
+            self._update_status()
 
     def _apply_layout(self, graph, shown, lay):
         self._shown = shown

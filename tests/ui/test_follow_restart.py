@@ -3,6 +3,7 @@ says why, instead of mixing two runs in one store."""
 from __future__ import annotations
 
 import os
+import time
 
 import tapeviz as tv
 from tapeviz import ui
@@ -29,7 +30,8 @@ def test_a_followed_file_replaced_under_the_dashboard_shows_the_new_run_alone(tm
     other = tmp_path / "other.tvz"
     _run(other, tapes=2)
     os.replace(other, path)              # a new recording at the path
-    for _ in range(4):                   # as the periodic callback does
+    for _ in range(4):                   # as the periodic callback does, a period apart
+        time.sleep(d.period / 1000)
         d._tick()
     assert len(d.store.tapes) == 2 and not set(first) & set(d.store.tapes)
     assert "replaced by a new file" in d.status.object
