@@ -215,3 +215,14 @@ def test_the_environment_variable_records_a_flight(tmp_path):
     assert [r["why"] for r in rows if r.get("kind") == "call_summary"] == [
         "first", "first", "first", "", ""]
     assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+
+
+def test_the_lead_up_is_the_calls_just_before_even_with_a_kept_call_among_them(tmp_path):
+    """Calls 1-3 wait in a ring of three, call 4 is kept (every 4th), call 5 joins the ring:
+    at the jump of call 6 the lead-up is calls 3 and 5 (call 2 is four calls back)."""
+    path, _ = _record(tmp_path, first=0, every=4, before=3,
+                      _train={"steps": 8, "bad_step": None, "scale_at": 6})
+    rows = _rows(path)
+    jump = next(r for r in rows if r.get("kind") == "call_summary" and r["index"] == 6)
+    assert jump["why"] == "jump" and jump["lead_up"] == [3, 5]
+    assert _full_indices(rows, "gradient_finished") == {3, 4, 5, 6, 8}

@@ -143,7 +143,7 @@ class FlightRecorder:
             call.events.append(event)
             if cls is _TapeOpened:
                 call.tapes += 1
-            elif cls is _TapeClosed:
+            elif cls is _TapeClosed and call.tapes:
                 call.tapes -= 1
             elif cls is _GradientStarted:
                 call.gradient = True
@@ -191,9 +191,11 @@ class FlightRecorder:
             self._norms.append(norm)
         lead_up, lost = [], 0
         if why in ("verdict", "jump"):
-            lead_up = [held.index for held in self.ring]
+            # (a call kept in between leaves an older one in the ring: not part of it)
+            ring = [held for held in self.ring if held.index >= index - policy.before]
+            lead_up = [held.index for held in ring]
             lost = sum(1 for i in self._dropped if i >= index - policy.before)
-            for held in self.ring:
+            for held in ring:
                 for event in held.events:
                     self.writer.write(event)
             self.ring.clear()
