@@ -226,3 +226,30 @@ def test_the_lead_up_is_the_calls_just_before_even_with_a_kept_call_among_them(t
     jump = next(r for r in rows if r.get("kind") == "call_summary" and r["index"] == 6)
     assert jump["why"] == "jump" and jump["lead_up"] == [3, 5]
     assert _full_indices(rows, "gradient_finished") == {3, 4, 5, 6, 8}
+
+
+def test_calls_of_two_threads_at_once_are_kept_apart(tmp_path):
+    """Each thread's events go to its own call: every call kept in full has its start, its
+    backward steps and its end, and the file loads without a warning."""
+    import threading
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 2, "every": 5}):
+        workers = [threading.Thread(target=_train, kwargs={"steps": 20, "bad_step": None})
+                   for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    rows = _rows(path)
+    summaries = [r for r in rows if r.get("kind") == "call_summary"]
+    assert sorted(s["index"] for s in summaries) == list(range(1, 41))
+    kept = {s["call"] for s in summaries if s["full"]}
+    assert len(kept) == 2 + 40 // 5
+    for kind in ("gradient_started", "gradient_finished"):
+        assert {r["call"] for r in rows if r.get("kind") == kind} == kept
+    steps = {}
+    for r in rows:
+        if r.get("kind") == "backward_step":
+            steps.setdefault(r["call"], []).append(r["step"])
+    assert set(steps) == kept and all(s == list(range(len(s))) for s in steps.values())
+    assert tv.load_recording(path).warnings == []

@@ -40,7 +40,7 @@ _GradientStarted, _GradientFinished = _events.GradientStarted, _events.GradientF
 MEDIAN_WINDOW = 100
 MEDIAN_MIN = 3
 #: Events of one kind measured before the ring counts the rest of that kind at their mean.
-MEASURED = 16
+MEASURED = 4
 _WRITE = "write"        # where the events after a written call go: straight to the file
 
 
