@@ -198,6 +198,11 @@ class FlightRecorder:
             for held in ring:
                 for event in held.events:
                     self.writer.write(event)
+            for held in self.ring:
+                held.gone = True
+            for thread, where in self._after.items():   # what follows a written call: too
+                if where in ring:
+                    self._after[thread] = _WRITE
             self.ring.clear()
             self.ring_held = 0
             self._dropped.clear()
