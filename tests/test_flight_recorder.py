@@ -253,3 +253,42 @@ def test_calls_of_two_threads_at_once_are_kept_apart(tmp_path):
             steps.setdefault(r["call"], []).append(r["step"])
     assert set(steps) == kept and all(s == list(range(len(s))) for s in steps.values())
     assert tv.load_recording(path).warnings == []
+
+
+def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
+    """Killed (SIGKILL) after the NaN, before closing: the batches the flusher wrote load,
+    the summaries and the lead-up of the NaN call among them."""
+    import signal
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {os.path.join(ROOT, "tests")!r})
+        import tapeviz as tv
+        from test_flight_recorder import _train
+        rec = tv.record(sys.argv[1], flight=True)
+        _train(steps=230)
+        print("trained", flush=True)
+        time.sleep(600)
+    """))
+    path = tmp_path / "run.tvz"
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    env.pop("TAPEVIZ_RECORD", None)
+    proc = subprocess.Popen([sys.executable, str(script), str(path)], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "trained"
+        import time
+        for _ in range(600):            # until the flusher (every 0.2 s) wrote the last call
+            if b'"index":230,' in path.read_bytes():
+                break
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    loaded = tv.load_recording(path)
+    assert not loaded.complete and loaded.warnings == []
+    summaries = [e for e in loaded if e.kind == "call_summary"]
+    assert [s.index for s in summaries] == list(range(1, 231))
+    assert summaries[BAD_STEP - 1].lead_up == [212, 213, 214, 215, 216]
+    finished = {e.call for e in loaded if e.kind == "gradient_finished"}
+    assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
