@@ -26,7 +26,8 @@ from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
 from .deferred import Lazy, _seq, deferred, engine_built, make, materialize, unbuilt  # noqa: F401
-from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, Escaped, Event,  # noqa: F401
+from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # noqa: F401
+                    Escaped, Event,
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
                     RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)

@@ -176,6 +176,30 @@ class Scalar(Event):
 
 
 @_event_class
+class CallSummary(Event):
+    """One gradient call in a few numbers, written by a flight recording
+    (``tv.record(path, flight=True)``) for every call, never sent to subscribers. ``index``
+    counts the calls this recording saw (1, 2, ...), ``call`` is the engine's call id;
+    ``sources``: ``[{"name", "norm", "verdict"}]`` per source; ``norm``: the global gradient
+    norm over the finite ones; ``scalars``: ``[{"name", "value", "step"}]`` logged since the
+    previous call; ``full``: its full events are in the file, ``why`` says why (``"first"``,
+    ``"every"``, ``"verdict"``, ``"jump"``); ``lead_up``: the indices of earlier calls whose
+    full events were written just before it (from the ring buffer), ``lead_up_dropped``: how
+    many of the calls it wanted the ring's byte bound had let go."""
+    KIND = "call_summary"
+    index: int = 0
+    call: int = 0
+    tape: int = 0
+    sources: list = field(default_factory=list)
+    norm: float | None = None
+    scalars: list = field(default_factory=list)
+    full: bool = False
+    why: str = ""
+    lead_up: list = field(default_factory=list)
+    lead_up_dropped: int = 0
+
+
+@_event_class
 class RecordingClosed(Event):
     """The last line of a recording, written by its writer only (never sent to subscribers):
     a reader that follows the file stops here. ``reason`` is ``"closed"`` (``close()`` or the
@@ -192,6 +216,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.KIND: cls for cls in (OpDefined, TapeOpened, TapeClosed, Watched, OpRecorded,
                               RecordingPaused, RecordingResumed, VariableAssigned, Escaped,
                               GradientStarted, BackwardStep, GradientFinished, Scalar,
-                              RecordingClosed)
+                              CallSummary, RecordingClosed)
 }
 

@@ -23,7 +23,7 @@ says what the file seems to be. Only JSON is parsed: loading never executes code
 
 The writer is in ``writer.py`` (its JSON encoding in ``encode.py``), loading in
 ``reader.py``, following in ``follow.py``, what a file writes once in ``tables.py``, the
-source lines it carries in ``sources.py``, and safe opening and locking in ``files.py``. The
+source lines it carries in ``sources.py``, the flight recording's policy in ``flight.py``, and safe opening and locking in ``files.py``. The
 schema is documented in ``docs/events.md``. Imports: stdlib and ``events`` only.
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ from __future__ import annotations
 from ..events import SCHEMA_VERSION  # noqa: F401
 from . import writer as _writer
 from .files import NotARegularFile, RecordingLocked  # noqa: F401
+from .flight import FlightPolicy  # noqa: F401
 from .follow import Follower, follow_recording  # noqa: F401
 from .reader import (FORMAT, MAX_LINE_BYTES, MAX_WARNINGS, Recording,  # noqa: F401
                      RecordingError, check_header, load_recording)

@@ -4,7 +4,7 @@ close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unch
 Sites and repeated tensor refs are written once (``tables.py``).
 A writer locks its file (``files.py``): a second process recording to the same path gets
 an error naming the first one's process id instead of mixing two runs into one file.
-Imports: stdlib, ``events``, ``encode``, ``files``, ``reader`` and ``tables``.
+Imports: stdlib, ``events``, ``encode``, ``files``, ``flight``, ``reader`` and ``tables``.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..events.deferred import engine_built
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_attrs,
                      _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
+from .flight import FlightRecorder, policy_from
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
 
@@ -51,6 +52,8 @@ class record:
     it applies to every subscriber while this recording is open. An existing file at
     ``path`` is replaced, unless another process is recording to it:
     :class:`~tapeviz.recording.files.RecordingLocked` then names that process.
+    ``flight=True`` (or a dict of ``FlightPolicy`` options) records a summary of every
+    gradient call and the full events of a few (``flight.py``, ``docs/recordings.md``).
 
     >>> import tapeviz as tv
     >>> with tv.record("run.tvz") as rec:    # doctest: +SKIP
@@ -62,8 +65,9 @@ class record:
     9
     """
 
-    def __init__(self, path, value_limit: int | None = None):
+    def __init__(self, path, value_limit: int | None = None, flight=False):
         self.path = os.fspath(path)
+        policy = policy_from(flight)
         real = os.path.realpath(self.path)
         for other in _open_recordings:
             if os.path.realpath(other.path) == real:
@@ -84,7 +88,10 @@ class record:
         self._failed = False
         self._file = lock_for_writing(self.path)    # RecordingLocked: another process has it
         try:
-            self._file.write(_encode(self._header(value_limit)).encode("ascii") + b"\n")
+            header = self._header(value_limit)
+            if policy is not None:
+                header["flight"] = policy.as_dict()
+            self._file.write(_encode(header).encode("ascii") + b"\n")
             self._file.flush()
         except BaseException:
             self._file.close()
@@ -94,7 +101,9 @@ class record:
             self._old_limit = _events.config["value_limit"]
             self._limit = _events.config["value_limit"] = value_limit
         _open_recordings.append(self)
-        self._subscription = _events.subscribe(self._on_event, replay_definitions=True)
+        self.flight = None if policy is None else FlightRecorder(self, policy)
+        self._subscription = _events.subscribe(
+            self.write if policy is None else self.flight.on_event, replay_definitions=True)
         _ensure_flusher()
 
     def _header(self, value_limit) -> dict:
@@ -108,7 +117,8 @@ class record:
             else value_limit})
 
     # --- the subscriber -----------------------------------------------------------------------
-    def _on_event(self, event) -> None:
+    def write(self, event) -> None:
+        """Append one event (its table lines first); a flight recording hands them here."""
         if self._failed:
             self.dropped += 1
             return
@@ -125,6 +135,8 @@ class record:
             if self.closed:
                 return
             self._write_locked(event, cls, data, ours)
+
+    _on_event = write
 
     def _write_locked(self, event, cls, data, ours: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
@@ -276,6 +288,8 @@ class record:
     def close(self, reason: str = "closed") -> None:
         """Flush, write the ``recording_closed`` line and close the file (idempotent)."""
         self._subscription.close()
+        if self.flight is not None and not self.closed:
+            self.flight.close()
         with self._lock:
             if self.closed:
                 return
@@ -389,7 +403,8 @@ def start_from_env() -> record | None:
     if owner and owner != str(os.getpid()):
         return None
     try:
-        env_recording = record(path)
+        flight = os.environ.get("TAPEVIZ_RECORD_FLIGHT", "").strip() not in ("", "0")
+        env_recording = record(path, flight=flight)
     except Exception as exc:   # a bad path must not stop the user's script
         warnings.warn(f"tapeviz: TAPEVIZ_RECORD={path!r}: cannot record there ({exc})",
                       RuntimeWarning, stacklevel=2)

@@ -381,6 +381,13 @@ class Store(param.Parameterized):
         series.append((len(series) if step is None or type(step) is not int else step, value,
                        e.get("seq", 0)))
 
+    def _on_call_summary(self, e):
+        """A flight recording's summary of one gradient call: the scalars it carries feed the
+        training charts (a flight recording writes no ``scalar`` events of its own)."""
+        for scalar in clip_list(e.get("scalars")):
+            if isinstance(scalar, dict):
+                self._on_scalar(scalar)
+
     # ---- queries ---------------------------------------------------------------------------
     def tape_ids(self) -> list:
         return list(self.tapes)

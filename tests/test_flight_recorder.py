@@ -1,0 +1,294 @@
+"""Flight recordings (``tv.record(path, flight=True)``): a summary of every gradient call, the
+full events of the calls the policy keeps, the lead-up of an anomaly from the ring buffer."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import tapeviz as tv
+from tapeviz import events, recording
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STEPS, BAD_STEP = 300, 217
+LOG_LINE = "logs = tv.math.log(xb * scale)"      # the line where the NaN is made at BAD_STEP
+
+
+@pytest.fixture(autouse=True)
+def _clean_state():
+    before = events.subscribers()
+    yield
+    assert events.subscribers() == before, "a test left a subscriber behind"
+
+
+def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None):
+    """A 3-4-1 regression, one gradient call per step (steps count from 1). At ``bad_step``
+    the batch holds a negative number: its log is NaN, so are the gradients of that call and,
+    through the update, of every later one. At ``scale_at`` the loss is 10,000 times larger
+    (a jump in the gradient norm, every number finite), and that step updates nothing."""
+    rng = np.random.default_rng(0)
+    w1 = tv.Variable(rng.normal(size=(3, 4)).astype(np.float32) * 0.5, name="w1")
+    b1 = tv.Variable(np.full(4, 0.5, np.float32), name="b1")
+    w2 = tv.Variable(rng.normal(size=(4, 1)).astype(np.float32) * 0.5, name="w2")
+    scale = tv.Variable(np.ones(3, np.float32), name="scale")
+    for step in range(1, steps + 1):
+        xb = rng.uniform(0.5, 2.0, size=(8, 3)).astype(np.float32)
+        if step == bad_step:
+            xb[3, 1] = -1.0
+        yb = xb.sum(axis=1, keepdims=True)
+        with tv.GradientTape() as tape:
+            logs = tv.math.log(xb * scale)
+            h = tv.nn.relu(tv.matmul(logs, w1) + b1)
+            loss = tv.reduce_mean(tv.square(tv.matmul(h, w2) - yb))
+            if step == scale_at:
+                loss = loss * 10000.0
+        grads = tape.gradient(loss, [w1, b1, w2, scale])
+        for v, g in zip((w1, b1, w2, scale), grads):
+            if step != scale_at:            # the jump stays in one call
+                v.assign_sub(0.01 * g)
+        tv.events.log_scalar("loss", loss, step)
+
+
+def _rows(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def _by_index(rows):
+    """{call index: engine call id} from the summaries."""
+    return {r["index"]: r["call"] for r in rows if r.get("kind") == "call_summary"}
+
+
+def _full_indices(rows, kind):
+    calls = {call: index for index, call in _by_index(rows).items()}
+    return {calls[r["call"]] for r in rows if r.get("kind") == kind}
+
+
+def _record(tmp_path, **flight):
+    train = flight.pop("_train", {})
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight=flight or True) as rec:
+        _train(**train)
+    return path, rec
+
+
+def test_a_nan_at_step_217_is_kept_with_its_lead_up(tmp_path):
+    path, rec = _record(tmp_path)
+    rows = _rows(path)
+    summaries = [r for r in rows if r.get("kind") == "call_summary"]
+    assert [s["index"] for s in summaries] == list(range(1, STEPS + 1))
+    expected = {1, 2, 3, 100, 200, 300} | set(range(212, 217)) | set(range(BAD_STEP, STEPS + 1))
+    for kind in ("gradient_started", "backward_step", "gradient_finished"):
+        assert _full_indices(rows, kind) == expected, kind
+    # the tapes of exactly those calls, opened and with their forward ops
+    tapes = {s["tape"] for s in summaries if s["index"] in expected}
+    assert {r["tape"] for r in rows if r.get("kind") == "tape_opened"} == tapes
+    assert {t for r in rows if r.get("kind") == "op_recorded" for t in r["tapes"]} == tapes
+    by_index = {s["index"]: s for s in summaries}
+    bad = by_index[BAD_STEP]
+    assert bad["full"] and bad["why"] == "verdict"
+    assert bad["lead_up"] == [212, 213, 214, 215, 216] and bad["lead_up_dropped"] == 0
+    assert {s["verdict"] for s in bad["sources"]} == {"nan"}
+    assert {s["verdict"] for s in by_index[BAD_STEP - 1]["sources"]} == {"value"}
+    assert [by_index[i]["why"] for i in (1, 3, 4, 100, 216)] == ["first", "first", "", "every", ""]
+    # the scalars logged since the previous call: call n carries the loss of step n - 1
+    assert by_index[5]["scalars"][0]["step"] == 4 and by_index[1]["scalars"] == []
+    assert by_index[BAD_STEP + 1]["scalars"] == [{"name": "loss", "value": "nan",
+                                                  "step": BAD_STEP}]
+    assert rec.flight.calls == STEPS and rec.flight.ring_dropped == 0
+
+
+def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
+    from tapeviz import ui
+    path, _ = _record(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = tv.load_recording(path)
+    assert loaded.warnings == [] and loaded.complete
+    assert len([e for e in loaded if e.kind == "call_summary"]) == STEPS
+    bad_call = _by_index(_rows(path))[BAD_STEP]
+    finished = next(e for e in loaded if e.kind == "gradient_finished" and e.call == bad_call)
+    source = open(__file__).read().splitlines()
+    log_line = next(i for i, text in enumerate(source, 1) if text.strip() == LOG_LINE)
+    d = ui.Dashboard(str(path))
+    assert d.store.warnings == [] and d.store.unknown == 0
+    # the training chart covers the whole run: its losses come from the summaries (and the
+    # last one, logged after the last call, as a scalar event at close)
+    assert [step for step, _, _ in d.store.scalars["loss"]] == list(range(1, STEPS + 1))
+    # it opens on the last call, whose NaN came in through the update of call 217: one
+    # click away
+    assert {c["cause"] for c in d._why_results} == {"nan_input"}
+    assert d._why_results[0]["origin_call"] == bad_call
+    d._origin_buttons[0].clicks += 1
+    assert d.call == bad_call
+    cards = d._why_results
+    assert [c["cause"] for c in cards] == ["nan_origin"] * 4
+    # the source whose path runs through the Log: its card names the line that made the NaN
+    (card,) = [c for c in cards if c["source_name"].startswith("scale")]
+    assert card["lineno"] == log_line and "at Log" in card["message"]
+    assert [c["lineno"] for c in cards] == [r["lineno"] for r in finished.results]
+    # the lead-up's calls load as calls, with their tapes and backward steps
+    for index in range(212, 217):
+        call = d.store.calls[_by_index(_rows(path))[index]]
+        assert call["steps"] and {r["verdict"] for r in call["results"]} == {"value"}
+
+
+def test_a_tiny_ring_lets_the_lead_up_go_and_says_so(tmp_path):
+    path, rec = _record(tmp_path, ring_bytes=1)
+    rows = _rows(path)
+    bad = next(r for r in rows if r.get("kind") == "call_summary" and r["index"] == BAD_STEP)
+    assert bad["lead_up"] == [] and bad["lead_up_dropped"] == 5
+    expected = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP, STEPS + 1))
+    assert _full_indices(rows, "gradient_finished") == expected
+    # every call before the NaN that the policy did not keep went into the ring and out
+    assert rec.flight.ring_dropped == (BAD_STEP - 1) - 3 - 2
+    assert tv.load_recording(path).warnings == []
+
+
+def test_the_ring_never_holds_more_than_its_bound(tmp_path):
+    """A bound of about two and a half calls: after every step the ring holds at most that
+    many bytes, and the lead-up written is the newest calls that fitted."""
+    sizes, held = [], []
+    with tv.record(tmp_path / "probe.tvz", flight=True) as rec:
+        flight = rec.flight
+        _train(steps=10, bad_step=None)
+        sizes = [h.bytes for h in flight.ring]
+    bound = int(2.5 * max(sizes))
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"ring_bytes": bound}) as rec:
+        original = rec.flight._grow
+
+        def watched(held_call, size):
+            original(held_call, size)
+            held.append(rec.flight.ring_held)
+        rec.flight._grow = watched
+        _train()
+    assert held and max(held) <= bound
+    bad = next(r for r in _rows(path) if r.get("kind") == "call_summary"
+               and r["index"] == BAD_STEP)
+    assert bad["lead_up"] == [215, 216] and bad["lead_up_dropped"] == 3
+
+
+def test_a_jump_in_the_gradient_norm_keeps_the_call_and_its_lead_up(tmp_path):
+    path, _ = _record(tmp_path, _train={"steps": 60, "bad_step": None, "scale_at": 40})
+    rows = _rows(path)
+    by_index = {r["index"]: r for r in rows if r.get("kind") == "call_summary"}
+    assert by_index[40]["why"] == "jump" and by_index[40]["lead_up"] == [35, 36, 37, 38, 39]
+    assert {s["verdict"] for s in by_index[40]["sources"]} == {"value"}
+    assert by_index[40]["norm"] > 10 * by_index[39]["norm"]
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3, 35, 36, 37, 38, 39, 40}
+    assert tv.load_recording(path).warnings == []
+
+
+def test_flight_options_are_checked_before_the_file_is_touched(tmp_path):
+    path = tmp_path / "run.tvz"
+    with pytest.raises(ValueError, match="every must be an int >= 0"):
+        tv.record(path, flight={"every": -1})
+    with pytest.raises(ValueError, match="jump must be a number > 1"):
+        tv.record(path, flight={"jump": 0.5})
+    with pytest.raises(TypeError, match="first, every, before, jump and ring_bytes"):
+        tv.record(path, flight={"evrey": 10})
+    assert not path.exists()
+
+
+def test_the_environment_variable_records_a_flight(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        import tapeviz as tv
+        x = tv.Variable(2.0)
+        for _ in range(5):
+            with tv.GradientTape() as tape:
+                y = x * x
+            tape.gradient(y, x)
+    """))
+    path = tmp_path / "run.tvz"
+    env = dict(os.environ, TAPEVIZ_RECORD=str(path), TAPEVIZ_RECORD_FLIGHT="1",
+               PYTHONPATH=ROOT)
+    env.pop("_TAPEVIZ_RECORD_PID", None)
+    subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
+    rows = _rows(path)
+    assert rows[0]["flight"]["every"] == 100
+    assert [r["why"] for r in rows if r.get("kind") == "call_summary"] == [
+        "first", "first", "first", "", ""]
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+
+
+def test_the_lead_up_is_the_calls_just_before_even_with_a_kept_call_among_them(tmp_path):
+    """Calls 1-3 wait in a ring of three, call 4 is kept (every 4th), call 5 joins the ring:
+    at the jump of call 6 the lead-up is calls 3 and 5 (call 2 is four calls back)."""
+    path, _ = _record(tmp_path, first=0, every=4, before=3,
+                      _train={"steps": 8, "bad_step": None, "scale_at": 6})
+    rows = _rows(path)
+    jump = next(r for r in rows if r.get("kind") == "call_summary" and r["index"] == 6)
+    assert jump["why"] == "jump" and jump["lead_up"] == [3, 5]
+    assert _full_indices(rows, "gradient_finished") == {3, 4, 5, 6, 8}
+
+
+def test_calls_of_two_threads_at_once_are_kept_apart(tmp_path):
+    """Each thread's events go to its own call: every call kept in full has its start, its
+    backward steps and its end, and the file loads without a warning."""
+    import threading
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 2, "every": 5}):
+        workers = [threading.Thread(target=_train, kwargs={"steps": 20, "bad_step": None})
+                   for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    rows = _rows(path)
+    summaries = [r for r in rows if r.get("kind") == "call_summary"]
+    assert sorted(s["index"] for s in summaries) == list(range(1, 41))
+    kept = {s["call"] for s in summaries if s["full"]}
+    assert len(kept) == 2 + 40 // 5
+    for kind in ("gradient_started", "gradient_finished"):
+        assert {r["call"] for r in rows if r.get("kind") == kind} == kept
+    steps = {}
+    for r in rows:
+        if r.get("kind") == "backward_step":
+            steps.setdefault(r["call"], []).append(r["step"])
+    assert set(steps) == kept and all(s == list(range(len(s))) for s in steps.values())
+    assert tv.load_recording(path).warnings == []
+
+
+def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
+    """Killed (SIGKILL) after the NaN, before closing: the batches the flusher wrote load,
+    the summaries and the lead-up of the NaN call among them."""
+    import signal
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {os.path.join(ROOT, "tests")!r})
+        import tapeviz as tv
+        from test_flight_recorder import _train
+        rec = tv.record(sys.argv[1], flight=True)
+        _train(steps=230)
+        print("trained", flush=True)
+        time.sleep(600)
+    """))
+    path = tmp_path / "run.tvz"
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    env.pop("TAPEVIZ_RECORD", None)
+    proc = subprocess.Popen([sys.executable, str(script), str(path)], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "trained"
+        import time
+        for _ in range(600):            # until the flusher (every 0.2 s) wrote the last call
+            if b'"index":230,' in path.read_bytes():
+                break
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    loaded = tv.load_recording(path)
+    assert not loaded.complete and loaded.warnings == []
+    summaries = [e for e in loaded if e.kind == "call_summary"]
+    assert [s.index for s in summaries] == list(range(1, 231))
+    assert summaries[BAD_STEP - 1].lead_up == [212, 213, 214, 215, 216]
+    finished = {e.call for e in loaded if e.kind == "gradient_finished"}
+    assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
