@@ -412,6 +412,7 @@ def test_two_sessions_do_not_share_state(main_server, browser, watched_page):
         open_dashboard(page, main_server.url)
         open_dashboard(other, main_server.url)
         page.locator(".bk-tab", has_text="Backward").first.click()
+        _wait_title(page, lambda t: t.startswith("step 1 "))   # the player is drawn
         page.locator(".tv-player-buttons .bk-btn", has_text="next").first.click()
         _wait_title(page, lambda t: t.startswith("step 2"))
         data = node_data(page)
