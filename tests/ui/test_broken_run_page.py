@@ -328,7 +328,15 @@ FLAG_OF_CAUSE = {"dead_relu": "dead_relu", "nan_origin": "nonfinite", "inf_origi
                  "saturated": "saturated", "clipped": "clipped"}
 
 
-@pytest.mark.parametrize("name", ["mlp_three_bugs", "exploding_adam", "clip_at_bound"])
+# the corpus runs whose markers this test reads (live_training's early tapes are not on the
+# page: the live-follow test above checks it; dead_layer_in_loop, rnn_unrolled and
+# vanishing_sigmoid mark loop instances this test does not resolve yet)
+EXPORTED = ["clip_at_bound", "exploding_adam", "integer_cast_on_path", "loss_outside_tape",
+            "mlp_three_bugs", "numpy_in_helper", "replaced_variable", "sequential_six_layers",
+            "target_network"]
+
+
+@pytest.mark.parametrize("name", EXPORTED)
 def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watched_page):
     """`tapeviz export` of a corpus run, opened from file:// in chromium: on each tape's tab,
     the Why tab's cards give every `# truth:` marker of that tape's call (cause, line, the

@@ -72,6 +72,11 @@ def test_a_click_on_a_legend_entry_hides_that_variable(live_run, watched_page):
     page.get_by_text("(1 shown)").first.wait_for()
     page.mouse.click(*_legend_entry_xy(page, "norms_log", "b"))          # and back
     page.wait_for_function("() => !document.body.innerText.includes('(1 shown)')")
+    # (the info line and the plots' models can reach the page in separate messages)
+    for _ in range(120):
+        if _drawn(page, "b:0") == shown:
+            break
+        page.wait_for_timeout(250)
     assert _drawn(page, "b:0") == shown
     watch.check()
 

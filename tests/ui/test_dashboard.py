@@ -284,9 +284,11 @@ def test_only_a_tape_still_recording_is_live():
         assert _badges(inside) == ["live"]
     after = tape.show()
     assert _badges(after) == ["tape finished"]
-    inside._drain()                          # what its polling does: it sees the block exit
+    inside.feed.pump(budget=None, force=True)   # what its polling does once a redraw is due:
+    inside.refresh(force=True)                  # it sees the block exit
     assert _badges(inside) == ["tape finished"]
     tape.gradient(y, x)
-    after._drain()
+    after.feed.pump(budget=None, force=True)
+    after.refresh(force=True)
     assert len(after.store.calls) == 1 and _badges(after) == ["tape finished"]
     del tape
