@@ -716,6 +716,26 @@ def batch_jacobian_scalar_target(tf):
     return tape.batch_jacobian(y, x)
 
 
+@raises("RuntimeError", "persistent=True", "jacobian", "experimental_use_pfor")
+def jacobian_without_pfor_on_a_one_shot_tape(tf):
+    # TensorFlow's backprop_test.py, JacobianTest.testPersistentTape
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.jacobian(y, x, experimental_use_pfor=False)
+
+
+@raises("RuntimeError", "persistent=True", "batch_jacobian", "experimental_use_pfor")
+def batch_jacobian_without_pfor_on_a_one_shot_tape(tf):
+    # TensorFlow's backprop_test.py, BatchJacobianTest.testPersistentTape
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.batch_jacobian(y, x, experimental_use_pfor=False)
+
+
 @raises("AttributeError", "sources", "float", differs=_NON_TENSOR_SOURCE)
 def jacobian_of_python_list_source(tf):
     x = tf.Variable([1.0, 2.0])

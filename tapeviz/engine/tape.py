@@ -246,7 +246,7 @@ class GradientTape:
 
         Computed in one vectorized backward pass (a batch of one-hot upstream gradients)."""
         from .jacobians import jacobian
-        result = jacobian(self, target, sources, unconnected_gradients)
+        result = jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
         self._log_call("jacobian", (target, sources, unconnected_gradients))
         return result
 
@@ -254,7 +254,8 @@ class GradientTape:
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: shape `(batch,) + target.shape[1:] + source.shape[1:]`."""
         from .jacobians import batch_jacobian
-        result = batch_jacobian(self, target, source, unconnected_gradients)
+        result = batch_jacobian(self, target, source, unconnected_gradients,
+                                experimental_use_pfor)
         self._log_call("batch_jacobian", (target, source, unconnected_gradients))
         return result
 
@@ -287,6 +288,17 @@ class GradientTape:
             if _events.ACTIVE:
                 _events.emit(_events.make(_events.RecordingPaused, tape=self._id,
                                           site=as_dict(user_site(3))))
+
+    def _check_loop_allowed(self, what, use_pfor):
+        """TensorFlow computes a Jacobian without pfor as one gradient call per row, which a
+        one-shot tape cannot give: it refuses before differentiating (the tape stays usable).
+        tapeviz computes every Jacobian in one pass, but answers as TensorFlow does."""
+        if use_pfor or self._persistent or self._used:
+            return     # (a used tape gets the one-shot error from _check_usable)
+        raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
+                           f"{what} with eager execution enabled and with experimental_use_pfor "
+                           f"set to False. Fix: tv.GradientTape(persistent=True), or leave "
+                           f"experimental_use_pfor=True (the default)")
 
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)
