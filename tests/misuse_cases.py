@@ -674,6 +674,72 @@ def custom_gradient_wrong_shape(tf):
     return grad_of(tf, f, [1.0, 2.0])
 
 
+@raises("ValueError", "custom_gradient", "2", "1", "None")
+def custom_gradient_forgets_the_none_for_a_number(tf):
+    @tf.custom_gradient
+    def f(x, norm):
+        def grad(g):
+            return tf.clip_by_norm(g, norm)
+        return tf.identity(x), grad
+    x = tf.constant([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, 1.0)
+    return tape.gradient(y, x)
+
+
+@raises("ValueError", "custom_gradient", "function", "keyword argument")
+def custom_gradient_callable_as_positional_argument(tf):
+    @tf.custom_gradient
+    def f(x, fn):
+        def grad(g):
+            return fn(g), None
+        return tf.identity(x), grad
+    return f(tf.constant(1.0), lambda g: -g)
+
+
+@raises("TypeError", "custom_gradient", "variables", "Fix")
+def custom_gradient_uses_a_variable_without_variables_argument(tf):
+    w = tf.Variable(3.0)
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(g):
+            return g * w
+        return x * w, grad
+    return f(tf.constant(2.0))
+
+
+@raises("ValueError", "custom_gradient", "variable", "1")
+def custom_gradient_returns_no_variable_gradients(tf):
+    w = tf.Variable(3.0)
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(g, variables=None):
+            return g * w, []
+        return x * w, grad
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, [x, w])
+
+
+@raises("ValueError", "custom_gradient", "0", "1")
+def custom_gradient_returns_an_empty_list(tf):
+    # TensorFlow's backprop_test.py, testCustomGradientEmptyError
+    @tf.custom_gradient
+    def identity(x):
+        def grad(_):
+            return []
+        return x, grad
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = identity(x)
+    return tape.gradient(y, [x])
+
+
 @value([None])
 def custom_gradient_returns_none(tf):
     @tf.custom_gradient
