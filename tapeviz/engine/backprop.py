@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import events as _events
 from .ops import add, broadcast_to, cast, reduce_sum, sum_to, zeros
+from .tensor import Tensor, Variable
 from .threadstate import quietly
 
 
@@ -15,13 +16,18 @@ class NeedsLoop(Exception):
     """An op on the path cannot take a batched upstream gradient: fall back to a loop."""
 
 
-def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=None):
+def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=None,
+             apart=None):
     """Gradients {id: Tensor} for `source_ids`, from `targets` seeded with `upstreams`.
 
     `batch` > 0 means every upstream carries that many leading Jacobian dimensions.
-    `observer(node, g, [(input index, input, gradient)])` sees every step (explanations)."""
+    `observer(node, g, [(input index, input, gradient)])` sees every step (explanations).
+    `apart` {id(read): key}: reads of a variable that are sources themselves (they share the
+    variable's id); each gathers its own gradient under its key (see `reads_apart`)."""
     entries = tape._entries
     watched = tape._ids
+    if apart:
+        return _walk_apart(tape, targets, upstreams, source_ids, batch, call, observer, apart)
     if tape._watched.keys() <= source_ids and all(i in watched for i in source_ids):
         # the sources are every tensor the tape watches: what they reach is what the tape
         # marked as it recorded (the float outputs of differentiable ops fed by them); the
@@ -38,14 +44,21 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
                         reach.add(o._id)
                     break
 
+    return _run_walk(tape, entries, targets, upstreams, reach, source_ids, batch, call,
+                     observer)
+
+
+def _run_walk(tape, entries, targets, upstreams, reach, keep, batch, call, observer,
+              apart=None):
     grads: dict = {}
     for t, g in zip(targets, upstreams):
-        if g is not None and t._id in reach:
-            _accumulate(grads, t._id, g)
+        key = t._id if apart is None else apart.get(id(t), t._id)
+        if g is not None and key in reach:
+            _accumulate(grads, key, g)
     if not grads:
         return {}
     emitting = _events.STEP_EVENTS and call is not None
-    args = (entries, grads, reach, source_ids, batch, call, observer, emitting)
+    args = (entries, grads, reach, keep, batch, call, observer, emitting, apart)
     if tape._user_vjps:   # custom gradient code is the user's: it runs with their settings
         return _walk(*args)
     # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
@@ -53,7 +66,45 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     return quietly(_walk, *args)
 
 
-def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
+def reads_apart(tape, sources) -> dict | None:
+    """{id(read): key} for the sources that are reads of a watched variable (`v.read_value()`,
+    which shares the variable's id): TensorFlow differentiates each read as a tensor of its
+    own, and the variable as the sum over its reads. None when there are none (the usual)."""
+    apart = None
+    for s in sources:
+        if type(s) is Tensor:
+            w = tape._watched.get(s._id)
+            if w is not None and isinstance(w[0], Variable):
+                apart = apart or {}
+                apart[id(s)] = ("read", id(s))
+    return apart
+
+
+def _walk_apart(tape, targets, upstreams, source_ids, batch, call, observer, apart):
+    """`backward` with some reads differentiated apart: the walk keys their inputs by `apart`;
+    a variable among the sources then gets its own gradient plus its apart reads'."""
+    keys = set(apart.values())
+    reach = {i for i in source_ids if i in tape._ids} | keys
+    for node, inputs, outputs in tape._entries:
+        if any(t._id in reach for t in inputs):
+            reach.update(o._id for o in outputs)
+    grads = _run_walk(tape, tape._entries, targets, upstreams, reach, source_ids | keys, batch,
+                      call, observer, apart)
+    by_variable: dict = {}
+    for node, inputs, outputs in tape._entries:   # which variable each apart read is of
+        for x in inputs:
+            key = apart.get(id(x))
+            if key is not None:
+                by_variable.setdefault(x._id, set()).add(key)
+    for var_id, read_keys in by_variable.items():
+        if var_id in source_ids:
+            for key in read_keys:
+                if key in grads:
+                    _accumulate(grads, var_id, grads[key])
+    return grads
+
+
+def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=None):
     step = 0
     tracing = emitting or observer is not None   # someone wants each step's gradients
     limit = _config["value_limit"]
@@ -89,7 +140,7 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
         n = len(inputs)
         step_grads = [] if tracing else None
         for i, x in enumerate(inputs):
-            xid = x._id
+            xid = x._id if apart is None else apart.get(id(x), x._id)
             if xid not in reach:
                 continue
             value = x._value

@@ -17,7 +17,7 @@ from .. import config as _config
 from .. import events as _events
 from . import nest
 from . import op as _op
-from .backprop import backward
+from .backprop import backward, reads_apart
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
 from .site import as_dict, user_names, user_prefix, user_site, where
@@ -38,15 +38,19 @@ def _log():
     return logging.getLogger("tapeviz")
 
 
-def _targets_that_are_sources(raw, sources, targets, upstreams) -> None:
+def _targets_that_are_sources(raw, sources, targets, upstreams, apart=None) -> None:
     """A source that is itself a target (`result = v0` under a Python `if`, TensorFlow's
     autodiff guide) gets that target's upstream gradient even when the tape never watched
-    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place."""
+    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place.
+    A read differentiated apart (`apart`) is only itself, not another read of its variable."""
     for i, s in enumerate(sources):
         if raw[i] is not None:
             continue
+        own = apart is not None and id(s) in apart
         for t, up in zip(targets, upstreams):
             if t._id != s._id or t._value.dtype.kind not in "fiu":   # (strings, bools: None)
+                continue
+            if own and t is not s:
                 continue
             if up is None:       # (an integer target has no default upstream: TF's is 1)
                 up = Tensor(np.ones(t._value.shape, t._value.dtype))
@@ -225,14 +229,16 @@ class GradientTape:
         else:
             flat_up = [_ones(t) for t in flat_targets]
         call = self._start("gradient", flat_targets, flat_sources, unconnected)
+        apart = reads_apart(self, flat_sources)
         try:
             grads = backward(self, flat_targets, flat_up, {s._id for s in flat_sources},
-                             call=call)
+                             call=call, apart=apart)
         finally:
             self._end_call(call)
-        raw = [grads.get(s._id) for s in flat_sources]
+        raw = ([grads.get(s._id) for s in flat_sources] if apart is None else
+               [grads.get(apart.get(id(s), s._id)) for s in flat_sources])
         if any(g is None for g in raw):      # (identity: `None in raw` calls Tensor.__eq__)
-            _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up)
+            _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up, apart)
         results = raw if unconnected == "none" else [
             self._result(g, s, unconnected) for g, s in zip(raw, flat_sources)]
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
