@@ -55,8 +55,6 @@ def diff(a, b, **options):
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
     "print": "use Python's print(): tensors print as TensorFlow's do",
-    "add_n": "add them (a + b + c), or tf.reduce_sum(tf.stack(tensors), axis=0)",
-    "einsum": "use tf.matmul or tf.tensordot (with tf.transpose / tf.reshape)",
 }
 
 
