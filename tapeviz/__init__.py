@@ -11,15 +11,16 @@ __version__ = "0.1.0"
 
 from .engine import dtypes as _dtypes
 from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, float32,  # noqa: F401
-                            float64, half, int8, int16, int32, int64, string, uint8)
+                            float64, half, int8, int16, int32, int64, string, uint8,
+                            bfloat16, complex64, complex128)
 from .engine.errors import InvalidArgumentError  # noqa: F401
 from .engine.tensor import Tensor, TensorShape, Variable  # noqa: F401
-from .engine.convert import constant, convert_to_tensor, is_tensor  # noqa: F401
+from .engine.convert import constant, convert_to_tensor, get_static_value, is_tensor  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401
 from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401
 from .engine.ops import *  # noqa: F401,F403
 from .engine.ops import abs, pow, range, round  # noqa: F401
-from .engine.custom import custom_gradient  # noqa: F401
+from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402

@@ -1296,6 +1296,21 @@ def cast_unknown_dtype_name(tf):
     return tf.cast(tf.constant(1.0), "complex1024")
 
 
+_NO_COMPLEX = ("TypeError", "tapeviz tensors are NumPy arrays of real numbers, ints, bools and "
+               "strings: complex64/128 and bfloat16 exist as dtype names (comparisons, "
+               "as_dtype, is_complex), and making a tensor of one is refused with the fix")
+
+
+@raises(None, "complex64", "float32", differs=_NO_COMPLEX)
+def constant_of_complex64(tf):
+    return tf.constant([1.0, 2.0], tf.complex64)
+
+
+@raises(None, "bfloat16", "float32", differs=_NO_COMPLEX)
+def cast_to_bfloat16(tf):
+    return tf.cast(tf.constant([1.0, 2.0]), tf.bfloat16)
+
+
 @raises("TypeError", "fp32")
 def as_dtype_unknown_name(tf):
     return tf.as_dtype("fp32")

@@ -210,3 +210,13 @@ def is_tensor(x) -> bool:
     return isinstance(x, _Operand)
 
 
+
+def get_static_value(tensor, partial=False):
+    """A tensor's value as a NumPy array (a copy): every eager tensor's value is known. As in
+    TensorFlow 2, a Variable gives None (its value may change) and anything that is no
+    tensor is returned as it is."""
+    if isinstance(tensor, Variable):
+        return None
+    if isinstance(tensor, Tensor):
+        return np.array(tensor._value)
+    return tensor

@@ -99,7 +99,8 @@ class _VariableReads:
     def __exit__(self, *exc):
         self.state.variable_reads = self._outer
         if self._outer is not None:   # a nested function's reads are the outer one's too
-            self._outer.extend(v for v in self.variables if v not in self._outer)
+            self._outer.extend(v for v in self.variables
+                               if not any(v is o for o in self._outer))
 
 
 def _op_read(var):
@@ -176,3 +177,51 @@ def _broadcast(a, b):
         return tuple(np.broadcast_shapes(a, b))
     except ValueError:
         return None
+
+
+def grad_pass_through(f):
+    """`f` whose gradient is the identity: the upstream gradient passes to its inputs as if
+    `f` were not there (a straight-through `round`, an `assign` in a training graph);
+    variables `f` reads get no gradient."""
+
+    @custom_gradient
+    def passed_through(*args, **kwargs):
+        def grad(*upstream, variables=None):
+            if variables:
+                return upstream, [None] * len(variables)
+            return upstream
+        return f(*args, **kwargs), grad
+
+    return functools.wraps(f)(passed_through) if callable(f) else passed_through
+
+
+def recompute_grad(f):
+    """`f` that keeps nothing on the tape but its inputs and outputs; its backward pass runs
+    `f` again under a tape of its own (gradient checkpointing: memory traded for compute).
+    Gradients equal those of `f` itself, for its float arguments and the trainable
+    variables it reads."""
+
+    @custom_gradient
+    def recomputed(*args, **kwargs):
+        result = f(*args, **kwargs)
+
+        def grad(*upstream, variables=None):
+            from .convert import convert_to_tensor
+            from .tape import GradientTape
+            flat = nest.flatten(args)
+            inputs = [convert_to_tensor(a) for a in flat]
+            floats = [t for t in inputs if t._value.dtype.kind == "f"]
+            variables = list(variables or [])
+            with GradientTape() as tape:
+                tape.watch(floats + variables)
+                out = f(*nest.pack_sequence_as(args, inputs), **kwargs)
+            grads = tape.gradient(nest.flatten(out), floats + variables,
+                                  output_gradients=list(upstream))
+            by_input = iter(grads[:len(floats)])
+            input_grads = [next(by_input) if t._value.dtype.kind == "f" else None
+                           for t in inputs]
+            return (input_grads, grads[len(floats):]) if variables else input_grads
+
+        return result, grad
+
+    return functools.wraps(f)(recomputed)
