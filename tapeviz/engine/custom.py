@@ -16,48 +16,66 @@ def custom_gradient(f):
       keyword arguments are passed to `f` and get no gradient;
     * `grad_fn` takes one upstream gradient per output of `f` (outputs flattened);
     * trainable variables `f` reads that are not arguments receive gradients through
-      `grad_fn(*upstream, variables=[...])`, which returns `(input_grads, variable_grads)`."""
+      `grad_fn(*upstream, variables=[...])`, which returns `(input_grads, variable_grads)`.
 
-    @functools.wraps(f)
-    def wrapper(*args, **kwargs):
-        state = _op.here()
-        recording = list(state.recording)
-        # run f without recording: its inside is replaced by grad_fn
-        state.recording.clear()
-        accessed = _VariableReads(state)
-        try:
-            with accessed:
-                result = f(*args, **kwargs)     # f sees its arguments as they were passed
-        finally:
-            state.recording[:] = recording
-        name = getattr(f, "__name__", "f")
-        if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
-            raise TypeError(f"custom_gradient: {name} must return a tuple "
-                            f"(y, grad_fn), got {type(result).__name__}. Fix: end the function "
-                            "with `return y, grad` where grad(upstream) returns the gradients")
-        y, grad_fn = result
-        flat_args = nest.flatten(args)
-        given = flat_args + nest.flatten(kwargs)
-        # (identity, not `in`: a variable's == is elementwise)
-        variables = [v for v in accessed.variables if not any(v is a for a in given)]
-        if variables and not _takes_variables(grad_fn):
-            raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
-                            f"'variables', since function uses variables: {variables}. Fix: "
-                            f"define `def grad(upstream, variables=None)` in {name} and return "
-                            "(input_gradients, [one gradient per variable])")
-        inputs = [_as_input(a, i, name) for i, a in enumerate(flat_args)]
-        from .ops._base import tensor as as_tensor
-        flat_y = [as_tensor(v) for v in nest.flatten(y)]
-        op = _make_op(f, grad_fn, len(inputs), variables, flat_y)
-        outs = _op.apply(op, tuple(inputs) + tuple(_op_read(v) for v in variables))
-        outs = outs if isinstance(outs, tuple) else (outs,)
-        node = outs[0]._node
-        if node is not None and node.tapes:   # their backward runs grad_fn: the user's code
-            for tape in tapes(state.recording):
-                if tape._id in node.tapes:
-                    tape._user_vjps = True
-        return nest.pack_sequence_as(y, list(outs))
-    return wrapper
+    On a method, `self` is bound, not an input (as TensorFlow's decorator binds it)."""
+    return _WithCustomGradient(f)
+
+
+class _WithCustomGradient:
+    """The decorated function; as a class attribute it binds like a method."""
+
+    def __init__(self, f):
+        self._f = f
+        functools.update_wrapper(self, f)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return _WithCustomGradient(self._f.__get__(instance, owner))
+
+    def __call__(self, *args, **kwargs):
+        return _call(self._f, args, kwargs)
+
+
+def _call(f, args, kwargs):
+    state = _op.here()
+    recording = list(state.recording)
+    # run f without recording: its inside is replaced by grad_fn
+    state.recording.clear()
+    accessed = _VariableReads(state)
+    try:
+        with accessed:
+            result = f(*args, **kwargs)     # f sees its arguments as they were passed
+    finally:
+        state.recording[:] = recording
+    name = getattr(f, "__name__", "f")
+    if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
+        raise TypeError(f"custom_gradient: {name} must return a tuple "
+                        f"(y, grad_fn), got {type(result).__name__}. Fix: end the function "
+                        "with `return y, grad` where grad(upstream) returns the gradients")
+    y, grad_fn = result
+    flat_args = nest.flatten(args)
+    given = flat_args + nest.flatten(kwargs)
+    # (identity, not `in`: a variable's == is elementwise)
+    variables = [v for v in accessed.variables if not any(v is a for a in given)]
+    if variables and not _takes_variables(grad_fn):
+        raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
+                        f"'variables', since function uses variables: {variables}. Fix: "
+                        f"define `def grad(upstream, variables=None)` in {name} and return "
+                        "(input_gradients, [one gradient per variable])")
+    inputs = [_as_input(a, i, name) for i, a in enumerate(flat_args)]
+    from .ops._base import tensor as as_tensor
+    flat_y = [as_tensor(v) for v in nest.flatten(y)]
+    op = _make_op(f, grad_fn, len(inputs), variables, flat_y)
+    outs = _op.apply(op, tuple(inputs) + tuple(_op_read(v) for v in variables))
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    node = outs[0]._node
+    if node is not None and node.tapes:   # their backward runs grad_fn: the user's code
+        for tape in tapes(state.recording):
+            if tape._id in node.tapes:
+                tape._user_vjps = True
+    return nest.pack_sequence_as(y, list(outs))
 
 
 def _as_input(arg, index, name):
@@ -206,17 +224,18 @@ def recompute_grad(f):
         result = f(*args, **kwargs)
 
         def grad(*upstream, variables=None):
-            from .convert import convert_to_tensor
+            from .ops import identity
             from .tape import GradientTape
-            flat = nest.flatten(args)
-            inputs = [convert_to_tensor(a) for a in flat]
+            # (as TensorFlow, a copy of each argument: f(x, x) has two inputs to tell apart)
+            inputs = [identity(a) for a in nest.flatten(args)]
             floats = [t for t in inputs if t._value.dtype.kind == "f"]
             variables = list(variables or [])
             with GradientTape() as tape:
                 tape.watch(floats + variables)
                 out = f(*nest.pack_sequence_as(args, inputs), **kwargs)
             grads = tape.gradient(nest.flatten(out), floats + variables,
-                                  output_gradients=list(upstream))
+                                  output_gradients=list(upstream),
+                                  unconnected_gradients="zero")   # (as TensorFlow's)
             by_input = iter(grads[:len(floats)])
             input_grads = [next(by_input) if t._value.dtype.kind == "f" else None
                            for t in inputs]

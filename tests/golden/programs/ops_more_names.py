@@ -116,6 +116,12 @@ def layer(inp):
 with tf.GradientTape() as tape:
     out = tf.reduce_sum(layer(tf.constant([[1.0, 2.0]])))
 report("recompute_grad.closure_variable", tape.gradient(out, dense_w))
+first_only = tf.recompute_grad(lambda p, q: p * 2.0)
+p, q = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+with tf.GradientTape() as tape:
+    tape.watch([p, q])
+    out = first_only(p, q)
+report("recompute_grad.unused_argument", tape.gradient(out, [p, q]))
 
 report("dtypes.names", [tf.complex64.name, tf.bfloat16.name, tf.complex128.name])
 report("dtypes.flags", [tf.complex64.is_complex, tf.bfloat16.is_floating, tf.complex64.is_floating])
