@@ -15,6 +15,7 @@ from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, flo
                             bfloat16, complex64, complex128)
 from .engine.errors import InvalidArgumentError  # noqa: F401
 from .engine.tensor import Tensor, TensorShape, Variable  # noqa: F401
+from .engine.indexed_slices import IndexedSlices  # noqa: F401
 from .engine.convert import constant, convert_to_tensor, get_static_value, is_tensor  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401
 from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401

@@ -4,3 +4,4 @@ from .engine.ops.makers import eye  # noqa: F401
 from .engine.ops.linalg import norm  # noqa: F401
 from .engine.ops.axes import matrix_transpose  # noqa: F401
 from .engine.ops.einstein import einsum  # noqa: F401,E402
+from .engine.ops.clip import global_norm  # noqa: F401,E402

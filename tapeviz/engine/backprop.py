@@ -164,6 +164,8 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=No
                 gx = _fit(gx, x, batch, g)
             prev = get(xid)
             total = grads[xid] = gx if prev is None else add(prev, gx)
+            if op is _GATHER and xid in keep and not batch:
+                _note_gather(grads, xid, prev, total, g, inputs[1], attrs)
             if step_grads is not None:
                 step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:
@@ -173,6 +175,44 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=No
                            limit)
         step += 1
     return grads
+
+
+#: the key of `grads` under which the walk notes the gathers from sources (see `slices`)
+SLICES = "gathered rows"
+_DENSE = "dense"
+
+
+def _note_gather(grads, xid, prev, total, g, indices, attrs):
+    """Note a gather along axis 0 from source `xid`: while every gradient the source gets
+    comes from such gathers, TensorFlow returns it as IndexedSlices (`sparse_results`)."""
+    notes = grads.get(SLICES)
+    if notes is None:
+        notes = grads[SLICES] = {}
+    parts = notes.get(xid)
+    if parts is _DENSE:
+        return
+    sparse = attrs["axis"] == 0 and attrs["batch_dims"] == 0
+    if not sparse or (prev is not None and (parts is None or parts[1] is not prev)):
+        notes[xid] = _DENSE      # a dense gradient reached it too: the answer is dense
+        return
+    if parts is None:
+        parts = notes[xid] = [[], None]
+    parts[0].append((g, indices))
+    parts[1] = total
+
+
+def sparse_results(grads, sources, results) -> list:
+    """`results` with IndexedSlices for the sources whose gradient came from gathers only."""
+    notes = grads.get(SLICES)
+    if not notes:
+        return results
+    from .indexed_slices import from_gathers
+    out = list(results)
+    for i, s in enumerate(sources):
+        parts = notes.get(s._id)
+        if parts is not None and parts is not _DENSE and results[i] is parts[1]:
+            out[i] = from_gathers(parts[0], s)
+    return out
 
 
 def _fit(gx, x, batch, g):
@@ -204,6 +244,8 @@ def _accumulate(grads, key, g):
     prev = grads.get(key)
     grads[key] = g if prev is None else add(prev, g)
 
+
+from .ops.indexing import _gather as _GATHER  # noqa: E402
 
 _emit_deferred, _BackwardStep, _config = (_events.emit_deferred, _events.BackwardStep,
                                           _events.config)

@@ -9,6 +9,7 @@ from . import dtypes as _dt
 from .. import engine
 from .node import leaf_node
 from .tensor import Tensor, Variable, _Operand, _read_variable
+from .indexed_slices import IndexedSlices
 
 
 
@@ -164,6 +165,13 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
                              f"Variable with dtype {value.dtype.name}: {value!r}")
         return _read_variable(value)
+    if isinstance(value, IndexedSlices):      # a sparse gradient: its dense tensor
+        dense = value._dense()
+        if dtype is not None and _dt.as_dtype(dtype).np != dense._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
+                             f"for IndexedSlices with dtype {value.dtype.name}. Fix: "
+                             f"tv.cast(tv.convert_to_tensor(slices), {_dt.as_dtype(dtype)!r})")
+        return dense
     if isinstance(value, (list, tuple)) and value and _holds_tensor(value):
         return engine.ops.stack([convert_to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value])
     hint = dtype_hint or preferred_dtype
@@ -207,7 +215,7 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, _Operand)
+    return isinstance(x, (_Operand, IndexedSlices))
 
 
 

@@ -17,7 +17,7 @@ from .. import config as _config
 from .. import events as _events
 from . import nest
 from . import op as _op
-from .backprop import backward, reads_apart
+from .backprop import SLICES, backward, reads_apart, sparse_results
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
 from .site import as_dict, user_names, user_prefix, user_site, where
@@ -244,6 +244,8 @@ class GradientTape:
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
                      raw=raw)
         self._log_call("gradient", (target, sources, output_gradients, unconnected_gradients))
+        if SLICES in grads:   # gathers from a source: TensorFlow answers IndexedSlices
+            results = sparse_results(grads, flat_sources, results)
         return _packed(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
