@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import warnings
 import weakref
 
@@ -19,7 +18,7 @@ from . import nest
 from . import op as _op
 from .backprop import SLICES, backward, reads_apart, sparse_results
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
-                            _ones, _packed, _sources, _unconnected)
+                            _ones, _packed, _sources, _targets_that_are_sources, _unconnected)
 from .site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
@@ -36,25 +35,6 @@ _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for sho
 def _log():
     import logging   # on the first warning: `import tapeviz` does not load logging
     return logging.getLogger("tapeviz")
-
-
-def _targets_that_are_sources(raw, sources, targets, upstreams, apart=None) -> None:
-    """A source that is itself a target (`result = v0` under a Python `if`, TensorFlow's
-    autodiff guide) gets that target's upstream gradient even when the tape never watched
-    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place.
-    A read differentiated apart (`apart`) is only itself, not another read of its variable."""
-    for i, s in enumerate(sources):
-        if raw[i] is not None:
-            continue
-        own = apart is not None and id(s) in apart
-        for t, up in zip(targets, upstreams):
-            if t._id != s._id or t._value.dtype.kind not in "fiu":   # (strings, bools: None)
-                continue
-            if own and t is not s:
-                continue
-            if up is None:       # (an integer target has no default upstream: TF's is 1)
-                up = Tensor(np.ones(t._value.shape, t._value.dtype))
-            raw[i] = up if raw[i] is None else raw[i] + up
 
 
 class GradientTape:
