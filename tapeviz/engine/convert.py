@@ -139,6 +139,8 @@ def like(value, t, op=None) -> "Tensor":
     array that cannot falls back to its own dtype, and the op then reports the mismatch."""
     if isinstance(value, _Operand):
         return value
+    if isinstance(value, IndexedSlices):   # a sparse gradient: its dense tensor
+        return value._dense()
     try:
         return Tensor(_to_array(value, t._value.dtype, strict=True, op=op))
     except TypeError:
