@@ -164,8 +164,10 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=No
                 gx = _fit(gx, x, batch, g)
             prev = get(xid)
             total = grads[xid] = gx if prev is None else add(prev, gx)
-            if op is _GATHER and xid in keep and not batch:
+            if op is _GATHER and not batch:
                 _note_gather(grads, xid, prev, total, g, inputs[1], attrs)
+            elif op is _IDENTITY and not batch and SLICES in grads:
+                _note_identity(grads[SLICES], xid, prev, total, g, y)
             if step_grads is not None:
                 step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:
@@ -183,8 +185,9 @@ _DENSE = "dense"
 
 
 def _note_gather(grads, xid, prev, total, g, indices, attrs):
-    """Note a gather along axis 0 from source `xid`: while every gradient the source gets
-    comes from such gathers, TensorFlow returns it as IndexedSlices (`sparse_results`)."""
+    """Note a gather along axis 0 from tensor `xid`: while every gradient a source gets comes
+    from such gathers (maybe through identities), TensorFlow returns it as IndexedSlices
+    (`sparse_results`)."""
     notes = grads.get(SLICES)
     if notes is None:
         notes = grads[SLICES] = {}
@@ -198,6 +201,21 @@ def _note_gather(grads, xid, prev, total, g, indices, attrs):
     if parts is None:
         parts = notes[xid] = [[], None]
     parts[0].append((g, indices))
+    parts[1] = total
+
+
+def _note_identity(notes, xid, prev, total, g, y):
+    """An identity passes its output's gathered rows on to its input, as TensorFlow's."""
+    parts, rows = notes.get(xid), notes.get(y._id)
+    if parts is _DENSE:
+        return
+    if rows is None or rows is _DENSE or rows[1] is not g or (
+            prev is not None and (parts is None or parts[1] is not prev)):
+        notes[xid] = _DENSE
+        return
+    if parts is None:
+        parts = notes[xid] = [[], None]
+    parts[0].extend(rows[0])
     parts[1] = total
 
 
@@ -245,6 +263,7 @@ def _accumulate(grads, key, g):
     grads[key] = g if prev is None else add(prev, g)
 
 
+from .ops.gradient_ops import _identity as _IDENTITY  # noqa: E402
 from .ops.indexing import _gather as _GATHER  # noqa: E402
 
 _emit_deferred, _BackwardStep, _config = (_events.emit_deferred, _events.BackwardStep,
