@@ -1,0 +1,169 @@
+"""Two runs on one graph: ``tapeviz serve a.tvz --compare b.tvz``, and the folder view's
+*Compare with* picker.
+
+A :class:`CompareView` is a :class:`~tapeviz.ui.dashboard.Dashboard` of run a over a
+:class:`~tapeviz.ui.compare_store.CompareStore`, with around it: a toggle that colours the
+graph by the relative difference of forward values or of gradients, the first divergence
+(its op and source line on both sides, outlined on the graph, a button that shows it), a
+comparison section at the top of the inspector (both values and their difference), and the
+Training tab drawing both runs with the point where they part. Everything comes from the
+diff the store holds (:func:`tapeviz.rundiff.compare_runs`).
+"""
+from __future__ import annotations
+
+import os
+
+import panel as pn
+import param
+
+from .compare_cards import detail_html, first_html, legend_html
+from .compare_charts import overlay_charts
+from .compare_store import FIRST, MODES, comparison_for
+from .dashboard import Dashboard
+from .dashboard_tabs import html_pane
+from .html import esc
+
+DIVERGENCE = "divergence"        # the graph's highlight role of the first divergence
+
+
+class CompareView(pn.viewable.Viewer):
+    """The compare page's body over a :class:`CompareStore` (one per session; the store is
+    shared)."""
+
+    mode = param.Selector(default="forward", objects=list(MODES))
+
+    def __init__(self, store, title: str = "tapeviz · compare", height: int = 600, **params):
+        super().__init__(**params)
+        self.store = store
+        self.dashboard = dash = Dashboard(None, title=title, store=store, height=height)
+        self.graph = dash.graph
+        self.graph.lasting.add(DIVERGENCE)
+        self.graph.use_fill("fill_forward")
+        self.toggle = pn.widgets.RadioButtonGroup(
+            name="colour by", options={v: k for k, v in MODES.items()}, value="forward",
+            button_type="light", css_classes=["tv-compare-mode"])
+        self.toggle.param.watch(lambda e: setattr(self, "mode", e.new), "value")
+        self.show_first = pn.widgets.Button(label="Show first divergence", width=170,
+                                            css_classes=["tv-compare-show"])
+        self.show_first.on_click(lambda e: self.reveal_first())
+        self.legend = html_pane(legend_html("forward"), css_classes=["tv-compare-legend"])
+        self.first = html_pane(first_html(store), css_classes=["tv-compare-banner"])
+        self.detail = html_pane("", css_classes=["tv-compare-detail"])
+        # the comparison above the inspector's own view of run a's node
+        dash.side[0].insert(2, self.detail)
+        charts = overlay_charts(store, store.history_b, store.scalars_b)
+        dash.bottom[Dashboard.TRAINING_TAB].objects = [
+            pn.pane.Bokeh(charts, sizing_mode="stretch_width") if charts is not None else
+            html_pane("<i>Neither run has gradient calls or reported scalars.</i>")]
+        self.graph.param.watch(self._on_select, "selected")
+        dash.param.watch(lambda e: self._on_select(), "tape")
+        self._mark_first()
+        self._layout = pn.Column(
+            pn.Row(self.toggle, self.show_first, self.legend, sizing_mode="stretch_width"),
+            self.first, dash, sizing_mode="stretch_width", css_classes=["tv-compare"])
+
+    def __panel__(self):
+        return self._layout
+
+    @param.depends("mode", watch=True)
+    def _on_mode(self):
+        if self.toggle.value != self.mode:
+            self.toggle.value = self.mode
+        with self.graph.held():
+            self.graph.use_fill(f"fill_{self.mode}")
+            self.legend.object = legend_html(self.mode)
+            self._mark_first()
+
+    def _first_key(self):
+        return self.store.first_keys().get(self.mode)
+
+    def _mark_first(self):
+        key = self._first_key()
+        self.graph.highlight(DIVERGENCE, [key] if key else [], color=FIRST)
+
+    def reveal_first(self):
+        """Show the tape of the first divergence and select it (its inspector opens)."""
+        key, tape = self._first_key(), self.store.focus_tape
+        if key is None:
+            return
+        if tape is not None and tape != self.dashboard.tape:
+            self.dashboard.tape_select.value = tape
+        if key in self.graph.index:
+            self.graph.select(key)
+            self.graph.zoom_to(key)
+            self.graph.reveal()
+
+    def _on_select(self, event=None):
+        node = self.graph.node(self.graph.selected) if self.graph.selected else None
+        try:
+            self.detail.object = detail_html(self.store, node, self.dashboard.tape)
+        except Exception as exc:       # one broken section must not blank the inspector
+            self.detail.object = (f'<div class="tv-err">The comparison failed: '
+                                  f'{esc(type(exc).__name__)}: {esc(exc)}</div>')
+
+
+def compare_dashboard(path_a, path_b, title: str | None = None, **options) -> CompareView:
+    """A session's :class:`CompareView` of two recording files; ``options`` as
+    :func:`tapeviz.diff` takes them (tapes or calls on each side, tolerances)."""
+    store = comparison_for(path_a, path_b, **options)
+    title = title or (f"tapeviz · {os.path.basename(str(path_a))} vs "
+                      f"{os.path.basename(str(path_b))}")
+    return CompareView(store, title=title)
+
+
+class ComparePicker:
+    """The folder view's *Compare with* picker (:class:`~tapeviz.ui.folder.FolderDashboard`):
+    choosing a recording shows the one picked under *Recording* (run a) against it (run b)
+    in a :class:`CompareView`; choosing nothing goes back to the run alone. Names go through
+    the folder's own check (:meth:`~tapeviz.ui.folder.RecordingFolder.path`)."""
+
+    def __init__(self, folder_view):
+        from .folder import PICKER_CSS
+        self.view = folder_view
+        self.select = pn.widgets.Select(label="Compare with", options=self._options(),
+                                        width=240, css_classes=["tv-compare-picker"],
+                                        stylesheets=[PICKER_CSS])
+        self.compare: CompareView | None = None
+        self.select.param.watch(lambda e: self.update(), "value")
+        folder_view.picker.param.watch(lambda e: self.update(), "value")
+        folder_view.reload.on_click(lambda e: self._relist())
+        folder_view.header.append(self.select)
+
+    def _options(self) -> list:
+        return [""] + self.view.folder.names()
+
+    def _relist(self):
+        options = self._options()
+        if self.select.value not in options:
+            options.append(self.select.value)
+        if options != self.select.options:
+            self.select.options = options
+
+    def update(self) -> None:
+        """Show run a alone, or against the recording picked here."""
+        view, other, shown = self.view, self.select.value, self.view.shown
+        if not other or not shown:
+            self._show(view.dashboard)
+            return
+        paths = [view.folder.path(name) for name in (shown, other)]
+        if None in paths:
+            self._say(f"Cannot compare with {other}: not a recording in this folder.")
+            return
+        try:
+            store = comparison_for(*paths)
+            self.compare = CompareView(store, title=f"tapeviz · {shown} vs {other}")
+        except Exception as exc:     # a broken file: say so, keep the page working
+            text = str(exc).replace(view.folder.root + os.sep, "")
+            self._say(f"Cannot compare {shown} with {other}: {type(exc).__name__}: {text}")
+            return
+        view.message.visible = False
+        self._show(self.compare)
+
+    def _show(self, body):
+        if self.view.main.objects[1] is not body:
+            self.view.main.objects = [self.view.message, body]
+
+    def _say(self, text):
+        self.view.message.object = esc(text)
+        self.view.message.alert_type = "danger"
+        self.view.message.visible = True
