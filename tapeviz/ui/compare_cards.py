@@ -121,6 +121,7 @@ def _detail(store, node, tape) -> str:
             return (head + f'<div class="tv-compare-only"><b>{esc(row.op_a)}</b>: this op ran '
                     'in run a only.</div>' + _sources(store, row.site_a, None))
         rows = [["op", f"{esc(row.op_a)}", f"{esc(row.op_b)}"],
+                ["dtype", _dtypes(row.outputs_a), _dtypes(row.outputs_b)],
                 ["value", _values(row.outputs_a), _values(row.outputs_b)]]
         out = head + table(rows, ["", "a", "b"])
         out += ('<div class="tv-compare-rel">forward: '
@@ -161,6 +162,10 @@ def _detail(store, node, tape) -> str:
 
 def _mono(text) -> str:
     return f'<span class="tv-mono">{esc(text)}</span>'
+
+
+def _dtypes(summaries) -> str:
+    return esc(" ".join(str((s or {}).get("dtype") or "?") for s in summaries[:2])) or "-"
 
 
 def _values(summaries) -> str:

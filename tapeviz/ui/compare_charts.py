@@ -69,7 +69,8 @@ def _mark(fig, x, text):
     fig.add_layout(Span(location=x, dimension="height", line_color=FIRST, line_width=2,
                         line_dash="dashed", name="part_line"))
     fig.add_layout(Label(x=x, y=4, x_units="data", y_units="screen", text=text,
-                         text_font_size="11px", text_color=FIRST, x_offset=4,
+                         text_font_size="11px", text_color=FIRST, x_offset=-4,
+                         text_align="right",
                          name="part_label"))
 
 
