@@ -145,9 +145,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         # random moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
         gc.collect()
         gc.freeze()
-        if local and not follow and not os.path.isdir(path) and not stop.requested \
-                and compare is None:
-            _spare_sessions(path, host, port)
+        if local and not follow and not os.path.isdir(path) and not stop.requested:
+            _spare_sessions(path, host, port, compare)
         server = pn.serve(lambda: make_app(path, follow, title, compare, compare_options),
                           port=port, address=host,
                           show=show and local, title=title or "tapeviz",
@@ -214,17 +213,17 @@ class _StopRequest:
             self.loop.asyncio_loop.call_soon_threadsafe(self.loop.stop)
 
 
-def _spare_sessions(path, host, port) -> None:
+def _spare_sessions(path, host, port, compare=None) -> None:
     """Build the first tab's session at start-up (:mod:`tapeviz.ui.spare`); it is dropped
-    if the file changed before a tab asks."""
+    if the file (or the one it is compared with) changed before a tab asks."""
     from .ui.spare import SpareSession, build_first
 
     def key():
         try:
-            st = os.stat(path)
+            return tuple((st.st_mtime_ns, st.st_size) for st in
+                         (os.stat(p) for p in (path, compare) if p is not None))
         except OSError:
             return None
-        return st.st_mtime_ns, st.st_size
 
     spare = SpareSession(key=key)
     if spare.install():
