@@ -39,9 +39,13 @@ class CompareView(pn.viewable.Viewer):
         self.graph = dash.graph
         self.graph.lasting.add(DIVERGENCE)
         self.graph.use_fill("fill_forward")
+        # the fills say how much a node differs, not its kind: the kinds' legend would
+        # mislead (the compare legend above the graph replaces it)
+        for legend in self.graph.figure.legend:
+            legend.visible = False
         self.toggle = pn.widgets.RadioButtonGroup(
-            name="colour by", options={v: k for k, v in MODES.items()}, value="forward",
-            button_type="light", css_classes=["tv-compare-mode"])
+            options={v: k for k, v in MODES.items()}, value="forward",
+            css_classes=["tv-compare-mode"])
         self.toggle.param.watch(lambda e: setattr(self, "mode", e.new), "value")
         self.show_first = pn.widgets.Button(label="Show first divergence", width=170,
                                             css_classes=["tv-compare-show"])

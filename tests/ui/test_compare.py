@@ -107,3 +107,28 @@ def test_serve_compare_refuses_in_one_line(runs, tmp_path, capsys):
     _fails(capsys, ["serve", runs["base"], "--compare", runs["lr"], "--follow"],
            "two finished recordings")
     _fails(capsys, ["serve", str(tmp_path), "--compare", runs["lr"]], "Compare with")
+
+
+def test_the_outline_and_the_colouring_outlive_a_change_of_tape(runs):
+    from tapeviz.ui.compare_store import AGREE
+    from tapeviz.ui.compare_view import CompareView
+    store = comparison_for(runs["base"], runs["extra"])
+    view = CompareView(store)
+    graph, dash = view.graph, view.dashboard
+    first_tape = dash.tape
+    other = [t for t in store.tape_ids() if t != first_tape][0]
+    view.mode = "gradient"
+    dash.tape_select.value = other
+    assert dash.tape == other and graph.keys[0] not in ("",)
+    dash.tape_select.value = first_tape
+    outline = graph.hl_nodes.data
+    i = graph.index[store.first_keys()["gradient"]]
+    j = outline["role"].index("divergence")
+    assert (outline["x"][j], outline["y"][j]) == (graph.nodes.data["x"][i],
+                                                  graph.nodes.data["y"][i])
+    # drawn again in the gradients' colours: the Mean's backward step (d loss / d loss = 1
+    # in both runs) agrees, while its forward value differs
+    mean = [k for k, op in zip(graph.keys, graph.nodes.data["op"]) if op == "Mean"][0]
+    assert graph.nodes.data["fill"][graph.index[mean]] == AGREE
+    view.mode = "forward"
+    assert graph.nodes.data["fill"][graph.index[mean]] != AGREE
