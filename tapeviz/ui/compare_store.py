@@ -25,6 +25,8 @@ ONE_RUN = "#e2d4f0"          # an op of one run only (dashed)
 # beyond tolerance, by the relative difference's decade: 1e-7 or less ... 1 or more
 SCALE = ("#fee8c8", "#fdd49e", "#fdbb84", "#fc8d59", "#ef6548")
 FIRST = "#c51b8a"            # the outline of the first divergence
+# how much a fill says differs: a collapsed group takes its most different member's fill
+RANK = {UNCOMPARED: 0, AGREE: 1, ONE_RUN: 2, **{c: 3 + i for i, c in enumerate(SCALE)}}
 MODES = {"forward": "forward values", "gradient": "gradients"}
 
 _CACHE: "OrderedDict[tuple, CompareStore]" = OrderedDict()
@@ -86,7 +88,7 @@ class CompareStore(Store):
             for mode in MODES:
                 fill = self.fill(n, mode, tape_id)
                 if fill:
-                    n[f"fill_{mode}"] = fill
+                    n[f"fill_{mode}"], n[f"rank_{mode}"] = fill, RANK[fill]
             row = self.rows.get(n.get("node"))
             if row is not None and row.op_b is None:
                 n["dash"] = "dashed"
@@ -231,7 +233,8 @@ def _place_ghosts(result, run_a, run_b):
                       "summary": summary_text(outs[0].get("summary")) if outs else "",
                       "site": clip_site(op["site"]), "scope": clip_scope(op["scope"]),
                       "cluster": None, "how": None, "dash": "dashed",
-                      **{f"fill_{mode}": ONE_RUN for mode in MODES}})
+                      **{f"fill_{mode}": ONE_RUN for mode in MODES},
+                      **{f"rank_{mode}": RANK[ONE_RUN] for mode in MODES}})
         for i, r in enumerate(clip_refs(op["inputs"])):
             tail = key_of(made_by.get(r.get("id")))
             if tail is None and r.get("kind") == "variable" and str(r.get("name")) in var_a:

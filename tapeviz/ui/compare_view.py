@@ -83,7 +83,19 @@ class CompareView(pn.viewable.Viewer):
 
     def _mark_first(self):
         key = self._first_key()
-        self.graph.highlight(DIVERGENCE, [key] if key else [], color=FIRST)
+        self.graph.highlight(DIVERGENCE, self._outline_keys(key) if key else [], color=FIRST)
+
+    def _outline_keys(self, key) -> list:
+        """``key`` and the keys of the collapsed groups that may hold it on a large graph
+        (each scope around it, the block it is drawn in): the outline is drawn on whichever
+        of them is shown, now and after a group is opened or closed."""
+        tape = self.store.focus_tape if self.store.focus_tape is not None else self.dashboard.tape
+        node = next((n for n in self.store.graph(tape)["nodes"] if n["key"] == key), None)
+        parts = str((node or {}).get("scope") or "").split("/")
+        keys = [key] + [f"grp:scope:{'/'.join(parts[:d])}" for d in range(1, len(parts) + 1)
+                        if parts[0]]
+        group = ((self.graph.graph or {}).get("gmap") or {}).get(key)
+        return keys + ([f"grp:{group}"] if group and f"grp:{group}" not in keys else [])
 
     def reveal_first(self):
         """Show the tape of the first divergence and select it (its inspector opens)."""

@@ -132,3 +132,46 @@ def test_the_outline_and_the_colouring_outlive_a_change_of_tape(runs):
     assert graph.nodes.data["fill"][graph.index[mean]] == AGREE
     view.mode = "forward"
     assert graph.nodes.data["fill"][graph.index[mean]] != AGREE
+
+
+CHAIN = """\
+import sys
+import tapeviz as tv
+
+changed = int(sys.argv[1])
+x = tv.Variable(1.0, name="x")
+with tv.GradientTape() as tape:
+    y = x
+    for b in range(26):
+        with tv.name_scope(f"layer{b}"):
+            for i in range(50):
+                y = y * (1.0002 if b * 50 + i == changed else 1.0001) if i % 2 else y + 0.001
+tape.gradient(y, x)
+"""
+
+
+def test_a_large_graph_colours_its_groups_and_outlines_the_one_that_parts(tmp_path):
+    import subprocess
+    import sys
+    from conftest import env_with_repo
+    from tapeviz.ui.compare_store import AGREE, SCALE
+    from tapeviz.ui.compare_view import CompareView
+    (tmp_path / "chain.py").write_text(CHAIN)
+    paths = []
+    for name, changed in (("a", -1), ("b", 7 * 50 + 11)):      # an op of layer7 changed
+        path = tmp_path / f"{name}.tvz"
+        subprocess.run([sys.executable, "chain.py", str(changed)], cwd=tmp_path, check=True,
+                       env=env_with_repo(TAPEVIZ_RECORD=str(path)), timeout=120)
+        paths.append(str(path))
+    view = CompareView(comparison_for(*paths))
+    graph = view.graph
+    assert graph.graph.get("collapsed"), "1,300 ops are drawn as groups"
+    fills = dict(zip(graph.keys, graph.nodes.data["fill"]))
+    assert fills["grp:scope:layer6"] == AGREE          # everything before the change agrees
+    assert fills["grp:scope:layer7"] in SCALE and fills["grp:scope:layer8"] in SCALE
+    outline = graph.hl_nodes.data
+    i = graph.index["grp:scope:layer7"]
+    assert "divergence" in outline["role"]
+    j = outline["role"].index("divergence")
+    assert (outline["x"][j], outline["y"][j]) == (graph.nodes.data["x"][i],
+                                                  graph.nodes.data["y"][i])
