@@ -52,8 +52,8 @@ def record_chain(path, n, changed_at=None, scope=50):
 def view_build(a, b, rounds) -> dict:
     """CPU time of building the single-run page and the compare page, nothing cached but
     the layout (which both share)."""
-    from tapeviz.ui import compare_store, source
-    from tapeviz.ui.app import make_app
+    from tapeviz.ui.store import compare_store, source
+    from tapeviz.ui.serve.app import make_app
 
     def single():
         source._STORES.clear()
@@ -118,7 +118,7 @@ def main(argv=None):
     p.add_argument("--pages", type=int, default=7, help="browser opens of each page")
     args = p.parse_args(argv)
     import tapeviz as tv
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.store import Store
     with tempfile.TemporaryDirectory(prefix="tapeviz-diff-") as tmp:
         a, b = pathlib.Path(tmp) / "a.tvz", pathlib.Path(tmp) / "b.tvz"
         record_chain(a, args.ops)

@@ -73,7 +73,7 @@ def _check_recording(path, what: str = "open", follow: bool = False,
 def _require_origins(host: str, allow_origins) -> bool:
     """Whether ``host`` is a loopback address; exits with a one-line error for a network
     address without ``--allow-origin``."""
-    from .ui.access import is_loopback
+    from .ui.serve.access import is_loopback
     if is_loopback(host):
         return True
     if not allow_origins:
@@ -87,11 +87,12 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
           on_stop=None, allow_origins=(), compare=None, compare_options=None) -> None:
     """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session).
     A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
-    connect) and gets a token (:mod:`tapeviz.ui.access`). ``compare``: another recording,
-    shown against ``path`` (``compare_options`` as :func:`tapeviz.diff` takes them)."""
+    connect) and gets a token (:mod:`tapeviz.ui.serve.access`). ``compare``: another
+    recording, shown against ``path`` (``compare_options`` as :func:`tapeviz.diff` takes
+    them)."""
     import panel as pn
-    from .ui import access
-    from .ui.app import make_app
+    from .ui.serve import access
+    from .ui.serve.app import make_app
     from .ui.compat import close_component_route
 
     if not follow and not os.path.exists(path):
@@ -214,9 +215,9 @@ class _StopRequest:
 
 
 def _spare_sessions(path, host, port, compare=None) -> None:
-    """Build the first tab's session at start-up (:mod:`tapeviz.ui.spare`); it is dropped
-    if the file (or the one it is compared with) changed before a tab asks."""
-    from .ui.spare import SpareSession, build_first
+    """Build the first tab's session at start-up (:mod:`tapeviz.ui.serve.warm_session`); it
+    is dropped if the file (or the one it is compared with) changed before a tab asks."""
+    from .ui.serve.warm_session import SpareSession, build_first
 
     def key():
         try:
@@ -241,7 +242,7 @@ def _compared(path, other, follow, options) -> str:
               "and choose the other under \"Compare with\"")
     _check_recording(other, "serve --compare")
     other = os.path.abspath(other)
-    from .ui.compare_store import comparison_for
+    from .ui.store.compare_store import comparison_for
     try:
         comparison_for(path, other, **options)
     except (RecordingError, ValueError) as exc:
@@ -371,7 +372,7 @@ def _cmd_diff(args) -> int:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "gallery":
-        from .ui import gallery
+        from .ui.gallery import gallery
         return gallery.main(argv[1:]) or 0
     p = argparse.ArgumentParser(prog="tapeviz", description="tapeviz: record, serve and share "
                                 "GradientTape runs")

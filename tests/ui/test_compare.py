@@ -12,8 +12,8 @@ from conftest import record_program
 
 import tapeviz as tv
 from tapeviz import cli
-from tapeviz.ui.compare_cards import detail_html, first_html
-from tapeviz.ui.compare_store import comparison_for
+from tapeviz.ui.render.compare_cards import detail_html, first_html
+from tapeviz.ui.store.compare_store import comparison_for
 
 PROGRAM = pathlib.Path(__file__).resolve().parents[1] / "diff_runs" / "mlp.py"
 
@@ -110,8 +110,8 @@ def test_serve_compare_refuses_in_one_line(runs, tmp_path, capsys):
 
 
 def test_the_outline_and_the_colouring_outlive_a_change_of_tape(runs):
-    from tapeviz.ui.compare_store import AGREE
-    from tapeviz.ui.compare_view import CompareView
+    from tapeviz.ui.store.compare_store import AGREE
+    from tapeviz.ui.dashboard.compare_view import CompareView
     store = comparison_for(runs["base"], runs["extra"])
     view = CompareView(store)
     graph, dash = view.graph, view.dashboard
@@ -154,8 +154,8 @@ def test_a_large_graph_colours_its_groups_and_outlines_the_one_that_parts(tmp_pa
     import subprocess
     import sys
     from conftest import env_with_repo
-    from tapeviz.ui.compare_store import AGREE, SCALE
-    from tapeviz.ui.compare_view import CompareView
+    from tapeviz.ui.store.compare_store import AGREE, SCALE
+    from tapeviz.ui.dashboard.compare_view import CompareView
     (tmp_path / "chain.py").write_text(CHAIN)
     paths = []
     for name, changed in (("a", -1), ("b", 7 * 50 + 11)):      # an op of layer7 changed

@@ -14,8 +14,8 @@ import pytest
 from conftest import node_data, open_dashboard, select_node
 
 import tapeviz as tv
-from tapeviz.ui.compare_store import AGREE, ONE_RUN, UNCOMPARED
-from tapeviz.ui.summaries import summary_text
+from tapeviz.ui.store.compare_store import AGREE, ONE_RUN, UNCOMPARED
+from tapeviz.ui.store.summaries import summary_text
 
 pytestmark = pytest.mark.browser
 
