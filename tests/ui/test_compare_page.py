@@ -199,3 +199,34 @@ def test_the_folder_view_compares_with_the_recording_picked(runs, serve, watched
     _wait_text(page, ".tv-compare-first", "", present=False)
     page.wait_for_timeout(300)
     watch.check()
+
+
+HOSTILE_PAIR = """\
+import tapeviz as tv
+
+evil = tv.Variable({value}, name="<img src=x onerror=alert(1)>")
+with tv.name_scope("<script>alert(2)</script>"):
+    other = tv.Variable(2.0, name="<svg onload=alert(3)>")
+with tv.GradientTape() as tape:
+    y = evil * other  # <b onmouseover=alert(4)>bold</b>
+g = tape.gradient(y, [evil, other])
+"""
+
+
+def test_hostile_names_and_code_stay_text_on_the_compare_page(serve, tmp_path, watched_page):
+    from conftest import record_program
+    page, watch = watched_page
+    a = record_program(tmp_path, "evil_a", HOSTILE_PAIR.format(value=1.0))
+    b = record_program(tmp_path, "evil_b", HOSTILE_PAIR.format(value=3.0))
+    server = serve(a, "--compare", b)
+    open_dashboard(page, server.url)
+    banner = _inner_text(page, ".tv-compare-first")
+    assert "<img src=x onerror=alert(1)>" in banner              # shown as the text it is
+    assert "<b onmouseover=alert(4)>bold</b>" in _inner_text(page, ".tv-first-a")
+    data = node_data(page)
+    select_node(page, [k for k, op in zip(data["key"], data["op"]) if op == "Mul"][0])
+    _wait_text(page, ".tv-compare-node", "run a vs run b")
+    assert "<b onmouseover=alert(4)>bold</b>" in _inner_text(page, ".tv-compare-node")
+    assert page.locator("b", has_text="bold").count() == 0      # no tag made of it
+    page.wait_for_timeout(500)
+    watch.check()
