@@ -55,3 +55,11 @@ def test_every_op_is_defined_in_exactly_one_place():
                     definitions.setdefault(node.args[0].value, []).append(path.name)
     assert {k: v for k, v in definitions.items() if len(v) > 1} == {}
     assert set(definitions) <= set(REGISTRY) | {"ConcatV2"}
+
+
+def test_nothing_guesses_who_holds_a_value_from_reference_counts():
+    """Whether an array may be written in place is decided by plain rules, never by
+    `sys.getrefcount` (its counts differ between interpreters and versions)."""
+    offenders = [str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
+                 if "getrefcount" in p.read_text()]
+    assert offenders == []
