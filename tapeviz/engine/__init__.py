@@ -2,7 +2,7 @@
 
 Its modules, in the order they are loaded (each imports only those above it):
 
-- threadstate, site, dtypes, errors: what belongs to a thread, the user's source line, the
+- threadstate, call_site, dtypes, errors: what belongs to a thread, the user's source line, the
   dtypes, TensorFlow's error classes
 - node: lineage (`Node`), which op made a value, from what, where
 - tensor: `Tensor`, `Variable`, `TensorShape`; their operators call the op functions

@@ -8,7 +8,7 @@ from .. import events as _events
 from .convert import _to_array, convert_to_tensor
 from .node import Node, watched_site
 from .refs import _assigned_payload
-from .site import user_site
+from .call_site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand, _ids
 from .threadstate import here, tapes

@@ -16,7 +16,7 @@ import numpy as np
 from .. import events as _events
 from . import messages
 from . import op as _op
-from .site import (cell_of, filename as site_file, lineno as site_line, user_names,
+from .call_site import (cell_of, filename as site_file, lineno as site_line, user_names,
                    user_prefix, where as site_where)
 from .tensor import Variable
 

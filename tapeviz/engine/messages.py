@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .site import cell_of, source_line
+from .call_site import cell_of, source_line
 
 #: cause -> when it applies (documented in docs/explanations.md and the README's causes table)
 CAUSES = {

@@ -27,7 +27,7 @@ from .emit import op_event
 from .errors import InvalidArgumentError, out_of_memory
 # (the lineage and this thread's state are re-exported: the engine reaches them through op)
 from .node import MAX_LINEAGE_DEPTH, Node, leaf_node, peek_node_id, watched_site  # noqa: F401
-from .site import user_site
+from .call_site import user_site
 from .tensor import Tensor, ValueNotKept
 from .threadstate import _IGNORE_ALL, _NUMPY_ERRSTATE, _local, call, forget_dead, here  # noqa: F401
 

@@ -11,7 +11,7 @@ import weakref
 from .. import config as _config
 from .. import events as _events
 from . import op as _op
-from .site import as_dict
+from .call_site import as_dict
 from .refs import _VARIABLE_NODES, ref
 
 

@@ -20,7 +20,7 @@ from . import op as _op
 from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
-from .site import as_dict, user_names, user_prefix, user_site, where
+from .call_site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable

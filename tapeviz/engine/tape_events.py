@@ -8,7 +8,7 @@ from math import isfinite
 
 import numpy as np
 
-from .site import as_dict
+from .call_site import as_dict
 from .refs import ref_dict
 
 
