@@ -261,7 +261,7 @@ class GradientTape:
     def explain(self, target, sources, output_gradients=None,
                 unconnected_gradients=UnconnectedGradients.NONE):
         """Why each source's gradient is what it is: one `Explanation` per (flattened) source."""
-        from .explain import explain
+        from ..explain import explain
         return explain(self, target, sources, output_gradients, unconnected_gradients)
 
     def show(self, **kwargs):
@@ -320,7 +320,7 @@ class GradientTape:
         if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)
-            from .explain import explain_flat, warn_if_broken
+            from ..explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
                 warn_if_broken(explanations)
@@ -333,7 +333,7 @@ class GradientTape:
             if health == "healthy":
                 state = self    # ("ok" or "saturated": only the entries are read)
             else:
-                from .explain import TapeState
+                from ..explain import TapeState
                 state = TapeState(self, entries)
             later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event
