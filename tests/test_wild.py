@@ -40,14 +40,10 @@ NEEDS = {
     "gradient_reversal_lambda":
         "custom_gradient with a non-tensor argument (grad_fn returns None for it)",
     "guide_advanced_autodiff_newton_hessian": "tf.linalg.solve",
-    "keras_mnist_convnet": "Conv2D and MaxPooling2D layers (and keras.utils.to_categorical)",
+    "keras_mnist_convnet": "Conv2D and MaxPooling2D layers",
     "neural_style_transfer_gram":
         "Conv2D, tf.linalg.einsum, tf.add_n and tf.image.total_variation",
     # nobody's yet
-    "actor_critic_cartpole": "keras.losses.Huber",
-    "guide_customizing_fit_gan": "keras.layers.LeakyReLU",
-    "wgan_gp_penalty": "keras.layers.LeakyReLU",
-    "guide_customizing_fit_low_level": "keras.metrics.MeanAbsoluteError",
     "guide_custom_layers_linear": "keras.regularizers and Dense(kernel_regularizer=)",
     "integrated_gradients": "tf.TensorArray",
     "aymericdamien_neural_network_keras":
