@@ -45,10 +45,6 @@ NEEDS = {
         "Conv2D, tf.linalg.einsum, tf.add_n and tf.image.total_variation",
     # nobody's yet
     "guide_custom_layers_linear": "keras.regularizers and Dense(kernel_regularizer=)",
-    "aymericdamien_neural_network_keras":
-        "variables built inside a model's call named under its scope (neural_net/dense/...)",
-    "vae_custom_layers_guide":
-        "variables built inside a layer's call named under its scope (autoencoder/encoder/...)",
 }
 
 

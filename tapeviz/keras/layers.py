@@ -95,8 +95,9 @@ class Layer(Module):
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _initializers.get(initializer)
         value = init(shape, dtype=dtype)
-        var = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'Variable'}",
-                       dtype=dtype)
+        # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
+        # for a layer built inside another layer's call, as Keras names it)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
