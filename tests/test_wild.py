@@ -44,7 +44,6 @@ NEEDS = {
     "neural_style_transfer_gram":
         "Conv2D, tf.linalg.einsum, tf.add_n and tf.image.total_variation",
     # nobody's yet
-    "guide_custom_layers_linear": "keras.regularizers and Dense(kernel_regularizer=)",
 }
 
 

@@ -17,7 +17,7 @@ Enough for the tutorials' training loops with `tf.GradientTape`:
 ['dense/kernel:0', 'dense/bias:0', 'dense_1/kernel:0', 'dense_1/bias:0']
 """
 from . import activations, initializers, layers, losses, metrics, optimizers  # noqa: F401
-from . import callbacks, functional, lambda_layer, merging, op_layers, utils  # noqa: F401
+from . import callbacks, functional, lambda_layer, merging, op_layers, regularizers, utils  # noqa: F401,E501
 from . import activation_layers  # noqa: F401
 from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401

@@ -29,6 +29,7 @@ from ..module import Module
 from . import activations as _activations
 from . import backend as _backend
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 
 _NAME_UIDS: dict = {}
 
@@ -87,8 +88,8 @@ class Layer(Module):
         return self._dtype.name
 
     # --- weights -------------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, trainable=True,
-                   **kwargs):
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, **kwargs):
         dtype = _dt.as_dtype(dtype or self._dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
@@ -102,6 +103,9 @@ class Layer(Module):
         if made_at is not None:
             var._site = var._node.site = made_at
         self._own_weights.append(var)
+        regularizer = _regularizers.get(regularizer)
+        if regularizer is not None:          # recomputed from the weight at each `.losses`
+            self.add_loss(lambda: regularizer(var))
         return var
 
     def _sublayers(self):
@@ -318,6 +322,8 @@ class Dense(Layer):
         self.use_bias = bool(use_bias)
         self.kernel_initializer = _initializers.get(kernel_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel = None
         self.bias = None
 
@@ -332,9 +338,11 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         last = int(input_shape[-1])
         self.kernel = self.add_weight("kernel", (last, self.units),
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs):
