@@ -160,12 +160,12 @@ def test_the_ring_never_holds_more_than_its_bound(tmp_path):
     bound = int(2.5 * max(sizes))
     path = tmp_path / "run.tvz"
     with tv.record(path, flight={"ring_bytes": bound}) as rec:
-        original = rec.flight._grow
+        original = rec.flight._settle
 
-        def watched(held_call, size):
-            original(held_call, size)
+        def watched(held_call):
+            original(held_call)
             held.append(rec.flight.ring_held)
-        rec.flight._grow = watched
+        rec.flight._settle = watched
         _train()
     assert held and max(held) <= bound
     bad = next(r for r in _rows(path) if r.get("kind") == "call_summary"
@@ -292,3 +292,91 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
     assert summaries[BAD_STEP - 1].lead_up == [212, 213, 214, 215, 216]
     finished = {e.call for e in loaded if e.kind == "gradient_finished"}
     assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
+
+
+def test_a_call_not_kept_builds_no_payload(tmp_path, monkeypatch):
+    """Only the kept calls' events are built: the gradient_finished payload (summaries and
+    explanations) and the op payloads of the 17 calls not kept are never made."""
+    from tapeviz.engine import emit, tape as tape_module
+    built = {"finished": 0, "ops": 0}
+    real_finished, real_op = tape_module.finished_payload, emit._op_payload
+
+    def finished(*args):
+        built["finished"] += 1
+        return real_finished(*args)
+
+    def op(*args):
+        built["ops"] += 1
+        return real_op(*args)
+    monkeypatch.setattr(tape_module, "finished_payload", finished)
+    monkeypatch.setattr(emit, "_op_payload", op)
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 3, "every": 0, "before": 2}):
+        _train(steps=20, bad_step=None)
+    rows = _rows(path)
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    assert built["finished"] == 3
+    assert built["ops"] == sum(1 for r in rows if r.get("kind") == "op_recorded")
+
+
+def _verdict_cases():
+    """One gradient call per case: sources whose gradients are a value, None, all zeros,
+    NaN (and finite elements), Inf."""
+    a = tv.Variable(np.array([1.0, 2.0], np.float32), name="a")
+    b = tv.Variable(np.array([3.0], np.float32), name="b")
+    z = tv.Variable(np.array([0.0, 0.0], np.float32), name="z")
+    n = tv.Variable(np.array([-1.0, 4.0], np.float32), name="n")
+    i = tv.Variable(np.array([0.0, 1.0], np.float32), name="i")
+    with tv.GradientTape() as tape:
+        loss = (tv.reduce_sum(a * a) + tv.reduce_sum(z * 0.0) + tv.reduce_sum(tv.sqrt(n))
+                + tv.reduce_sum(tv.math.log(i)))
+    tape.gradient(loss, [a, b, z, n, i])
+
+
+def test_the_cheap_verdicts_say_what_the_results_say():
+    """``verdicts`` (set when the event is made) against ``results`` (the payload, built the
+    slow way): the same verdict, the same norm to float32 rounding."""
+    with np.errstate(all="ignore"), events.capture() as seen:
+        _verdict_cases()
+    (finished,) = seen.of("gradient_finished")
+    verdicts = finished.verdicts
+    results = finished.results
+    assert [v["verdict"] for v in verdicts] == [r["verdict"] for r in results] == [
+        "value", "none", "zero", "nan", "inf"]
+    for v, r in zip(verdicts, results):
+        assert v["name"] == r["tensor"]["name"] and v["id"] == r["tensor"]["id"]
+        if r["norm"] is None:
+            assert v["norm"] is None
+        else:
+            assert v["norm"] == pytest.approx(r["norm"], rel=1e-6)
+
+
+def _none_source_calls(steps, none_from=0, none_until=10**9):
+    """A loop whose second source gets no gradient for steps in [none_from, none_until)."""
+    w = tv.Variable(np.array([1.0, 2.0], np.float32), name="w")
+    u = tv.Variable(np.array([1.0], np.float32), name="u")
+    for step in range(steps):
+        with tv.GradientTape() as tape:
+            loss = tv.reduce_sum(w * w)
+            if not none_from <= step < none_until:
+                loss = loss + tv.reduce_sum(u * u)
+        tape.gradient(loss, [w, u])
+
+
+def test_a_source_that_is_always_none_is_not_an_anomaly_every_call(tmp_path):
+    """A None gradient is an anomaly when it appears, not on every call after: a frozen
+    variable passed as a source does not make every call kept in full."""
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 0}):
+        _none_source_calls(20)
+    whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
+    assert whys == ["verdict"] + [""] * 19
+
+
+def test_a_gradient_that_turns_none_is_an_anomaly_each_time_it_turns(tmp_path):
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 0}):
+        _none_source_calls(6, none_from=2, none_until=4)
+        _none_source_calls(4, none_from=1, none_until=2)
+    whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
+    assert whys == ["", "", "verdict", "", "", "", "", "verdict", "", ""]

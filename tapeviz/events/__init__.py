@@ -25,7 +25,8 @@ from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import Lazy, _seq, deferred, engine_built, make, materialize, unbuilt  # noqa: F401
+from .deferred import (Lazy, _seq, deferred, engine_built, make, materialize,  # noqa: F401
+                       preset, unbuilt)
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # noqa: F401
                     Escaped, Event,
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,

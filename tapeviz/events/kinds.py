@@ -158,12 +158,17 @@ class BackwardStep(Event):
 
 @_event_class
 class GradientFinished(Event):
-    """Per source: ``{"tensor": ref, "grad": summary | None, "norm": float | None,
-    "verdict", "cause", "message", "fix", "filename", "lineno", "path"}``."""
+    """``results``, per source: ``{"tensor": ref, "grad": summary | None, "norm": float |
+    None, "verdict", "cause", "message", "fix", "filename", "lineno", "path"}``.
+    ``verdicts``, per source: ``{"id", "name", "verdict", "norm"}``, the same verdict and
+    (to rounding) norm, set when the engine makes the event: reading them (and ``call``,
+    ``tape``) builds no payload, so a subscriber that wants only those pays for no summaries
+    and no explanations."""
     KIND = "gradient_finished"
     call: int = 0
     tape: int = 0
     results: list = field(default_factory=list)
+    verdicts: list = field(default_factory=list)
 
 
 @_event_class
