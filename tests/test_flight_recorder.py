@@ -1,4 +1,4 @@
-"""Flight recordings (``tv.record(path, flight=True)``): a summary of every gradient call, the
+"""Flight recordings (``tv.record(path)``, the default): a summary of every gradient call, the
 full events of the calls the policy keeps, the lead-up of an anomaly from the ring buffer."""
 import json
 import os
@@ -25,11 +25,13 @@ def _clean_state():
     assert events.subscribers() == before, "a test left a subscriber behind"
 
 
-def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None):
+def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None, guard=False):
     """A 3-4-1 regression, one gradient call per step (steps count from 1). At ``bad_step``
     the batch holds a negative number: its log is NaN, so are the gradients of that call and,
-    through the update, of every later one. At ``scale_at`` the loss is 10,000 times larger
-    (a jump in the gradient norm, every number finite), and that step updates nothing."""
+    through the update, of every later one (with ``guard``, that step updates nothing, as a
+    loop that skips non-finite gradients: the NaN stays in one call). At ``scale_at`` the
+    loss is 10,000 times larger (a jump in the gradient norm, every number finite), and that
+    step updates nothing."""
     rng = np.random.default_rng(0)
     w1 = tv.Variable(rng.normal(size=(3, 4)).astype(np.float32) * 0.5, name="w1")
     b1 = tv.Variable(np.full(4, 0.5, np.float32), name="b1")
@@ -48,7 +50,7 @@ def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None):
                 loss = loss * 10000.0
         grads = tape.gradient(loss, [w1, b1, w2, scale])
         for v, g in zip((w1, b1, w2, scale), grads):
-            if step != scale_at:            # the jump stays in one call
+            if step != scale_at and not (guard and step == bad_step):
                 v.assign_sub(0.01 * g)
         tv.events.log_scalar("loss", loss, step)
 
@@ -153,7 +155,7 @@ def test_the_ring_never_holds_more_than_its_bound(tmp_path):
     """A bound of about two and a half calls: after every step the ring holds at most that
     many bytes, and the lead-up written is the newest calls that fitted."""
     sizes, held = [], []
-    with tv.record(tmp_path / "probe.tvz", flight=True) as rec:
+    with tv.record(tmp_path / "probe.tvz") as rec:
         flight = rec.flight
         _train(steps=10, bad_step=None)
         sizes = [h.bytes for h in flight.ring]
@@ -206,15 +208,40 @@ def test_the_environment_variable_records_a_flight(tmp_path):
             tape.gradient(y, x)
     """))
     path = tmp_path / "run.tvz"
-    env = dict(os.environ, TAPEVIZ_RECORD=str(path), TAPEVIZ_RECORD_FLIGHT="1",
-               PYTHONPATH=ROOT)
+    env = dict(os.environ, TAPEVIZ_RECORD=str(path), PYTHONPATH=ROOT)
     env.pop("_TAPEVIZ_RECORD_PID", None)
+    env.pop("TAPEVIZ_RECORD_FULL", None)
     subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
     rows = _rows(path)
     assert rows[0]["flight"]["every"] == 100
     assert [r["why"] for r in rows if r.get("kind") == "call_summary"] == [
         "first", "first", "first", "", ""]
     assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    # TAPEVIZ_RECORD_FULL=1: every event of every call, no summaries
+    env["TAPEVIZ_RECORD_FULL"] = "1"
+    subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
+    rows = _rows(path)
+    assert "flight" not in rows[0]
+    assert not [r for r in rows if r.get("kind") == "call_summary"]
+    assert len([r for r in rows if r.get("kind") == "gradient_finished"]) == 5
+
+
+def test_record_keeps_a_flight_by_default_and_every_event_with_full(tmp_path):
+    with tv.record(tmp_path / "default.tvz") as rec:
+        _train(steps=8, bad_step=None)
+    rows = _rows(tmp_path / "default.tvz")
+    assert rec.flight is not None and rows[0]["flight"]["first"] == 3
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    with tv.record(tmp_path / "full.tvz", full=True) as rec:
+        _train(steps=8, bad_step=None)
+    rows = _rows(tmp_path / "full.tvz")
+    assert rec.flight is None and "flight" not in rows[0]
+    assert len([r for r in rows if r.get("kind") == "gradient_finished"]) == 8
+    with pytest.raises(ValueError, match="full=True.*takes no flight policy"):
+        tv.record(tmp_path / "both.tvz", full=True, flight={"every": 5})
+    with pytest.raises(TypeError, match=r"full=True\)"):
+        tv.record(tmp_path / "both.tvz", flight=False)
+    assert not (tmp_path / "both.tvz").exists()
 
 
 def test_the_lead_up_is_the_calls_just_before_even_with_a_kept_call_among_them(tmp_path):
@@ -265,7 +292,7 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
         sys.path.insert(0, {os.path.join(ROOT, "tests")!r})
         import tapeviz as tv
         from test_flight_recorder import _train
-        rec = tv.record(sys.argv[1], flight=True)
+        rec = tv.record(sys.argv[1])
         _train(steps=230)
         print("trained", flush=True)
         time.sleep(600)

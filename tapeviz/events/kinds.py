@@ -183,7 +183,7 @@ class Scalar(Event):
 @_event_class
 class CallSummary(Event):
     """One gradient call in a few numbers, written by a flight recording
-    (``tv.record(path, flight=True)``) for every call, never sent to subscribers. ``index``
+    (``tv.record(path)``, the flight policy) for every call, never sent to subscribers. ``index``
     counts the calls this recording saw (1, 2, ...), ``call`` is the engine's call id;
     ``sources``: ``[{"name", "norm", "verdict"}]`` per source; ``norm``: the global gradient
     norm over the finite ones; ``scalars``: ``[{"name", "value", "step"}]`` logged since the

@@ -1,7 +1,7 @@
 """A flight recording: a summary of every gradient call, and the full events of the few
 calls worth them, so a recording can stay on for a whole training run.
 
-``tv.record(path, flight=True)`` (or ``TAPEVIZ_RECORD_FLIGHT=1``) puts a
+``tv.record(path)`` (and ``TAPEVIZ_RECORD=path``) puts a
 :class:`FlightRecorder` between the event stream and the writer. It cuts the stream into
 calls: a call's events run from the tape opening (or ``gradient_started``) that begins it to
 its ``gradient_finished``; what follows until the next call begins (the optimizer's updates,
@@ -36,7 +36,7 @@ import threading
 from threading import get_ident as _ident
 
 from .. import events as _events
-from ..events import sanitize
+from ..events import engine_built, sanitize, unbuilt
 from .encode import _encode, _fast_dumps
 
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
@@ -57,7 +57,7 @@ _WRITE = "write"        # where the events after a written call go: straight to 
 
 
 class FlightPolicy:
-    """What a flight recording keeps (see the module's doc); ``tv.record(path,
+    """What a recording keeps (see the module's doc); ``tv.record(path,
     flight=dict(every=50))`` takes these as a dict."""
 
     __slots__ = ("first", "every", "before", "jump", "ring_bytes")
@@ -79,12 +79,18 @@ class FlightPolicy:
         return {name: getattr(self, name) for name in self.__slots__}
 
 
-def policy_from(option) -> FlightPolicy | None:
-    """``flight=`` of ``tv.record``: False/None (every event), True (the defaults), a dict of
+def policy_from(option, full: bool = False) -> FlightPolicy | None:
+    """``flight=`` and ``full=`` of ``tv.record``: None for a full recording (every event),
+    else the policy: the defaults for ``flight=None`` (or True), a dict of
     :class:`FlightPolicy` arguments, or a policy."""
-    if option is None or option is False:
+    if type(full) is not bool:
+        raise TypeError(f"tv.record(full=...) takes True or False, got {full!r}")
+    if full:
+        if option is not None and option is not True:
+            raise ValueError("tv.record(full=True) records every event: it takes no flight "
+                             f"policy (got flight={option!r}); pass one or the other")
         return None
-    if option is True:
+    if option is None or option is True:
         return FlightPolicy()
     if isinstance(option, FlightPolicy):
         return option
@@ -94,8 +100,11 @@ def policy_from(option) -> FlightPolicy | None:
         except TypeError as exc:
             raise TypeError(f"tv.record(flight=...): {exc}; it takes first, every, before, "
                             "jump and ring_bytes") from None
-    raise TypeError(f"tv.record(flight=...) takes True, False, a dict of options or a "
-                    f"FlightPolicy, got {type(option).__name__}")
+    if option is False:
+        raise TypeError("tv.record(flight=False): every event is recorded with "
+                        "tv.record(path, full=True)")
+    raise TypeError(f"tv.record(flight=...) takes a dict of options or a FlightPolicy "
+                    f"(or full=True for every event), got {type(option).__name__}")
 
 
 class _Call:
@@ -247,11 +256,13 @@ class FlightRecorder:
             self._where[me] = None
         scalars = [{"name": s.name, "value": s.value, "step": s.step} for s in self._scalars]
         self._scalars = []
-        self.writer.write(_events.make(
-            _events.CallSummary, index=index, call=finished.call, tape=finished.tape,
-            sources=[{"name": v.get("name"), "norm": v.get("norm"), "verdict": v.get("verdict")}
-                     for v in sources], norm=norm, scalars=sanitize(scalars), full=bool(why),
-            why=why, lead_up=lead_up, lead_up_dropped=lost))
+        if not (unbuilt(finished) or engine_built(finished)):
+            sources = sanitize(sources)     # (not the engine's: its numbers are not checked)
+        # made as tapeviz makes its own events (JSON-safe: the writer's fast encoder takes it)
+        self.writer.write(_events.deferred(_events.CallSummary, dict, {
+            "index": index, "call": finished.call, "tape": finished.tape,
+            "sources": sources, "norm": norm, "scalars": sanitize(scalars), "full": bool(why),
+            "why": why, "lead_up": lead_up, "lead_up_dropped": lost}))
 
     # --- the ring -----------------------------------------------------------------------------
     def _size(self, event) -> int:

@@ -44,19 +44,22 @@ MAX_LINE = MAX_LINE_BYTES
 
 
 class record:
-    """Record every tape event to ``path`` (JSON Lines), from now until ``close()``.
+    """Record a run to ``path`` (JSON Lines), from now until ``close()``: a summary of every
+    gradient call and the full events of the calls worth them (the first few, every 100th,
+    the anomalous ones and the calls before those: the flight policy of ``flight.py``,
+    ``docs/recordings.md``), or, with ``full=True``, every event of every call.
 
+    ``flight``: a dict of :class:`~tapeviz.recording.flight.FlightPolicy` options (``first``,
+    ``every``, ``before``, ``jump``, ``ring_bytes``) or a policy; None takes the defaults.
     Use it as a context manager, or keep the object and call ``close()``; recordings still
     open when the interpreter exits are closed then. ``value_limit`` sets how many elements
     an array may have to be stored whole (default ``tv.events.config["value_limit"]``, 64);
     it applies to every subscriber while this recording is open. An existing file at
     ``path`` is replaced, unless another process is recording to it:
     :class:`~tapeviz.recording.files.RecordingLocked` then names that process.
-    ``flight=True`` (or a dict of ``FlightPolicy`` options) records a summary of every
-    gradient call and the full events of a few (``flight.py``, ``docs/recordings.md``).
 
     >>> import tapeviz as tv
-    >>> with tv.record("run.tvz") as rec:    # doctest: +SKIP
+    >>> with tv.record("run.tvz", full=True) as rec:    # doctest: +SKIP
     ...     x = tv.Variable(3.0)
     ...     with tv.GradientTape() as tape:
     ...         y = x * x
@@ -65,9 +68,9 @@ class record:
     9
     """
 
-    def __init__(self, path, value_limit: int | None = None, flight=False):
+    def __init__(self, path, value_limit: int | None = None, full: bool = False, flight=None):
         self.path = os.fspath(path)
-        policy = policy_from(flight)
+        policy = policy_from(flight, full)
         real = os.path.realpath(self.path)
         for other in _open_recordings:
             if os.path.realpath(other.path) == real:
@@ -391,7 +394,8 @@ env_recording: record | None = None
 
 
 def start_from_env() -> record | None:
-    """``TAPEVIZ_RECORD=run.tvz python script.py`` records the script (called at import).
+    """``TAPEVIZ_RECORD=run.tvz python script.py`` records the script (called at import), with
+    the flight policy's defaults, or every event with ``TAPEVIZ_RECORD_FULL=1``.
 
     A subprocess that inherits the variable from a recording process does not record (it
     would replace its parent's file)."""
@@ -403,8 +407,8 @@ def start_from_env() -> record | None:
     if owner and owner != str(os.getpid()):
         return None
     try:
-        flight = os.environ.get("TAPEVIZ_RECORD_FLIGHT", "").strip() not in ("", "0")
-        env_recording = record(path, flight=flight)
+        full = os.environ.get("TAPEVIZ_RECORD_FULL", "").strip() not in ("", "0")
+        env_recording = record(path, full=full)
     except Exception as exc:   # a bad path must not stop the user's script
         warnings.warn(f"tapeviz: TAPEVIZ_RECORD={path!r}: cannot record there ({exc})",
                       RuntimeWarning, stacklevel=2)
