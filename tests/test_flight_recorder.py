@@ -121,14 +121,11 @@ def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
     # the training chart covers the whole run: its losses come from the summaries (and the
     # last one, logged after the last call, as a scalar event at close)
     assert [step for step, _, _ in d.store.scalars["loss"]] == list(range(1, STEPS + 1))
-    # it opens on the last call, whose NaN came in through the update of call 217: one
-    # click away
-    assert {c["cause"] for c in d._why_results} == {"nan_input"}
-    assert d._why_results[0]["origin_call"] == bad_call
-    d._origin_buttons[0].clicks += 1
-    assert d.call == bad_call
+    # it opens on the first anomalous call, 217, with its Why cards: the NaN's origin
+    assert d.call == bad_call and d.tape == finished.tape
     cards = d._why_results
     assert [c["cause"] for c in cards] == ["nan_origin"] * 4
+    assert d.side.active == 2           # the Why tab
     # the source whose path runs through the Log: its card names the line that made the NaN
     (card,) = [c for c in cards if c["source_name"].startswith("scale")]
     assert card["lineno"] == log_line and "at Log" in card["message"]
