@@ -4,15 +4,15 @@ close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unch
 Sites and repeated tensor refs are written once (``tables.py``).
 A writer locks its file (``files.py``): a second process recording to the same path gets
 an error naming the first one's process id instead of mixing two runs into one file.
-Imports: stdlib, ``events``, ``encode``, ``files``, ``flight``, ``reader`` and ``tables``.
+The flusher thread, closing at exit and forgetting in a forked child are in ``lifecycle.py``.
+Imports: stdlib, ``events``, ``encode``, ``files``, ``flight``, ``lifecycle``, ``reader``,
+``tables``.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import sys
 import threading
-import time
 import warnings
 
 from .. import events as _events
@@ -22,6 +22,7 @@ from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_att
                      _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
 from .flight import FlightRecorder, policy_from
+from .lifecycle import FLUSH_SECONDS, _ensure_flusher, _open_recordings  # noqa: F401
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
 
@@ -30,7 +31,6 @@ _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, 
 #: The writer flushes after this many events, this many bytes, or this many seconds.
 FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
-FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
 #: what a line that cannot be written the usual way raises: the event is then written the
 #: general way (sanitised).
@@ -332,61 +332,6 @@ class record:
     def __repr__(self):
         state = "closed" if self.closed else "recording"
         return f"<tapeviz recording {self.path!r} {state}, {self.events_written} events written>"
-
-
-_open_recordings: list = []
-_flusher: threading.Thread | None = None
-_flusher_lock = threading.Lock()
-
-
-def _ensure_flusher() -> None:
-    """One daemon thread flushes every open recording every FLUSH_SECONDS."""
-    global _flusher
-    with _flusher_lock:
-        if _flusher is not None and _flusher.is_alive():
-            return
-        _flusher = threading.Thread(target=_flush_loop, name="tapeviz-recording-flusher",
-                                    daemon=True)
-        _flusher.start()
-
-
-def _flush_loop() -> None:
-    global _flusher
-    while True:
-        time.sleep(FLUSH_SECONDS)
-        with _flusher_lock:
-            if not _open_recordings:
-                _flusher = None
-                return
-            open_now = list(_open_recordings)
-        for rec in open_now:
-            if rec._end:
-                try:
-                    rec.flush()
-                except Exception:   # never let the flusher die on one bad recording
-                    pass
-
-
-@atexit.register
-def _close_all_at_exit() -> None:
-    for rec in list(_open_recordings):
-        try:
-            rec.close(reason="exit")
-        except Exception:
-            pass
-
-
-def _forget_in_child() -> None:
-    global _flusher, _flusher_lock
-    _flusher_lock = threading.Lock()
-    for rec in list(_open_recordings):
-        rec._abandon()
-    _open_recordings.clear()
-    _flusher = None
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
