@@ -20,7 +20,7 @@ def _check_caught(path, bad_step, steps):
     """The file holds a summary of every call; the NaN call and the BEFORE calls before it
     in full (as lead-up, or kept anyway as first or periodic calls); and a store opens on it.
     Returns the rows."""
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.store import Store
     rows = _rows(path)
     summaries = {r["index"]: r for r in rows if r.get("kind") == "call_summary"}
     assert sorted(summaries) == list(range(1, steps + 1))
