@@ -318,10 +318,14 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
     assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
 
 
-def test_a_call_not_kept_builds_no_payload(tmp_path, monkeypatch):
+@pytest.mark.parametrize("max_unbuilt", [events.MAX_UNBUILT, 5])
+def test_a_call_not_kept_builds_no_payload(tmp_path, monkeypatch, max_unbuilt):
     """Only the kept calls' events are built: the gradient_finished payload (summaries and
-    explanations) and the op payloads of the 17 calls not kept are never made."""
+    explanations) and the op payloads of the 17 calls not kept are never made, not even
+    when far more than ``tv.events.MAX_UNBUILT`` events follow the ring's (the recording
+    bounds its ring itself)."""
     from tapeviz.engine import emit, tape as tape_module
+    monkeypatch.setattr(events, "MAX_UNBUILT", max_unbuilt)
     built = {"finished": 0, "ops": 0}
     real_finished, real_op = tape_module.finished_payload, emit._op_payload
 
