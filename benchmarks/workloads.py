@@ -126,7 +126,7 @@ def tapeviz_chain_long_script():
     """W1's chain at the top level of a script, after 1,000 lines of other statements, as
     tutorial scripts and notebooks run it: the module's code object is large, and an op's
     source line must cost there what it costs in a short function (``hash(code)`` and
-    ``frame.f_lineno`` both grow with the code; see tapeviz/engine/site.py). The 1,000
+    ``frame.f_lineno`` both grow with the code; see tapeviz/engine/call_site.py). The 1,000
     assignments it runs first cost about 1% of a run."""
     x0 = tv.constant(np.float32(0.5))
     filler = "".join(f"v{i} = {i}\n" for i in range(LONG_SCRIPT_LINES))

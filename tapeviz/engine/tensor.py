@@ -19,7 +19,7 @@ from .. import engine
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
 from .node import Node
-from .site import user_site
+from .call_site import user_site
 from .threadstate import _local
 
 _ids = itertools.count(1)

@@ -21,7 +21,7 @@ import weakref
 import numpy as np
 
 from ..engine import dtypes as _dt
-from ..engine.site import user_site
+from ..engine.call_site import user_site
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
