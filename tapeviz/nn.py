@@ -5,6 +5,7 @@ from .engine.ops.losses import (sigmoid_cross_entropy_with_logits,  # noqa: F401
                                 sparse_softmax_cross_entropy_with_logits)
 from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax,  # noqa: F401
                             relu, relu6, softmax, softplus, softsign)
+from .engine.ops.scatter import embedding_lookup  # noqa: F401
 from .engine.ops.nn import erf as _erf  # noqa: F401  (tv.math.erf belongs to tv.math)
 
 def swish(features, beta=1.0, name=None):

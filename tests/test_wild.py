@@ -35,14 +35,8 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     # being added on other branches
-    "guide_advanced_autodiff_custom_grad_norm_arg":
-        "custom_gradient with a non-tensor argument (grad_fn returns None for it)",
-    "gradient_reversal_lambda":
-        "custom_gradient with a non-tensor argument (grad_fn returns None for it)",
-    "guide_advanced_autodiff_newton_hessian": "tf.linalg.solve",
     "keras_mnist_convnet": "Conv2D and MaxPooling2D layers",
-    "neural_style_transfer_gram":
-        "Conv2D, tf.linalg.einsum and tf.add_n",
+    "neural_style_transfer_gram": "Conv2D (tf.linalg.einsum and tf.add_n exist now)",
     # nobody's yet
 }
 
