@@ -281,16 +281,28 @@ def _warnings_note(warnings) -> str:
     return f'<div class="tv-err tv-warnings">{esc(text)}</div>'
 
 
+def _omitted_note(store: Store, tapes: list) -> str:
+    """Which tapes the page holds, when it does not hold them all: a reader looking for an
+    early gradient call must learn it is left out, not that it never happened."""
+    if len(tapes) >= len(store.tapes):
+        return ""
+    held = ", ".join(str(t) for t in sorted(tapes))
+    return (f'<div class="tv-small tv-export-omitted">This page holds {len(tapes)} of '
+            f'{len(store.tapes)} tapes (the newest, and where NaN/Inf began): tapes {esc(held)}. '
+            "Open the recording with <code>tapeviz serve</code> for the others.</div>")
+
+
 def build(store: Store, title: str, failures: list | None = None):
     """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
     error is appended to ``failures``."""
-    head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
-                f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
-                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
-                + _warnings_note(store.warnings), sizing_mode="stretch_width")
     tapes = list(store.tapes)[-MAX_TAPES:]
     began = {store.calls[c]["tape"]: c for c in sorted(store.pinned_calls) if c in store.calls}
     tapes = [t for t in began if t not in tapes] + tapes   # where NaN/Inf began, kept too
+    head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
+                f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
+                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
+                + _omitted_note(store, tapes) + _warnings_note(store.warnings),
+                sizing_mode="stretch_width")
     panels = []
     for tid in reversed(tapes):
         try:
