@@ -472,3 +472,28 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
     assert not wrong, "\n".join(wrong)
     assert checked == corpus_truth.count(script, len(finished))
     watch.check()
+
+
+def test_an_all_zero_gradient_shows_as_a_grid_of_cells(broken, watched_page, tmp_path):
+    """classifier_three_bugs: w1's gradient is all zero (truth: w1 zero dead_relu). On the
+    exported page its card's heatmap is a visible grid of white cells, not blank space
+    between the gradient's line and the message."""
+    page, watch = watched_page
+    out = tmp_path / "classifier.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export",
+                           str(broken("classifier_three_bugs")), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page.goto(out.as_uri())
+    card = page.locator(".tv-card", has=page.locator(".tv-why-name", has_text="w1 (w1:0)"))
+    card = card.locator("visible=true").first
+    card.wait_for()
+    assert "all zero" in card.inner_text()
+    cells = card.locator(".tv-heat td")
+    assert cells.count() == 4 * 8
+    colours = cells.first.evaluate("""td => { const s = getComputedStyle(td), c = getComputedStyle(
+        td.closest('.tv-card')); return [s.backgroundColor, s.borderTopColor, c.backgroundColor]; }""")
+    background, border, card_background = colours
+    assert background == card_background or background == "rgb(255, 255, 255)", colours
+    assert border not in (background, card_background), colours     # the grid is drawn
+    watch.check()
