@@ -153,10 +153,25 @@ def _filled(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _l
     pieces = ([lay] if columns is None else
               [_piece(graph, set(c), attached, timeout, cached_only, sizes) for c in columns])
     if shared:
-        pieces.insert(0, _piece(graph, shared, attached, timeout, cached_only, sizes))
+        pieces.insert(0, _stacked(graph, shared, lay.engine))
     if len(pieces) == 1:
         return lay
     return wrap.join(pieces, [(e["tail"], e["head"]) for e in graph["edges"]])
+
+
+def _stacked(graph, keys, engine) -> _layout.Layout:
+    """The nodes ``keys`` (leaves, no edge among them) one above another, in graph order:
+    side by side, the edges leaving one to the right would run through the next."""
+    sizes = [(n["key"], *(v * _layout.POINTS_PER_INCH for v in
+                          _layout.node_size(n.get("label", ""), shape=n.get("shape", "box"))))
+             for n in graph["nodes"] if n["key"] in keys]
+    out = _layout.Layout(width=max(w for _, w, _ in sizes), engine=engine,
+                         height=sum(h for _, _, h in sizes) + GAP * (len(sizes) - 1))
+    top = out.height
+    for key, w, h in sizes:
+        out.nodes[key] = (out.width / 2, top - h / 2, w, h)
+        top -= h + GAP
+    return out
 
 
 def _shared_leaves(graph, keys) -> set:
