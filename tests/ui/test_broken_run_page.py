@@ -447,7 +447,10 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
         if ok.count() and "bk-active" not in (ok.first.get_attribute("class") or ""):
             ok.first.click()
         cards = page.locator(".tv-card").locator("visible=true")
-        page.wait_for_timeout(500)
+        for _ in range(600):      # (the server unfolds them: a round trip)
+            if cards.count() >= len(call.results):
+                break
+            page.wait_for_timeout(100)
         texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
                  " ".join(c.inner_text().split()) for c in cards.all()}
         nodes = node_data(page)
