@@ -115,7 +115,7 @@ def test_a_dead_layer_names_the_bias_that_killed_it_and_its_line(tmp_path):
 
 
 def test_explain_warnings_name_all_zero_gradients_once_per_variable(tmp_path, monkeypatch):
-    from tapeviz.engine import explain
+    from tapeviz.explain import explanation as explain
     monkeypatch.setattr(tv.config, "explain_none", True)
     monkeypatch.setattr(explain, "_WARNED_ZERO", set())
     with warnings.catch_warnings(record=True) as caught:

@@ -20,7 +20,7 @@ from . import op as _op
 from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
-from .site import as_dict, user_names, user_prefix, user_site, where
+from .call_site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
@@ -261,7 +261,7 @@ class GradientTape:
     def explain(self, target, sources, output_gradients=None,
                 unconnected_gradients=UnconnectedGradients.NONE):
         """Why each source's gradient is what it is: one `Explanation` per (flattened) source."""
-        from .explain import explain
+        from ..explain import explain
         return explain(self, target, sources, output_gradients, unconnected_gradients)
 
     def show(self, **kwargs):
@@ -320,7 +320,7 @@ class GradientTape:
         if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)
-            from .explain import explain_flat, warn_if_broken
+            from ..explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
                 warn_if_broken(explanations)
@@ -333,7 +333,7 @@ class GradientTape:
             if health == "healthy":
                 state = self    # ("ok" or "saturated": only the entries are read)
             else:
-                from .explain import TapeState
+                from ..explain import TapeState
                 state = TapeState(self, entries)
             later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event

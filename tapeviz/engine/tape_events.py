@@ -8,7 +8,7 @@ from math import isfinite
 
 import numpy as np
 
-from .site import as_dict
+from .call_site import as_dict
 from .refs import ref_dict
 
 
@@ -97,7 +97,8 @@ def explain_later(sources, results, tape, targets, entries, names, unconnected,
                   prefix="tv") -> list:
     """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
     when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
-    from .explain import _Context, _explain_one, _lineage
+    from ..explain.context import _Context, _lineage
+    from ..explain.explanation import _explain_one
     ctx = _Context.__new__(_Context)
     ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
     ctx.nodes = [e[0] for e in entries]

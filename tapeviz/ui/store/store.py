@@ -28,10 +28,6 @@ from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
 
 
-def _d(event) -> dict:
-    return event if isinstance(event, dict) else event.to_dict()
-
-
 MAX_PINNED = 8      # calls where gradients turned non-finite, kept with their tapes (at most
                     # half of max_calls and max_tapes: the newest always have room)
 
@@ -83,12 +79,17 @@ class Store(param.Parameterized):
         n = 0
         for ev in events:
             try:
-                self._apply(_d(ev))
+                self._take(ev if isinstance(ev, dict) else ev.to_dict())
             except Exception:        # a malformed event must not stop the others
                 self.unknown += 1
             n += 1
         if n:
             self.param.update(n_events=self.n_events + n, version=self.version + 1)
+
+    def _take(self, e: dict) -> None:
+        """One event of :meth:`ingest`: a subclass that keeps some kinds its own way
+        overrides this, and the loop (its counting, its bad events) stays the one above."""
+        self._apply(e)
 
     def _apply(self, e: dict) -> None:
         handler = getattr(self, "_on_" + str(e.get("kind", "")), None)
