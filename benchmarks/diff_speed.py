@@ -36,7 +36,7 @@ import timing  # noqa: E402
 
 def record_chain(path, n, changed_at=None, scope=50):
     import tapeviz as tv
-    with tv.record(str(path)):
+    with tv.record(str(path), full=True):
         x = tv.Variable(1.0, name="x")
         with tv.GradientTape() as tape:
             y = x

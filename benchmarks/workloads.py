@@ -284,7 +284,7 @@ class Recorded:
         from tapeviz.recording import record
         self.fn = fn
         self.dir = tempfile.TemporaryDirectory(prefix="tapeviz-bench-")
-        self.recording = record(os.path.join(self.dir.name, "bench.tvz"))
+        self.recording = record(os.path.join(self.dir.name, "bench.tvz"), full=True)
 
     def __call__(self):
         return self.fn()

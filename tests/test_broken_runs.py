@@ -39,7 +39,7 @@ def recorded_calls(path, tmp_path):
     tv.keras.backend.clear_session()     # layer names start at 'dense', as in a new process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with tv.record(str(out)):
+        with tv.record(str(out), full=True):
             runpy.run_path(str(path), run_name="__main__")
     events = list(tv.load_recording(str(out)))
     ops = {e.node: e.op for e in events if e.kind == "op_recorded"}

@@ -54,7 +54,7 @@ def test_fit_is_the_hand_written_gradient_tape_loop():
 
 def test_a_recording_of_fit_has_one_tape_per_step_with_the_layers_scopes(tmp_path):
     path = tmp_path / "fit.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         model = _mlp()          # built inside the recording: its symbolic calls send no op
         model.compile(optimizer="sgd", loss="mse")
         model.fit(X, Y, batch_size=4, epochs=2, verbose=0)
@@ -156,7 +156,7 @@ def test_summary_rows_are_keras_s():
 
 def test_shape_inference_sends_no_op_event(tmp_path):
     path = tmp_path / "build.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         tv.keras.Sequential([tv.keras.Input(shape=(3,)), tv.keras.layers.Flatten(),
                              tv.keras.layers.Lambda(lambda t: t * 2.0)])
         _mlp().summary(print_fn=lambda text: None)

@@ -314,7 +314,11 @@ class GradientTape:
                 value_limit=None, raw=None):
         explanations = later = None
         listening = _events.wanted(_events.GradientFinished)
-        health = gradient_health(results) if listening or not self._persistent else None
+        # (listening: each gradient's verdict and norm from the health check's own pass, for
+        # subscribers that want only those: they are read without building the payload)
+        verdicts = [] if listening else None
+        health = gradient_health(results, verdicts) if listening or not self._persistent \
+            else None
         if health == "nonfinite":    # (for `nan_input`: an update may write it into a variable)
             note_nonfinite(call, sources, results)
         if _config.explain_none or (listening and health == "nonfinite"):
@@ -338,10 +342,14 @@ class GradientTape:
             later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
-            _events.emit(_events.deferred(
+            verdicts = [{"id": s._id, "name": s.name, "verdict": v, "norm": n}
+                        for s, (v, n) in zip(sources, verdicts)]
+            event = _events.deferred(
                 _events.GradientFinished, finished_payload, call, self._id,
                 [(s, s._value, s._node) for s in sources], results, explanations, limit,
-                limit if value_limit is None else value_limit, later))
+                limit if value_limit is None else value_limit, later, verdicts)
+            _events.preset(event, call=call, tape=self._id, verdicts=verdicts)
+            _events.emit(event)
         # before any ZERO filling: a later explain() applies its own unconnected_gradients
         self._last_results = {s._id: r for s, r in
                               zip(sources, raw if raw is not None else results)}

@@ -161,7 +161,8 @@ def test_a_large_graph_colours_its_groups_and_outlines_the_one_that_parts(tmp_pa
     for name, changed in (("a", -1), ("b", 7 * 50 + 11)):      # an op of layer7 changed
         path = tmp_path / f"{name}.tvz"
         subprocess.run([sys.executable, "chain.py", str(changed)], cwd=tmp_path, check=True,
-                       env=env_with_repo(TAPEVIZ_RECORD=str(path)), timeout=120)
+                       env=env_with_repo(TAPEVIZ_RECORD=str(path), TAPEVIZ_RECORD_FULL="1"),
+                       timeout=120)
         paths.append(str(path))
     view = CompareView(comparison_for(*paths))
     graph = view.graph
