@@ -135,7 +135,7 @@ def test_every_corpus_run_tells_its_truth_in_a_notebook(tmp_path):
     for name in corpus_truth.SCRIPTS:
         # (a new process names its first Keras layer `dense`: so does each script here)
         nb.cells.append(nbformat.v4.new_code_cell(
-            f"tv.keras.backend.clear_session()\nrec = tv.record(work + '/{name}.tvz')"))
+            f"tv.keras.backend.clear_session()\nrec = tv.record(work + '/{name}.tvz', full=True)"))
         script_cell[name] = len(nb.cells)
         nb.cells.append(nbformat.v4.new_code_cell((CORPUS / f"{name}.py").read_text()))
         nb.cells.append(nbformat.v4.new_code_cell("rec.close()"))
