@@ -125,3 +125,12 @@ def test_explain_warnings_name_all_zero_gradients_once_per_variable(tmp_path, mo
     dead = [t for t in texts if "[dead_relu]" in t]
     # w1, b1 and v are zero for two calls (then NaN): one warning each, not two
     assert sorted(t.split(" (")[0] for t in dead) == ["b1", "v", "w1"], dead
+
+
+def test_a_loop_variable_does_not_name_the_last_layer(tmp_path):
+    # `for w, b in zip(weights, biases)` leaves w bound to w9 when tape.gradient runs: w9 is
+    # not "w" (every layer's weight was), it is named by its own name; head keeps its name
+    finished, _ = recorded_calls(CORPUS / "dead_layer_in_loop.py", tmp_path)
+    names = [r["source_name"] for r in finished[0].results]
+    assert names[9] == "w9:0" and names[19] == "b9:0", names
+    assert names[20] == "head (head:0)", names

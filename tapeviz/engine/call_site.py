@@ -99,14 +99,41 @@ def user_names(objects) -> dict:
         return {}
     wanted = {id(o) for o in objects}
     found: dict = {}
+    loops = _loop_targets(frame.f_code)
     for scope in (frame.f_locals, frame.f_globals):
         # a module's globals are many: skip a scope that holds none of them (a C-speed test)
         if len(found) == len(wanted) or wanted.isdisjoint(map(id, scope.values())):
             continue
         for name, value in list(scope.items()):
-            if id(value) in wanted and id(value) not in found and not name.startswith("_"):
+            if (id(value) in wanted and id(value) not in found and not name.startswith("_")
+                    and name not in loops):
                 found[id(value)] = name
     return found
+
+
+_LOOP_TARGETS: dict = {}
+
+
+def _loop_targets(code) -> frozenset:
+    """The names a ``for`` statement of ``code`` binds (``w`` in ``for w in weights``): after
+    the loop such a name still holds the last item, and calling w9 "w" would read as every
+    layer's weight."""
+    hit = _LOOP_TARGETS.get(code)
+    if hit is None:
+        import dis
+        names, ins = set(), list(dis.get_instructions(code))
+        for i, op in enumerate(ins):
+            if op.opname != "FOR_ITER":
+                continue
+            for nxt in ins[i + 1:]:       # the targets: stores (and unpacks) right after
+                if nxt.opname.startswith("UNPACK_"):
+                    continue
+                if not nxt.opname.startswith("STORE_"):
+                    break
+                vals = nxt.argval if isinstance(nxt.argval, tuple) else (nxt.argval,)
+                names.update(v for v in vals if isinstance(v, str))
+        hit = _LOOP_TARGETS[code] = frozenset(names)
+    return hit
 
 
 def user_prefix() -> str:

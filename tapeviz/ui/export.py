@@ -24,7 +24,7 @@ from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPan
 from bokeh.resources import INLINE
 
 from .graph import piecewise_layout
-from .render.cards import node_html, why_card_html
+from .render.cards import any_not_finite, node_html, why_card_html
 from .render.chart_plots import static_charts
 from .graph.plot import HIGHLIGHT, GraphView
 from .graph.group import collapse
@@ -246,7 +246,7 @@ def _tape_view(store: Store, tid) -> object:
     last = store.calls.get(calls[-1]) if calls else None
     why = _div(SIDE.format(_why(store, last)), width=440)
     # as in the served dashboard: a gradient that is not a finite value opens the Why tab
-    broken = any(r.get("verdict") in ("none", "nan", "inf") for r in (last or {}).get("results") or [])
+    broken = any_not_finite((last or {}).get("results"))
     side = Tabs(tabs=[TabPanel(child=inspector, title="Inspector"),
                       TabPanel(child=player, title="Backward"),
                       TabPanel(child=why, title="Why")], width=460, name=f"side_{tid}",
@@ -281,16 +281,28 @@ def _warnings_note(warnings) -> str:
     return f'<div class="tv-err tv-warnings">{esc(text)}</div>'
 
 
+def _omitted_note(store: Store, tapes: list) -> str:
+    """Which tapes the page holds, when it does not hold them all: a reader looking for an
+    early gradient call must learn it is left out, not that it never happened."""
+    if len(tapes) >= len(store.tapes):
+        return ""
+    held = ", ".join(str(t) for t in sorted(tapes))
+    return (f'<div class="tv-small tv-export-omitted">This page holds {len(tapes)} of '
+            f'{len(store.tapes)} tapes (the newest, and where NaN/Inf began): tapes {esc(held)}. '
+            "Open the recording with <code>tapeviz serve</code> for the others.</div>")
+
+
 def build(store: Store, title: str, failures: list | None = None):
     """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
     error is appended to ``failures``."""
-    head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
-                f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
-                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
-                + _warnings_note(store.warnings), sizing_mode="stretch_width")
     tapes = list(store.tapes)[-MAX_TAPES:]
     began = {store.calls[c]["tape"]: c for c in sorted(store.pinned_calls) if c in store.calls}
     tapes = [t for t in began if t not in tapes] + tapes   # where NaN/Inf began, kept too
+    head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
+                f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
+                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
+                + _omitted_note(store, tapes) + _warnings_note(store.warnings),
+                sizing_mode="stretch_width")
     panels = []
     for tid in reversed(tapes):
         try:

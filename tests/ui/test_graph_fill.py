@@ -1,4 +1,4 @@
-"""A graph of 20 to 100 ops at first sight, in a real browser: it fills the plot, every label
+"""A graph of 20 to 100 ops (or a long loop drawn collapsed) at first sight, in a real browser: it fills the plot, every label
 is drawn and fits inside its node, each variable sits beside the op that reads it, and no
 name scope's label lies over a node. Measured on what BokehJS drew: the plot's ranges and
 frame, the nodes' boxes, and the labels' widths as the page's canvas measures them in the
@@ -90,6 +90,8 @@ def runs(serve, broken, tmp_path_factory):  # noqa: F811
     deep = record_program(tmp_path_factory.mktemp("deep"), "deep", DEEP)
     return {"sequential_six_layers": serve(broken("sequential_six_layers")),
             "vanishing_sigmoid": serve(broken("vanishing_sigmoid")),   # 44 ops
+            # 1,204 ops drawn collapsed: 26 loop blocks, each reading w_in and w_rec
+            "rnn_unrolled": serve(broken("rnn_unrolled")),
             "deep_mlp": serve(deep)}                                     # 100 ops
 
 
@@ -102,7 +104,8 @@ def _fitted(page, url):
     return page.evaluate(GEOMETRY)
 
 
-@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid", "deep_mlp"])
+@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid", "deep_mlp",
+                                 "rnn_unrolled"])
 def test_the_graph_fills_the_plot_with_readable_labels(runs, run, watched_page):
     page, watch = watched_page
     geo = _fitted(page, runs[run].url)
@@ -113,7 +116,7 @@ def test_the_graph_fills_the_plot_with_readable_labels(runs, run, watched_page):
     watch.check()
 
 
-@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid"])
+@pytest.mark.parametrize("run", ["sequential_six_layers", "vanishing_sigmoid", "rnn_unrolled"])
 def test_every_label_fits_inside_its_node(runs, run, watched_page):
     page, watch = watched_page
     geo = _fitted(page, runs[run].url)

@@ -1,6 +1,7 @@
 """The notebook widget on runs of the broken-runs corpus (tests/broken_runs/): scripts pasted
-into cells and run by a real kernel (nbclient), then the notebook converted by nbconvert and
-opened offline in chromium, as tests/ui/test_notebook.py does. Sources name their cell; the
+into cells and run by a real kernel (nbclient): every run's views checked in the kernel, and
+three runs' notebook converted by nbconvert and opened offline in chromium, as
+tests/ui/test_notebook.py does. Sources name their cell; the
 Why cards, the graph's marks and the Training band give the scripts' `# truth:` markers."""
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import nbclient   # the test extra installs these: a missing one is a failure, n
 import nbformat
 import pytest
 
+import corpus_truth
 from conftest import ROOT
 from test_notebook import _open_offline
 
@@ -86,6 +88,94 @@ def test_notebook_sources_name_the_cell_and_show_its_code(tmp_path):
         line = int(card.split("cell [2], line ")[1].split("<")[0])
         assert _card_shows(card, 2, line, lines[line - 1]), card
         assert "not in the recording" not in card
+
+
+# what each view of a notebook run shows, for every gradient call a marker names: the Why cards
+# of the call the view is on, and the columns of the graph it draws (written to a JSON file)
+VIEWS_CELL = """\
+import json
+from tapeviz.ui.render.cards import why_card_html
+import corpus_truth
+shown = {}
+for name in corpus_truth.SCRIPTS:
+    path = f"{work}/{name}.tvz"
+    calls = [e.call for e in tv.load_recording(path) if e.kind == "gradient_finished"]
+    for k in corpus_truth.marked_places(corpus_truth.CORPUS / f"{name}.py", len(calls)):
+        view = tv.show(path)
+        view.select_call(calls[k - 1])
+        nodes = view.graph.nodes.data
+        shown[f"{name}:{k}"] = {
+            "call": view.call,
+            "cards": [why_card_html(view.store, r) for r in view.store.calls[view.call]["results"]],
+            "nodes": {c: list(nodes[c]) for c in ("key", "op", "flag", "summary")}}
+with open(f"{work}/shown.json", "w") as fh:
+    json.dump(shown, fh)"""
+
+
+def _card_text(card: str) -> tuple:
+    """(the name on a Why card, its text with whitespace folded), from its HTML."""
+    import html
+    name = re.search(r'<b class="tv-why-name">(.*?)</b>', card).group(1)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", card))
+    return html.unescape(name), " ".join(text.split())
+
+
+def test_every_corpus_run_tells_its_truth_in_a_notebook(tmp_path):
+    """Every corpus script pasted into its own cell of one notebook and recorded by one real
+    kernel (as a user pastes a script into a notebook), then a view of each recording shown
+    on each gradient call a `# truth:` marker names: the view is on that call, its Why card
+    of the marked source gives the cause, names `cell [n], line k`, shows that line's code
+    and which instance of a loop's op; its graph marks the op the cause names."""
+    from tapeviz.recording import load_recording
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+                                          f"sys.path.insert(0, {str(ROOT / 'tests' / 'ui')!r})\n"
+                                          f"import tapeviz as tv\nwork = {str(tmp_path)!r}")]
+    script_cell = {}
+    for name in corpus_truth.SCRIPTS:
+        # (a new process names its first Keras layer `dense`: so does each script here)
+        nb.cells.append(nbformat.v4.new_code_cell(
+            f"tv.keras.backend.clear_session()\nrec = tv.record(work + '/{name}.tvz', full=True)"))
+        script_cell[name] = len(nb.cells)
+        nb.cells.append(nbformat.v4.new_code_cell((CORPUS / f"{name}.py").read_text()))
+        nb.cells.append(nbformat.v4.new_code_cell("rec.close()"))
+    nb.cells.append(nbformat.v4.new_code_cell(VIEWS_CELL))
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=900,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    shown = json.loads((tmp_path / "shown.json").read_text())
+    checked, expected, wrong = 0, 0, []
+    for name in corpus_truth.SCRIPTS:
+        script = CORPUS / f"{name}.py"
+        cell = nb.cells[script_cell[name]]
+        lines = cell.source.splitlines()
+        events = list(load_recording(str(tmp_path / f"{name}.tvz")))
+        finished = [e for e in events if e.kind == "gradient_finished"]
+        expected += corpus_truth.count(script, len(finished))
+        for place in corpus_truth.marked_places(script, len(finished)):
+            call, view = finished[place - 1], shown[f"{name}:{place}"]
+            assert view["call"] == call.call, (name, place, view["call"])
+            cards = [_card_text(c) for c in view["cards"]]
+            for source, verdict, cause, options, line in corpus_truth.marked_at(
+                    script, place, len(finished)):
+                checked += 1
+                card = [t for n, t in cards if corpus_truth.names_source(n, source)]
+                if len(card) != 1:
+                    wrong.append(f"{name} call {place}: {len(card)} cards for {source}")
+                    continue
+                wrong += [f"{name} call {place} {source}: {w}: {card[0]}" for w in
+                          corpus_truth.card_problems(
+                              card[0], cause, options, line,
+                              f"cell [{cell.execution_count}], line {line}",
+                              lines[line - 1] if line else "")]
+                op = options.get("op", "").split("#")[0]
+                if op and cause in corpus_truth.FLAG_OF_CAUSE:
+                    ops = corpus_truth.instances(events, call.tape, op, line)
+                    if not corpus_truth.marked_on_graph(view["nodes"], ops, options,
+                                                        corpus_truth.FLAG_OF_CAUSE[cause]):
+                        wrong.append(f"{name} call {place} {source}: {options['op']} not "
+                                     "marked on the graph")
+    assert not wrong, "\n".join(wrong)
+    assert checked == expected, (checked, expected)     # every marker, at every call it names
 
 
 def importlib_truths():

@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import panel as pn
 
-from ..render.cards import why_card_html
+from ..render.cards import any_not_finite, verdict_of, why_card_html
 from .tabs import html_pane
 from ..render.html import esc
 
 WHY_TAB = 2                             # index of the Why tab in the side tabs
-NOT_FINITE = ("none", "nan", "inf")     # verdicts that open the Why tab
-
-
-def verdict_of(r: dict) -> str:
-    return str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
 
 
 COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
@@ -91,7 +86,7 @@ class WhyCards:
         self.why_ok.visible = 0 < n_ok < len(results)
         self.why_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
         self._fold_ok()
-        if any(verdict_of(r) in NOT_FINITE for r in results):
+        if any_not_finite(results):
             self.side.active = WHY_TAB
 
     def _fold_ok(self):

@@ -10,6 +10,7 @@ group form a "unit" that is laid out on its own (see :mod:`.compose`).
 """
 from __future__ import annotations
 
+from ..store.tape_graph import FLAGS
 from .piecewise_layout import attachable
 
 LIMIT = 1200
@@ -130,7 +131,7 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT, closed=()) -> dict:
                       "node": None, "tensor": None, "shapes": "", "dtypes": "",
                       "summary": f"{len(members)} nodes", "site": members[0].get("site"),
                       "scope": "", "cluster": None, "how": None, "members": len(members),
-                      "group": g, **_group_fills(members)})
+                      "group": g, **_flag_of(members), **_group_fills(members)})
         if n["key"] in unit_of:
             unit_of["grp:" + g] = unit_of[n["key"]]
     edges = []
@@ -156,6 +157,18 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT, closed=()) -> dict:
             units.setdefault(unit, []).append(key)
     return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap,
             "units": units}
+
+
+def _flag_of(members: list) -> dict:
+    """A closed group shows the worst problem flagged inside it (the order of FLAGS), and its
+    tooltip says where: a problem must not vanish into a box."""
+    for flag in FLAGS:
+        inside = [m for m in members if m.get("flag") == flag]
+        if inside:
+            return {"flag": flag, "summary": f"{len(members)} nodes; {FLAGS[flag]} at "
+                    + ", ".join(str(m.get("name") or m["key"]) for m in inside[:3])
+                    + (f" and {len(inside) - 3} more" if len(inside) > 3 else "")}
+    return {}
 
 
 def _group_fills(members: list) -> dict:

@@ -24,6 +24,8 @@ GAP = 12.0            # points between an attached constant and its consumer
 UNIT_PAD = 14.0       # points of margin inside a unit's box
 UNIT_LABEL = 16.0     # points above a unit's contents for its label
 VARIABLES = ("trainable", "nontrainable")     # node kinds laid out beside their first reader
+SHARED = 6            # a leaf read by this many nodes is drawn apart (see _filled) ...
+SHARED_MIN = 16       # ... in a graph of at least this many nodes
 
 
 def attachable(graph: dict) -> dict:
@@ -140,13 +142,49 @@ def layout_graph(shown: dict, units: dict | None = None, timeout: float = 60.0,
 
 def _filled(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:
     """The layout of the nodes ``keys`` of ``graph``, in columns if that fills the plot
-    better than one (see :mod:`.wrap`)."""
-    lay = _piece(graph, keys, attached, timeout, cached_only, sizes)
-    columns = wrap.bands(lay, keys, owner=attached)
-    if columns is None:
+    better than one (see :mod:`.wrap`). Leaves read all along the graph (a loop's weights)
+    stand in a column of their own on the left, their edges run along the gaps: routed by
+    ``dot`` around the chain of their readers, they drew wide arcs on both sides of it, and
+    the graph came out too wide to read."""
+    shared = _shared_leaves(graph, keys)
+    rest = set(keys) - shared
+    lay = _piece(graph, rest, attached, timeout, cached_only, sizes)
+    columns = wrap.bands(lay, rest, owner=attached)
+    pieces = ([lay] if columns is None else
+              [_piece(graph, set(c), attached, timeout, cached_only, sizes) for c in columns])
+    if shared:
+        pieces.insert(0, _stacked(graph, shared, lay.engine))
+    if len(pieces) == 1:
         return lay
-    pieces = [_piece(graph, set(c), attached, timeout, cached_only, sizes) for c in columns]
     return wrap.join(pieces, [(e["tail"], e["head"]) for e in graph["edges"]])
+
+
+def _stacked(graph, keys, engine) -> _layout.Layout:
+    """The nodes ``keys`` (leaves, no edge among them) one above another, in graph order:
+    side by side, the edges leaving one to the right would run through the next."""
+    sizes = [(n["key"], *(v * _layout.POINTS_PER_INCH for v in
+                          _layout.node_size(n.get("label", ""), shape=n.get("shape", "box"))))
+             for n in graph["nodes"] if n["key"] in keys]
+    out = _layout.Layout(width=max(w for _, w, _ in sizes), engine=engine,
+                         height=sum(h for _, _, h in sizes) + GAP * (len(sizes) - 1))
+    top = out.height
+    for key, w, h in sizes:
+        out.nodes[key] = (out.width / 2, top - h / 2, w, h)
+        top -= h + GAP
+    return out
+
+
+def _shared_leaves(graph, keys) -> set:
+    """The leaves (ellipses) among ``keys`` that :data:`SHARED` or more nodes of a graph of
+    at least :data:`SHARED_MIN` nodes read."""
+    if len(keys) < SHARED_MIN:
+        return set()
+    readers: dict = {}
+    for e in graph["edges"]:
+        if e["tail"] in keys and e["head"] in keys:
+            readers.setdefault(e["tail"], set()).add(e["head"])
+    return {n["key"] for n in graph["nodes"] if n["key"] in keys and n["shape"] == "ellipse"
+            and len(readers.get(n["key"], ())) >= SHARED}
 
 
 def _piece(graph, keys, attached, timeout, cached_only=False, sizes=None) -> _layout.Layout:

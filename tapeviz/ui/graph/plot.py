@@ -30,7 +30,7 @@ FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontraina
 DASHED = {"skipped", "escaped", "assign"}
 STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by the backward pass
 # outlines of the problems found on the graph (see tape_graph.FLAGS)
-FLAG_COLORS = {"nonfinite": "#e31a1c", "dead_relu": "#6a3d9a", "saturated": "#b15928",
+FLAG_COLORS = {"nonfinite": "#e31a1c", "nonfinite_input": "#fb9a99", "dead_relu": "#6a3d9a", "saturated": "#b15928",
                "clipped": "#17becf"}
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
 ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)

@@ -8,8 +8,23 @@ from .html import code_block, esc, heatmap, ref_row, table
 from ..store.summaries import summary_text
 from ..store.tape_graph import KINDS
 
+#: verdicts of a gradient that is not a finite value: the Why tab opens on them (served and
+#: exported pages alike)
+NOT_FINITE = ("none", "nan", "inf")
+
 VERDICT_TEXT = {"value": "has a gradient", "none": "gradient is None", "zero": "gradient is zero",
                 "nan": "gradient has NaN", "inf": "gradient has Inf"}
+
+
+def verdict_of(r: dict) -> str:
+    """The verdict of an explained gradient; a result recorded without one is "value" when it
+    carries a gradient, else "none"."""
+    return str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
+
+
+def any_not_finite(results) -> bool:
+    """Whether any gradient of ``results`` is None, NaN or Inf (the Why tab opens first)."""
+    return any(verdict_of(r) in NOT_FINITE for r in results or ())
 
 
 def node_html(store, node: dict, gradient: str = "", heatmaps: bool = True,
@@ -99,7 +114,7 @@ def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
     """One explained gradient: source, verdict, cause, message, fix and the code line."""
     ref = r.get("tensor") or {}
     name = r.get("source_name") or store.tensor_name(ref.get("id"), ref.get("name", "?"))
-    verdict = str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
+    verdict = verdict_of(r)
     head = (f'<div class="tv-card {esc(verdict)}"><b class="tv-why-name">{esc(name)}</b>'
             f'<span class="tv-badge">{esc(VERDICT_TEXT.get(verdict, verdict))}</span>'
             f'<span class="tv-badge">{esc(r.get("cause", ""))}</span>')

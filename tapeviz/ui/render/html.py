@@ -35,7 +35,8 @@ CSS = """
 .tv-badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px;
   background: #eee; margin-left: 4px; }
 .tv-err { color: #a40000; }
-.tv-heat td { width: 14px; height: 14px; padding: 0; border: 1px solid #fff; }
+/* grey lines: an all-zero value (white cells) still shows as a grid, not as blank space */
+.tv-heat td { width: 14px; height: 14px; padding: 0; border: 1px solid #d0d0d0; }
 """
 
 

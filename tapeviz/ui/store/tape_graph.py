@@ -31,6 +31,7 @@ KINDS = {
 # problems marked on a node (an outline per kind, in the legend after KINDS)
 FLAGS = {
     "nonfinite": "first NaN / Inf made here",
+    "nonfinite_input": "held NaN / Inf before this tape",
     "dead_relu": "dead ReLU (all outputs zero)",
     "saturated": "saturated activation",
     "clipped": "clipped values (no gradient)",
@@ -237,10 +238,10 @@ def _flag(store: Store, tape: dict, nodes) -> None:
         op = store.ops.get(n.get("node")) if n.get("node") is not None else None
         if op is None:
             continue
-        for r in op["inputs"]:      # a NaN entering the tape (a Variable), as this op read it
-            leaf = nodes.get(f"t{r.get('id')}")
+        for r in op["inputs"]:      # a NaN entering the tape (a Variable), as this op read it:
+            leaf = nodes.get(f"t{r.get('id')}")      # made before (an update), not here
             if leaf is not None and is_bad(r.get("summary")):
-                leaf.setdefault("flag", "nonfinite")
+                leaf.setdefault("flag", "nonfinite_input")
         out = (op["outputs"] or [{}])[0].get("summary")
         flag = None
         if is_bad(out) and first and not any(is_bad(r.get("summary")) for r in op["inputs"]):

@@ -1,0 +1,182 @@
+"""Every run of the broken-runs corpus (tests/broken_runs/) on the exported page and on the
+served dashboard, in a real browser: for each gradient call a `# truth:` marker names, the
+Why card of the marked source and the graph's marks tell that truth (the checks are in
+corpus_truth.py, shared with the notebook's test)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import corpus_truth
+from conftest import env_with_repo, node_data, open_dashboard
+from test_broken_run_page import CORPUS, broken  # noqa: F401  (the corpus recordings, a fixture)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("name", corpus_truth.SCRIPTS)
+def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watched_page):
+    """`tapeviz export` of a corpus run, opened from file:// in chromium: on each tape's tab,
+    the Why tab's cards give every `# truth:` marker of that tape's call (cause, line, the
+    line's code, which instance of a loop's op), and the graph marks the op the cause names.
+    A marked call whose tape the page leaves out (it holds the newest tapes and those where
+    NaN began) is named as left out at the top of the page."""
+    from tapeviz.recording import load_recording
+    page, watch = watched_page
+    out = tmp_path / f"{name}.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(broken(name)),
+                           "-o", str(out)], capture_output=True, text=True, timeout=300,
+                          env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    events = list(load_recording(str(broken(name))))
+    finished = [e for e in events if e.kind == "gradient_finished"]
+    script = CORPUS / f"{name}.py"
+    lines = script.read_text().splitlines()
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    checked, wrong = 0, []
+    for place, call in enumerate(finished, 1):
+        marked = corpus_truth.marked_at(script, place, len(finished))
+        if not marked:
+            continue
+        # ("tape 3" or, where the NaN began, "tape 3 · NaN began")
+        tab = page.locator(".bk-tab", has_text=re.compile(rf"^tape {call.tape}( ·|$)"))
+        if not tab.count():
+            note = page.locator(".tv-export-omitted").first.inner_text()
+            assert re.search(rf"tapes [\d, ]*\b{call.tape}\b", note) is None, note
+            assert "tapeviz serve" in note, note
+            checked += len(marked)
+            continue
+        tab.first.click()
+        side = f"side_{call.tape}"
+        page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('{side}') !== null")
+        page.locator(".bk-tab", has_text=re.compile("^Why$")).locator("visible=true").first.click()
+        assert f"Why: gradient call {call.call} " in page.locator(
+            ".tv-h", has_text="Why:").locator("visible=true").first.inner_text()
+        nodes = node_data(page, f"nodes_{call.tape}")
+        cards = page.locator(".tv-card").locator("visible=true")
+        cards.first.wait_for()
+        texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
+                 " ".join(c.inner_text().split()) for c in cards.all()}
+        for source, verdict, cause, options, line in marked:
+            checked += 1
+            card = [t for n, t in texts.items() if corpus_truth.names_source(n, source)]
+            if len(card) != 1:
+                wrong.append(f"tape {call.tape}: {len(card)} cards for {source}: {list(texts)}")
+                continue
+            code = lines[line - 1] if line else ""
+            wrong += [f"tape {call.tape} {source}: {w}: {card[0]}" for w in
+                      corpus_truth.card_problems(card[0], cause, options, line,
+                                                 f"{name}.py:{line}", code)]
+            op = options.get("op", "").split("#")[0]
+            if op and cause in corpus_truth.FLAG_OF_CAUSE:
+                ops = corpus_truth.instances(events, call.tape, op, line, f"{name}.py")
+                if not corpus_truth.marked_on_graph(nodes, ops, options,
+                                                    corpus_truth.FLAG_OF_CAUSE[cause]):
+                    wrong.append(f"tape {call.tape} {source}: {options['op']} not marked "
+                                 f"{corpus_truth.FLAG_OF_CAUSE[cause]} on the graph")
+    assert not wrong, "\n".join(wrong)
+    # every marker, at every call it names, was checked
+    assert checked == corpus_truth.count(script, len(finished))
+    watch.check()
+
+
+def _shown_tape(page) -> str:
+    return page.locator("select").first.evaluate("s => s.options[s.selectedIndex].text")
+
+
+def _pick_tape(page, tape, call):
+    """Pick ``tape`` in the Tape selector and wait until the Gradient call selector is on its
+    ``call`` (a tape may record no op: its graph alone does not show the pick is done)."""
+    select = page.locator("select").first
+    label = next(o for o in select.locator("option").all_inner_texts()
+                 if o.startswith(f"tape {tape} "))
+    select.select_option(label=label)
+    _wait_call(page, call)
+
+
+def _wait_call(page, call):
+    """Wait until the Gradient call selector is on ``call``."""
+    calls = page.locator("select").nth(1)
+    shown = ""
+    for _ in range(600):
+        shown = calls.evaluate("s => s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].text")
+        if shown.startswith(f"call {call}:"):
+            break
+        page.wait_for_timeout(100)
+    assert shown.startswith(f"call {call}:"), (call, shown)
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.parametrize("name", corpus_truth.SCRIPTS)
+def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_page):
+    """`tapeviz serve` of a corpus run: for each marked gradient call, its tape picked in the
+    Tape selector as a user does, the Why tab (ok cards unfolded) gives every `# truth:`
+    marker of the call (cause, line, the line's code, which instance of a loop's op), and the
+    graph marks the op the cause names."""
+    from tapeviz.recording import load_recording
+    page, watch = watched_page
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    server = serve(broken(name))
+    events = list(load_recording(str(broken(name))))
+    finished = [e for e in events if e.kind == "gradient_finished"]
+    script = CORPUS / f"{name}.py"
+    lines = script.read_text().splitlines()
+    open_dashboard(page, server.url)
+    _wait_call(page, finished[-1].call)         # it opens on the newest call
+    checked, wrong = 0, []
+    for place, call in enumerate(finished, 1):
+        marked = corpus_truth.marked_at(script, place, len(finished))
+        if not marked:
+            continue
+        if not _shown_tape(page).startswith(f"tape {call.tape} "):
+            _pick_tape(page, call.tape, call.call)
+        page.locator(".bk-tab", has_text=re.compile("^Why$")).first.click()
+        summary = page.locator(".tv-why-summary").locator("visible=true")
+        summary.first.wait_for()
+        ok = page.locator(".tv-why-ok .bk-btn").locator("visible=true")
+        if ok.count() and "bk-active" not in (ok.first.get_attribute("class") or ""):
+            ok.first.click()
+        # the server redraws the graph and the cards for the pick, and unfolds the ok
+        # cards: round trips a loaded machine can make slow; what they show is read again
+        # until it tells the truth or 30 s pass
+        for attempt in range(60):
+            found = _served_truth(page, call, marked, events, name, lines)
+            if not found or attempt == 59:
+                break
+            page.wait_for_timeout(500)
+        checked += len(marked)
+        wrong += found
+    server.stop()
+    assert not wrong, "\n".join(wrong)
+    assert checked == corpus_truth.count(script, len(finished))
+    watch.check()
+
+
+def _served_truth(page, call, marked, events, name, lines) -> list:
+    """What the served page fails to show of the markers ``marked`` of gradient call
+    ``call`` (its Why cards and its graph as drawn now)."""
+    cards = page.locator(".tv-card").locator("visible=true")
+    texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
+             " ".join(c.inner_text().split()) for c in cards.all()}
+    nodes, wrong = node_data(page), []
+    for source, verdict, cause, options, line in marked:
+        card = [t for n, t in texts.items() if corpus_truth.names_source(n, source)]
+        if len(card) != 1:
+            wrong.append(f"tape {call.tape}: {len(card)} cards for {source}: {list(texts)}")
+            continue
+        code = lines[line - 1] if line else ""
+        wrong += [f"tape {call.tape} {source}: {w}: {card[0]}" for w in
+                  corpus_truth.card_problems(card[0], cause, options, line, f"{name}.py:{line}",
+                                             code)]
+        op = options.get("op", "").split("#")[0]
+        if op and cause in corpus_truth.FLAG_OF_CAUSE:
+            ops = corpus_truth.instances(events, call.tape, op, line, f"{name}.py")
+            if not corpus_truth.marked_on_graph(nodes, ops, options,
+                                                corpus_truth.FLAG_OF_CAUSE[cause]):
+                wrong.append(f"tape {call.tape} {source}: {options['op']} not marked "
+                             f"{corpus_truth.FLAG_OF_CAUSE[cause]} on the graph")
+    return wrong
