@@ -87,7 +87,11 @@ class Layer(Module):
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _initializers.get(initializer)
         value = init(shape, dtype=dtype)
-        var = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'Variable'}",
+        # Keras names a weight in the name scope of the layer being built by a call (or by a
+        # model's build): 'dense/kernel:0'; a direct `layer.build(shape)` has no scope: 'kernel:0'
+        building = _CALLS.__dict__.get("building")
+        prefix = f"{building}/" if building else ""
+        var = Variable(value, trainable=trainable, name=f"{prefix}{name or 'Variable'}",
                        dtype=dtype)
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
@@ -172,8 +176,13 @@ class Layer(Module):
 
     def _maybe_build(self, input_shape):
         if not self.built:
-            with name_scope(self.name):
-                self.build(input_shape)
+            outer = _CALLS.__dict__.get("building")
+            _CALLS.building = self.name
+            try:
+                with name_scope(self.name):
+                    self.build(input_shape)
+            finally:
+                _CALLS.building = outer
             self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
@@ -182,11 +191,20 @@ class Layer(Module):
         calls = _CALLS.__dict__
         if not calls.get("depth"):
             _functional().forget_call_losses(self)     # the outermost call: losses anew
+        # Keras's training mode: given to this call, else the enclosing layer call's (a
+        # subclassed model's `self.bn(x)` inside `call(x, training=True)` trains, and so does
+        # every layer inside `fit`), else the default of this layer's `call`
+        outer = calls.get("training")
+        training = kwargs.get("training")
+        if training is None and outer is not None and _accepts(self.call, "training"):
+            kwargs["training"] = training = outer
         calls["depth"] = calls.get("depth", 0) + 1
+        calls["training"] = training if training is not None else outer
         try:
             return self._eager_call(inputs, args, kwargs)
         finally:
             calls["depth"] -= 1
+            calls["training"] = outer
 
     def _eager_call(self, inputs, args, kwargs):
         if not isinstance(inputs, (_Operand, list, tuple, dict)):
@@ -225,7 +243,10 @@ class Layer(Module):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
-_CALLS = threading.local()     # .depth: how many layer calls are running in this thread
+#: .depth: how many layer calls are running in this thread; .training: the training mode of
+#: the innermost one that has one (None: none has); .building: the name of the layer a call
+#: is building
+_CALLS = threading.local()
 
 
 def _functional():

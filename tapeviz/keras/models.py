@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import nest
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
-from .layers import Layer, _accepts
+from .layers import Layer, _accepts, _unique
 from .training import Trainer
 
 
@@ -26,6 +26,17 @@ class Model(Trainer, Layer):
             self._graph = Graph(self, inputs, outputs)
             self._layers = list(self._graph.layers)
             self.built = True
+
+    @property
+    def weights(self) -> list:
+        """Layer by layer, each layer's own order (its trainable weights, then the others), then
+        the model's own: Keras's order for a model (a layer's is all trainable weights first),
+        the order of `get_weights` and `set_weights`."""
+        out = []
+        for layer in self._sublayers():
+            out += layer.weights
+        return _unique(out + [w for w in self._own_weights if w.trainable] +
+                       [w for w in self._own_weights if not w.trainable])
 
     # --- the functional graph -------------------------------------------------------------------
     @property
