@@ -1,6 +1,8 @@
 """`tv.keras.layers`: every layer under Keras's names, from the modules that define them by
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
-`Dropout`); `Input`, `InputLayer`, `Lambda` and the merging layers (`Add`,
+`Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv2D`, `Conv2DTranspose`), layers_pooling
+(`MaxPooling2D`, `AveragePooling2D`, the global poolings), layers_normalization
+(`BatchNormalization`); `Input`, `InputLayer`, `Lambda` and the merging layers (`Add`,
 `Concatenate`, ...) are added by `tv.keras` from their own modules.
 
 A layer creates its variables lazily, on its first call, when the input's shape is known;
@@ -16,4 +18,14 @@ TensorShape([2, 3])
 # (the helpers other keras modules import from here, as before the split)
 from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # noqa: F401
                           reset_uids, to_snake_case, unique_name)
-from .layers_core import Activation, Dense, Dropout, Flatten, ReLU  # noqa: F401
+from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten, ReLU,  # noqa: F401
+                          Reshape)
+from .layers_conv import Conv2D, Conv2DTranspose  # noqa: F401
+from .layers_normalization import BatchNormalization  # noqa: F401
+from .layers_pooling import (AveragePooling2D, GlobalAveragePooling2D,  # noqa: F401
+                             GlobalMaxPooling2D, MaxPooling2D)
+
+# Keras's other spellings
+Convolution2D, Convolution2DTranspose = Conv2D, Conv2DTranspose
+MaxPool2D, AvgPool2D = MaxPooling2D, AveragePooling2D
+GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D

@@ -1,4 +1,5 @@
-"""The core layers: `Dense`, `Flatten`, `Activation`, `ReLU`, `Dropout`."""
+"""The core layers: `Dense`, `Flatten`, `Activation`, `ReLU`, `Dropout` (and, below them,
+`Reshape` and `Embedding`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -128,3 +129,76 @@ class Dropout(Layer):
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 
+
+class Reshape(Layer):
+    """(batch, ...) -> (batch, *target_shape); one entry of `target_shape` may be -1.
+
+    >>> import tapeviz as tv
+    >>> tv.keras.layers.Reshape((2, -1))(tv.ones((5, 6))).shape
+    TensorShape([5, 2, 3])
+    """
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        shape = (target_shape,) if isinstance(target_shape, (int, np.integer)) else \
+            tuple(target_shape)
+        if sum(s == -1 for s in shape) > 1 or any(
+                not isinstance(s, (int, np.integer)) or (s < 1 and s != -1) for s in shape):
+            raise ValueError(f"Reshape: target_shape must be positive integers with at most one "
+                             f"-1 (the batch axis is not part of it), got {target_shape!r}. Fix: "
+                             "e.g. Reshape((28, 28, 1))")
+        self.target_shape = tuple(int(s) for s in shape)
+
+    def call(self, inputs):
+        from ..engine.ops import reshape
+        x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+        return reshape(x, (x._value.shape[0],) + self.target_shape)
+
+    def compute_output_shape(self, input_shape):
+        rest = input_shape[1:]
+        if -1 not in self.target_shape:
+            return (input_shape[0],) + self.target_shape
+        if any(s is None for s in rest):
+            return (input_shape[0],) + tuple(None if s == -1 else s for s in self.target_shape)
+        known = int(np.prod([s for s in self.target_shape if s != -1]))
+        total = int(np.prod(rest))
+        if known == 0 or total % known:
+            raise ValueError(f"total size of new array must be unchanged, input_shape = "
+                             f"{list(rest)}, output_shape = {list(self.target_shape)}")
+        return (input_shape[0],) + tuple(total // known if s == -1 else s
+                                         for s in self.target_shape)
+
+
+class Embedding(Layer):
+    """Rows of an (input_dim, output_dim) table, looked up by integer ids (`tv.gather`):
+    (batch, ...) ids -> (batch, ..., output_dim) vectors."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, activity_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, input_length=None, sparse=False,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if any(not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v <= 0
+               for v in (input_dim, output_dim)):
+            raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received "
+                             f"input_dim = {input_dim} and output_dim = {output_dim}. Fix: "
+                             "input_dim is the vocabulary size, output_dim the vector size")
+        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.embeddings_initializer = _initializers.get(embeddings_initializer)
+        self.mask_zero, self.input_length = bool(mask_zero), input_length
+        self.embeddings = None
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer)
+        self.built = True
+
+    def call(self, inputs):
+        from ..engine.ops import cast, gather
+        ids = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+        if ids.dtype.name not in ("int32", "int64"):
+            ids = cast(ids, "int32")           # as Keras: float ids are truncated
+        return gather(self.embeddings, ids)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)

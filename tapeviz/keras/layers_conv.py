@@ -1,0 +1,195 @@
+"""Convolution layers: `Conv2D` and `Conv2DTranspose` (channels last, as Keras on a CPU).
+
+Their kernels have Keras's shapes and names: `conv2d/kernel:0` of shape (kh, kw, in, filters)
+for `Conv2D`, (kh, kw, filters, in) for `Conv2DTranspose`, then `bias:0` of shape (filters,).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.ops import add
+from ..engine.ops.conv import conv2d, conv2d_transpose
+from . import activations as _activations
+from . import initializers as _initializers
+from .layers_base import Layer, _float_input
+
+
+def int_pair(value, what: str, layer: str) -> tuple:
+    """Keras's `kernel_size=3` or `(3, 3)` as (3, 3)."""
+    values = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                   and v > 0 for v in values):
+        raise ValueError(f"{layer}: The `{what}` argument must be a tuple of 2 positive "
+                         f"integers. Received: {what}={value!r}. Fix: e.g. {what}=3 or "
+                         f"{what}=(3, 3)")
+    return tuple(int(v) for v in values)
+
+
+def padding_mode(padding, layer: str) -> str:
+    """Keras's lower-case 'valid' / 'same' (either case accepted), as TF's upper case."""
+    mode = padding.lower() if isinstance(padding, str) else padding
+    if mode not in ("valid", "same"):
+        raise ValueError(f"{layer}: The `padding` argument must be a list/tuple or one of "
+                         f'"valid", "same" (or "causal", only for `Conv1D). Received: '
+                         f"{padding!r}. Fix: padding='same' keeps the spatial size")
+    return mode.upper()
+
+
+def channels_last(data_format, layer: str):
+    if data_format not in (None, "channels_last"):
+        raise ValueError(f"{layer}: data_format={data_format!r} is not supported by tapeviz, "
+                         "which computes convolutions channels last (NHWC), as TensorFlow on "
+                         "a CPU. Fix: data_format='channels_last' with inputs of shape "
+                         "(batch, height, width, channels)")
+
+
+def check_rank4(layer, shape):
+    if shape is not None and len(shape) != 4:
+        raise ValueError(f'Input 0 of layer "{layer.name}" is incompatible with the layer: '
+                         f"expected min_ndim=4, found ndim={len(shape)}. Full shape received: "
+                         f"{tuple(shape)}. Fix: images as (batch, height, width, channels), "
+                         "e.g. tv.expand_dims(x, -1) for one channel")
+
+
+class _Conv(Layer):
+    """What `Conv2D` and `Conv2DTranspose` share: arguments, the kernel and the bias."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1), activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        kind = type(self).__name__
+        if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
+                filters <= 0:
+            raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "
+                             f"positive value. Received filters={filters!r}. Fix: the number of "
+                             "output channels, e.g. filters=16")
+        self.filters = int(filters)
+        self.kernel_size = int_pair(kernel_size, "kernel_size", kind)
+        self.strides = int_pair(strides, "strides", kind)
+        self.dilation_rate = int_pair(dilation_rate, "dilation_rate", kind)
+        self.padding = padding_mode(padding, kind).lower()
+        channels_last(data_format, kind)
+        self.data_format = "channels_last"
+        self.activation = _activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = _initializers.get(kernel_initializer)
+        self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel = None
+        self.bias = None
+
+    def _kernel_shape(self, channels):
+        raise NotImplementedError
+
+    def build(self, input_shape):
+        check_rank4(self, input_shape)
+        if input_shape is None or input_shape[-1] is None:
+            raise ValueError(f"The channel dimension of the inputs to {type(self).__name__} "
+                             f"should be defined. Found None. Full input shape received: "
+                             f"{input_shape}")
+        self.kernel = self.add_weight("kernel", self._kernel_shape(int(input_shape[-1])),
+                                      initializer=self.kernel_initializer)
+        if self.use_bias:
+            self.bias = self.add_weight("bias", (self.filters,),
+                                        initializer=self.bias_initializer)
+        self.built = True
+
+    def _input(self, inputs, channel_axis):
+        x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
+        check_rank4(self, tuple(x.shape))
+        want = self.kernel._value.shape[channel_axis]
+        if x._value.shape[-1] != want:
+            raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
+                             f"expected axis -1 of input shape to have value {want}, but "
+                             f"received input with shape {tuple(x.shape)}. Fix: this layer was "
+                             f"built for inputs with {want} channels")
+        return x
+
+    def _finish(self, out):
+        if self.use_bias:
+            out = add(out, self.bias)
+        return self.activation(out)
+
+
+class Conv2D(_Conv):
+    """`activation(conv2d(inputs, kernel) + bias)`.
+
+    >>> import tapeviz as tv
+    >>> tv.keras.layers.Conv2D(4, 3, padding="same")(tv.ones((2, 8, 8, 1))).shape
+    TensorShape([2, 8, 8, 4])
+    """
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1), groups=1, **kwargs):
+        if groups != 1:
+            raise ValueError(f"Conv2D: groups={groups!r} is not supported by tapeviz (grouped "
+                             "convolutions). Fix: groups=1")
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         **kwargs)
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(f"Conv2D: `strides > 1` not supported in conjunction with "
+                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
+                             f"dilation_rate={self.dilation_rate}. Fix: one of them 1")
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.filters)
+
+    def call(self, inputs):
+        x = self._input(inputs, 2)
+        return self._finish(conv2d(x, self.kernel, self.strides, self.padding.upper(),
+                                   dilations=self.dilation_rate))
+
+    def compute_output_shape(self, input_shape):
+        out = [input_shape[0]]
+        for size, k, s, d in zip(input_shape[1:3], self.kernel_size, self.strides,
+                                 self.dilation_rate):
+            window = (k - 1) * d + 1
+            out.append(None if size is None else -(-size // s) if self.padding == "same"
+                       else (size - window) // s + 1)
+        return tuple(out) + (self.filters,)
+
+
+class Conv2DTranspose(_Conv):
+    """The transposed convolution: `conv2d_transpose(inputs, kernel)` to Keras's output size
+    (`inputs · strides` with 'same', plus `max(kernel - strides, 0)` with 'valid')."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None,
+                 data_format=None, dilation_rate=(1, 1), **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         **kwargs)
+        if self.dilation_rate != (1, 1):
+            raise ValueError("Conv2DTranspose: dilation_rate > 1 is not supported by tapeviz "
+                             f"(got {self.dilation_rate}). Fix: dilation_rate=1")
+        self.output_padding = None if output_padding is None else \
+            tuple(int(v) for v in ((output_padding,) * 2 if isinstance(output_padding, int)
+                                   else output_padding))
+        if self.output_padding is not None and any(
+                p >= s for p, s in zip(self.output_padding, self.strides)):
+            raise ValueError(f"Conv2DTranspose: Strides {self.strides} must be greater than "
+                             f"output padding {self.output_padding}. Fix: output_padding < "
+                             "strides on each axis")
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def _output_size(self, size, axis):
+        k, s = self.kernel_size[axis], self.strides[axis]
+        if size is None:
+            return None
+        if self.output_padding is None:
+            return size * s + max(k - s, 0) if self.padding == "valid" else size * s
+        pad = k // 2 if self.padding == "same" else 0
+        return (size - 1) * s + k - 2 * pad + self.output_padding[axis]
+
+    def call(self, inputs):
+        x = self._input(inputs, 3)
+        n, h, w = x._value.shape[:3]
+        shape = [n, self._output_size(h, 0), self._output_size(w, 1), self.filters]
+        return self._finish(conv2d_transpose(x, self.kernel, shape, self.strides,
+                                             self.padding.upper()))
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self._output_size(input_shape[1], 0),
+                self._output_size(input_shape[2], 1), self.filters)
