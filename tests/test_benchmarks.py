@@ -263,3 +263,14 @@ def test_the_recorded_w3_workload_records_its_steps_and_cleans_up():
     finally:
         step.close()
     assert not os.path.exists(path)
+
+
+def test_the_w7_cnn_step_computes_what_the_hand_written_numpy_step_computes():
+    """The timed CNN steps agree (loss and every parameter's update), so W7 compares equals."""
+    import cnn_workloads
+    import workloads
+    assert {"tapeviz W7", "numpy W7"} <= set(workloads.FACTORIES)
+    ours = timing.to_numpy(cnn_workloads.tapeviz_cnn().check())
+    theirs = cnn_workloads.numpy_cnn().check()
+    assert timing.agree(ours, theirs, *workloads.TOLERANCES["W7"]) is None
+    assert all(np.abs(update).max() > 0 for update in theirs[1:])   # every parameter moved
