@@ -229,15 +229,16 @@ def _operands(input, filters, op):
     return x, w
 
 
-def _depth_check(in_channels, filter_depth, op):
+def _depth_check(x, w, op):
+    in_channels, filter_depth = x._value.shape[3], w._value.shape[2]
     if in_channels != filter_depth:
         fits = filter_depth and in_channels % filter_depth == 0
         raise InvalidArgumentError(
             f"{op}: input depth must be evenly divisible by filter depth: {in_channels} vs "
             f"{filter_depth}" + (" (grouped convolutions are not supported by tapeviz)"
                                  if fits else "") +
-            f". Fix: the filter's third axis must equal the input's channels ({in_channels}) "
-            f"[Op:{op}]", op)
+            f" (input shape {tuple(x.shape)}, filters shape {tuple(w.shape)}). Fix: the "
+            f"filters' third axis must equal the input's channels ({in_channels}) [Op:{op}]", op)
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
@@ -252,7 +253,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     x, w = _operands(input, filters, op)
     strides = spatial_pair(strides, "strides", op)
     dilations = spatial_pair(dilations, "dilations", op)
-    _depth_check(x._value.shape[3], w._value.shape[2], op)
+    _depth_check(x, w, op)
     window = dilated(w._value.shape[:2], dilations)
     pads, _ = resolve_padding(padding, x._value.shape[1:3], window, strides, op)
     return apply(_conv, (x, w), _geometry(strides, pads, dilations))
