@@ -68,3 +68,13 @@ def test_a_conv2d_on_the_wrong_channels_names_both_shapes_and_the_fix():
     text = str(err.value)
     assert "Conv2D" in text and "(1, 5, 5, 3)" in text and "(3, 3, 2, 4)" in text
     assert "Fix:" in text
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tv.keras.layers.Conv2D(2, 3, kernel_regularizer="l2"),
+    lambda: tv.keras.layers.Conv2DTranspose(2, 3, bias_constraint=abs),
+    lambda: tv.keras.layers.BatchNormalization(gamma_regularizer="l2"),
+    lambda: tv.keras.layers.Embedding(5, 2, embeddings_regularizer="l1")])
+def test_a_regularizer_or_constraint_is_refused_not_silently_dropped(make):
+    with pytest.raises(NotImplementedError, match="not supported by tapeviz. Fix:"):
+        make()

@@ -299,6 +299,17 @@ def _leaves(value):
         yield value
 
 
+def refuse_unsupported(layer: str, **arguments):
+    """Regularizers and constraints are not imitated: refuse them rather than train without
+    them (a silently different loss)."""
+    given = sorted(name for name, value in arguments.items() if value is not None)
+    if given:
+        raise NotImplementedError(f"{layer}: {', '.join(given)} {'is' if len(given) == 1 else 'are'} not "
+                                  "supported by tapeviz. Fix: "
+                                  "leave it None and add the penalty to the loss yourself, "
+                                  "e.g. loss + 1e-4 * tf.nn.l2_loss(layer.kernel)")
+
+
 def _float_input(x, dtype, layer="layer"):
     if not isinstance(x, Tensor):
         x = convert_to_tensor(x)

@@ -11,7 +11,7 @@ from ..engine.ops import add
 from ..engine.ops.conv import conv2d, conv2d_transpose
 from . import activations as _activations
 from . import initializers as _initializers
-from .layers_base import Layer, _float_input
+from .layers_base import Layer, _float_input, refuse_unsupported
 
 
 def int_pair(value, what: str, layer: str) -> tuple:
@@ -61,6 +61,10 @@ class _Conv(Layer):
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         kind = type(self).__name__
+        refuse_unsupported(kind, kernel_regularizer=kernel_regularizer,
+                           bias_regularizer=bias_regularizer,
+                           activity_regularizer=activity_regularizer,
+                           kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
                 filters <= 0:
             raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "

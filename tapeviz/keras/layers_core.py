@@ -8,7 +8,7 @@ from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import activations as _activations
 from . import initializers as _initializers
-from .layers_base import Layer, _float_input
+from .layers_base import Layer, _float_input, refuse_unsupported
 
 
 class Dense(Layer):
@@ -178,6 +178,12 @@ class Embedding(Layer):
                  embeddings_constraint=None, mask_zero=False, input_length=None, sparse=False,
                  **kwargs):
         super().__init__(**kwargs)
+        refuse_unsupported("Embedding", embeddings_regularizer=embeddings_regularizer,
+                           activity_regularizer=activity_regularizer,
+                           embeddings_constraint=embeddings_constraint)
+        if sparse:
+            raise ValueError("Embedding: sparse=True is not supported by tapeviz. Fix: "
+                             "sparse=False")
         if any(not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v <= 0
                for v in (input_dim, output_dim)):
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, Received "

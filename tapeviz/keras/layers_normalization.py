@@ -16,7 +16,7 @@ import numpy as np
 from ..engine.ops import reshape
 from ..engine.ops.normalization import batch_normalization, moments
 from . import initializers as _initializers
-from .layers_base import Layer, _float_input
+from .layers_base import Layer, _float_input, refuse_unsupported
 
 _FUSED_EPSILON = 1.001e-5     # the fused kernel's smallest epsilon (Keras raises smaller ones)
 
@@ -43,6 +43,12 @@ class BatchNormalization(Layer):
                  gamma_constraint=None, synchronized=False, fused=None, renorm=False,
                  virtual_batch_size=None, adjustment=None, **kwargs):
         super().__init__(**kwargs)
+        refuse_unsupported("BatchNormalization", beta_regularizer=beta_regularizer,
+                           gamma_regularizer=gamma_regularizer, beta_constraint=beta_constraint,
+                           gamma_constraint=gamma_constraint)
+        if synchronized:
+            raise ValueError("BatchNormalization: synchronized=True is for several devices; "
+                             "tapeviz has one. Fix: synchronized=False")
         if renorm or virtual_batch_size is not None or adjustment is not None:
             raise ValueError("BatchNormalization: renorm, virtual_batch_size and adjustment "
                              "are not supported by tapeviz. Fix: leave them at their defaults")
