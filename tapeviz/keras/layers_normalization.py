@@ -70,9 +70,11 @@ class BatchNormalization(Layer):
         axes = self.axis if isinstance(self.axis, list) else [self.axis]
         for a in axes:
             if not isinstance(a, (int, np.integer)) or not -rank <= a < rank:
-                raise ValueError(f"Invalid axis: {a} (BatchNormalization {self.name!r} on an "
-                                 f"input of shape {tuple(input_shape)}). Fix: an axis in "
-                                 f"[-{rank}, {rank}), usually -1 (the channels)")
+                raise ValueError(f"Invalid value for `axis` argument. Expected 0 <= axis < "
+                                 f"inputs.rank (with inputs.rank={rank}). Received: "
+                                 f"axis={tuple(axes)} (BatchNormalization {self.name!r}, input "
+                                 f"shape {tuple(input_shape)}). Fix: an axis in [-{rank}, "
+                                 f"{rank}), usually -1 (the channels)")
         self._axes = sorted({int(a) % rank for a in axes})
         self.axis = self._axes if isinstance(self.axis, list) else self._axes[0]
         for a in self._axes:
