@@ -1,5 +1,6 @@
 """Pooling layers: `MaxPooling2D`, `AveragePooling2D` (windows, `strides` defaulting to the
-window) and `GlobalAveragePooling2D`, `GlobalMaxPooling2D` (over height and width)."""
+window), `GlobalAveragePooling2D`, `GlobalMaxPooling2D` (over height and width) and
+`GlobalAveragePooling1D`, `GlobalMaxPooling1D` (over the steps of a sequence)."""
 from __future__ import annotations
 
 from ..engine.convert import convert_to_tensor
@@ -50,8 +51,9 @@ class AveragePooling2D(_Pooling2D):
     _pool = staticmethod(avg_pool2d)
 
 
-class _GlobalPooling2D(Layer):
+class _GlobalPooling(Layer):
     _reduce = None
+    _rank = 4            # the axes between the batch and the channels are reduced
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
@@ -61,12 +63,34 @@ class _GlobalPooling2D(Layer):
 
     def call(self, inputs):
         x = convert_to_tensor(inputs)
-        check_rank4(self, tuple(x.shape))
-        return type(self)._reduce(x, axis=[1, 2], keepdims=self.keepdims)
+        if x._value.ndim != self._rank:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected ndim={self._rank}, found ndim={x._value.ndim}. Full "
+                             f"shape received: {tuple(x.shape)}")
+        axes = list(range(1, self._rank - 1))
+        return type(self)._reduce(x, axis=axes, keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):
-        return ((input_shape[0], 1, 1, input_shape[3]) if self.keepdims else
-                (input_shape[0], input_shape[3]))
+        kept = (1,) * (self._rank - 2) if self.keepdims else ()
+        return (input_shape[0],) + kept + (input_shape[-1],)
+
+
+class _GlobalPooling2D(_GlobalPooling):
+    _rank = 4
+
+
+class _GlobalPooling1D(_GlobalPooling):
+    _rank = 3
+
+
+class GlobalAveragePooling1D(_GlobalPooling1D):
+    """The mean over the steps: (batch, steps, features) -> (batch, features)."""
+    _reduce = staticmethod(reduce_mean)
+
+
+class GlobalMaxPooling1D(_GlobalPooling1D):
+    """The max over the steps: (batch, steps, features) -> (batch, features)."""
+    _reduce = staticmethod(reduce_max)
 
 
 class GlobalAveragePooling2D(_GlobalPooling2D):

@@ -200,6 +200,24 @@ class Sequential(Model):
         if shape is not None:
             self.build(shape)
 
+    @property
+    def input_shape(self):
+        """Known once an input shape is (`Input`, or `input_shape=` on the first layer)."""
+        shape = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None)
+        if shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined input shape. Fix: start the model with "
+                                 "tf.keras.Input(shape=...) or give the first layer input_shape=")
+        return tuple(shape)
+
+    @property
+    def output_shape(self):
+        shape = self.input_shape
+        for layer in self._layers:
+            shape = tuple(layer.compute_output_shape(shape))
+        return shape
+
     def pop(self):
         if not self._layers:
             raise TypeError("There are no layers in the model.")
@@ -225,7 +243,8 @@ class Sequential(Model):
         self.built = True
 
     def _output_shapes(self) -> list:
-        shape, out = self._batch_input_shape, []
+        shape, out = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None), []
         for layer in self._layers:
             try:
                 shape = None if shape is None else tuple(layer.compute_output_shape(shape))
