@@ -198,6 +198,8 @@ class Layer(Module):
         training = kwargs.get("training")
         if training is None and outer is not None and _accepts(self.call, "training"):
             kwargs["training"] = training = outer
+        elif training is None and outer is None:
+            training = _training_default(self.call)   # what the call runs with, for the layers
         calls["depth"] = calls.get("depth", 0) + 1
         calls["training"] = training if training is not None else outer
         try:
@@ -286,6 +288,25 @@ def _accepts(fn, arg) -> bool:
 
 
 _ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _training_default(fn):
+    """The default of `fn`'s `training` parameter (None when it has none), kept per function."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func]["training default"]
+    except (KeyError, TypeError):
+        pass
+    try:
+        param = inspect.signature(fn).parameters.get("training")
+        default = None if param is None or param.default is param.empty else param.default
+    except (TypeError, ValueError):
+        default = None
+    try:
+        _ACCEPTS.setdefault(func, {})["training default"] = default
+    except TypeError:
+        pass
+    return default
 
 
 def _leaves(value):

@@ -106,3 +106,20 @@ net.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.1), loss=loss_fn)
 report("subclassed.history", net.fit(images, labels, batch_size=6, epochs=2, shuffle=False,
                                      verbose=0).history)
 report("subclassed.moving_after_fit", [net.bn.moving_mean, net.bn.moving_variance])
+
+
+class TrainsByDefault(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+
+    def call(self, x, training=True):
+        # the layers inside follow the call's default when no training= is given
+        return self.bn(x)
+
+
+by_default = TrainsByDefault()
+report("call_default_training", [by_default(np.array([[1.0], [3.0]], np.float32)),
+                                 by_default.bn.moving_mean])
+report("call_default_overridden", [by_default(np.array([[5.0], [7.0]], np.float32),
+                                              training=False), by_default.bn.moving_mean])
