@@ -1,9 +1,9 @@
 """`tv.keras.layers`: every layer under Keras's names, from the modules that define them by
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
-`LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv2D`, `Conv2DTranspose`), layers_pooling
-(`MaxPooling2D`, `AveragePooling2D`, the global poolings), layers_normalization
-(`BatchNormalization`); `Input`, `InputLayer`, `Lambda` and the merging layers (`Add`,
-`Concatenate`, ...) are added by `tv.keras` from their own modules.
+`LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv1D`, `Conv2D`,
+`Conv2DTranspose`), layers_pooling (`MaxPooling1D`/`2D`, `AveragePooling1D`/`2D`, the global
+poolings), layers_normalization (`BatchNormalization`); `Input`, `InputLayer`, `Lambda` and
+the merging layers (`Add`, `Concatenate`, ...) are added by `tv.keras` from their own modules.
 
 A layer creates its variables lazily, on its first call, when the input's shape is known;
 its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
@@ -20,14 +20,15 @@ from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # no
                           reset_uids, to_snake_case, unique_name)
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
                           LeakyReLU, ReLU, Reshape)
-from .layers_conv import Conv2D, Conv2DTranspose  # noqa: F401
+from .layers_conv import Conv1D, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
-from .layers_pooling import (AveragePooling2D, GlobalAveragePooling1D,  # noqa: F401
-                             GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D,
-                             MaxPooling2D)
+from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
+                             GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
+                             GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
 
 # Keras's other spellings
-Convolution2D, Convolution2DTranspose = Conv2D, Conv2DTranspose
-MaxPool2D, AvgPool2D = MaxPooling2D, AveragePooling2D
+Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+MaxPool1D, AvgPool1D, MaxPool2D, AvgPool2D = (MaxPooling1D, AveragePooling1D, MaxPooling2D,
+                                              AveragePooling2D)
 GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D
 GlobalAvgPool1D, GlobalMaxPool1D = GlobalAveragePooling1D, GlobalMaxPooling1D

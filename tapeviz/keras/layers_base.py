@@ -325,9 +325,10 @@ def refuse_unsupported(layer: str, **arguments):
     them (a silently different loss)."""
     given = sorted(name for name, value in arguments.items() if value is not None)
     if given:
-        raise NotImplementedError(f"{layer}: {', '.join(given)} {'is' if len(given) == 1 else 'are'} not "
-                                  "supported by tapeviz. Fix: "
-                                  "leave it None and add the penalty to the loss yourself, "
+        verb = "is" if len(given) == 1 else "are"
+        raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
+                                  "tapeviz. Fix: leave it None and add the penalty to the "
+                                  "loss yourself, "
                                   "e.g. loss + 1e-4 * tf.nn.l2_loss(layer.kernel)")
 
 

@@ -1,38 +1,40 @@
-"""Convolution layers: `Conv2D` and `Conv2DTranspose` (channels last, as Keras on a CPU).
+"""Convolution layers: `Conv1D`, `Conv2D` and `Conv2DTranspose` (channels last, as Keras on
+a CPU).
 
 Their kernels have Keras's shapes and names: `conv2d/kernel:0` of shape (kh, kw, in, filters)
-for `Conv2D`, (kh, kw, filters, in) for `Conv2DTranspose`, then `bias:0` of shape (filters,).
+for `Conv2D`, (k, in, filters) for `Conv1D`, (kh, kw, filters, in) for `Conv2DTranspose`,
+then `bias:0` of shape (filters,).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine.ops import add
-from ..engine.ops.conv import conv2d, conv2d_transpose
+from ..engine.ops import add, reshape
+from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
 from . import activations as _activations
 from . import initializers as _initializers
 from .layers_base import Layer, _float_input, refuse_unsupported
 
 
-def int_pair(value, what: str, layer: str) -> tuple:
-    """Keras's `kernel_size=3` or `(3, 3)` as (3, 3)."""
-    values = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
-    if len(values) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+def int_tuple(value, what: str, layer: str, n: int = 2) -> tuple:
+    """Keras's `kernel_size=3` or `(3, 3)` as (3, 3) (n entries, one per spatial axis)."""
+    values = (value,) * n if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) != n or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                    and v > 0 for v in values):
-        raise ValueError(f"{layer}: The `{what}` argument must be a tuple of 2 positive "
+        raise ValueError(f"{layer}: The `{what}` argument must be a tuple of {n} positive "
                          f"integers. Received: {what}={value!r}. Fix: e.g. {what}=3 or "
-                         f"{what}=(3, 3)")
+                         f"{what}={(3,) * n}")
     return tuple(int(v) for v in values)
 
 
-def padding_mode(padding, layer: str) -> str:
-    """Keras's lower-case 'valid' / 'same' (either case accepted), as TF's upper case."""
+def padding_mode(padding, layer: str, causal_ok=False) -> str:
+    """Keras's lower-case 'valid' / 'same' (either case accepted; 'causal' for Conv1D)."""
     mode = padding.lower() if isinstance(padding, str) else padding
-    if mode not in ("valid", "same"):
+    if mode not in ("valid", "same") + (("causal",) if causal_ok else ()):
         raise ValueError(f"{layer}: The `padding` argument must be a list/tuple or one of "
                          f'"valid", "same" (or "causal", only for `Conv1D). Received: '
                          f"{padding!r}. Fix: padding='same' keeps the spatial size")
-    return mode.upper()
+    return mode
 
 
 def channels_last(data_format, layer: str):
@@ -43,16 +45,20 @@ def channels_last(data_format, layer: str):
                          "(batch, height, width, channels)")
 
 
-def check_rank4(layer, shape):
-    if shape is not None and len(shape) != 4:
+def check_rank(layer, shape, rank=4, at_least=False):
+    """Keras's input check: exactly `rank` axes, or (`at_least`, as a convolution) at least
+    that many (the extra leading axes are batch axes)."""
+    if shape is not None and (len(shape) < rank if at_least else len(shape) != rank):
+        what = "(batch, height, width, channels)" if rank == 4 else "(batch, steps, channels)"
         raise ValueError(f'Input 0 of layer "{layer.name}" is incompatible with the layer: '
-                         f"expected min_ndim=4, found ndim={len(shape)}. Full shape received: "
-                         f"{tuple(shape)}. Fix: images as (batch, height, width, channels), "
-                         "e.g. tv.expand_dims(x, -1) for one channel")
+                         f"expected {'min_' if at_least else ''}ndim={rank}, found "
+                         f"ndim={len(shape)}. Full shape received: {tuple(shape)}. Fix: "
+                         f"inputs of shape {what}, e.g. tv.expand_dims(x, -1) for one channel")
 
 
 class _Conv(Layer):
-    """What `Conv2D` and `Conv2DTranspose` share: arguments, the kernel and the bias."""
+    """What `Conv1D`, `Conv2D` and `Conv2DTranspose` share: arguments, the kernel, the bias."""
+    rank = 2             # spatial axes
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True,
@@ -71,10 +77,10 @@ class _Conv(Layer):
                              f"positive value. Received filters={filters!r}. Fix: the number of "
                              "output channels, e.g. filters=16")
         self.filters = int(filters)
-        self.kernel_size = int_pair(kernel_size, "kernel_size", kind)
-        self.strides = int_pair(strides, "strides", kind)
-        self.dilation_rate = int_pair(dilation_rate, "dilation_rate", kind)
-        self.padding = padding_mode(padding, kind).lower()
+        self.kernel_size = int_tuple(kernel_size, "kernel_size", kind, self.rank)
+        self.strides = int_tuple(strides, "strides", kind, self.rank)
+        self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind, self.rank)
+        self.padding = padding_mode(padding, kind, causal_ok=self.rank == 1)
         channels_last(data_format, kind)
         self.data_format = "channels_last"
         self.activation = _activations.get(activation)
@@ -88,7 +94,7 @@ class _Conv(Layer):
         raise NotImplementedError
 
     def build(self, input_shape):
-        check_rank4(self, input_shape)
+        check_rank(self, input_shape, self.rank + 2, at_least=self._any_batch)
         if input_shape is None or input_shape[-1] is None:
             raise ValueError(f"The channel dimension of the inputs to {type(self).__name__} "
                              f"should be defined. Found None. Full input shape received: "
@@ -102,7 +108,7 @@ class _Conv(Layer):
 
     def _input(self, inputs, channel_axis):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
-        check_rank4(self, tuple(x.shape))
+        check_rank(self, tuple(x.shape), self.rank + 2, at_least=self._any_batch)
         want = self.kernel._value.shape[channel_axis]
         if x._value.shape[-1] != want:
             raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
@@ -110,6 +116,19 @@ class _Conv(Layer):
                              f"received input with shape {tuple(x.shape)}. Fix: this layer was "
                              f"built for inputs with {want} channels")
         return x
+
+    _any_batch = True     # Conv1D and Conv2D take extra leading batch axes, as Keras's
+
+    def _convolve(self, x, conv, padding, **kwargs):
+        """`conv(x, kernel, strides, padding)` with any leading batch axes folded into one."""
+        core = self.rank + 2
+        lead = tuple(x.shape[:x._value.ndim - core + 1])
+        if len(lead) > 1:
+            x = reshape(x, (-1,) + tuple(x.shape[len(lead):]))
+        out = conv(x, self.kernel, self.strides, padding, dilations=self.dilation_rate, **kwargs)
+        if len(lead) > 1:
+            out = reshape(out, lead + tuple(out.shape[1:]))
+        return self._finish(out)
 
     def _finish(self, out):
         if self.use_bias:
@@ -141,18 +160,36 @@ class Conv2D(_Conv):
         return self.kernel_size + (channels, self.filters)
 
     def call(self, inputs):
-        x = self._input(inputs, 2)
-        return self._finish(conv2d(x, self.kernel, self.strides, self.padding.upper(),
-                                   dilations=self.dilation_rate))
+        x = self._input(inputs, self.rank)
+        return self._convolve(x, conv2d, self.padding.upper())
 
     def compute_output_shape(self, input_shape):
-        out = [input_shape[0]]
-        for size, k, s, d in zip(input_shape[1:3], self.kernel_size, self.strides,
+        out = list(input_shape[:-self.rank - 1])          # the batch axes
+        for size, k, s, d in zip(input_shape[-self.rank - 1:-1], self.kernel_size, self.strides,
                                  self.dilation_rate):
             window = (k - 1) * d + 1
             out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size - window) // s + 1)
+                       else (size + (window - 1) * (self.padding == "causal") - window) // s + 1)
         return tuple(out) + (self.filters,)
+
+
+class Conv1D(Conv2D):
+    """`activation(conv1d(inputs, kernel) + bias)` on (batch, steps, channels); 'causal'
+    padding pads the start of the sequence only, so step t sees steps <= t."""
+    rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, groups=1, **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         groups, **kwargs)
+
+    def call(self, inputs):
+        x = self._input(inputs, 1)
+        padding = self.padding.upper()
+        if self.padding == "causal":
+            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            padding = [[0, 0], [left, 0], [0, 0]]          # (Keras pads, then 'VALID')
+        return self._convolve(x, conv1d, padding)
 
 
 class Conv2DTranspose(_Conv):
@@ -174,6 +211,8 @@ class Conv2DTranspose(_Conv):
             raise ValueError(f"Conv2DTranspose: Strides {self.strides} must be greater than "
                              f"output padding {self.output_padding}. Fix: output_padding < "
                              "strides on each axis")
+
+    _any_batch = False
 
     def _kernel_shape(self, channels):
         return self.kernel_size + (self.filters, channels)

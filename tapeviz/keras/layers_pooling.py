@@ -1,42 +1,47 @@
-"""Pooling layers: `MaxPooling2D`, `AveragePooling2D` (windows, `strides` defaulting to the
-window), `GlobalAveragePooling2D`, `GlobalMaxPooling2D` (over height and width) and
-`GlobalAveragePooling1D`, `GlobalMaxPooling1D` (over the steps of a sequence)."""
+"""Pooling layers: `MaxPooling2D`, `AveragePooling2D`, `MaxPooling1D`, `AveragePooling1D`
+(windows, `strides` defaulting to the window), `GlobalAveragePooling2D`, `GlobalMaxPooling2D`
+(over height and width) and `GlobalAveragePooling1D`, `GlobalMaxPooling1D` (over the steps of
+a sequence)."""
 from __future__ import annotations
 
 from ..engine.convert import convert_to_tensor
 from ..engine.ops import reduce_max, reduce_mean
-from ..engine.ops.pooling import avg_pool2d, max_pool2d
+from ..engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d
 from .layers_base import Layer
-from .layers_conv import channels_last, check_rank4, int_pair, padding_mode
+from .layers_conv import channels_last, check_rank, int_tuple, padding_mode
 
 
-class _Pooling2D(Layer):
+class _Pooling(Layer):
     _pool = None
+    rank = 2             # spatial axes
 
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
-                 **kwargs):
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         kind = type(self).__name__
-        self.pool_size = int_pair(pool_size, "pool_size", kind)
-        self.strides = self.pool_size if strides is None else int_pair(strides, "strides", kind)
-        self.padding = padding_mode(padding, kind).lower()
+        self.pool_size = int_tuple(pool_size, "pool_size", kind, self.rank)
+        self.strides = self.pool_size if strides is None else int_tuple(strides, "strides", kind,
+                                                                        self.rank)
+        self.padding = padding_mode(padding, kind)
         channels_last(data_format, kind)
         self.data_format = "channels_last"
 
     def call(self, inputs):
         x = convert_to_tensor(inputs)
-        check_rank4(self, tuple(x.shape))
-        return type(self)._pool(x, self.pool_size, self.strides, self.padding.upper())
+        check_rank(self, tuple(x.shape), self.rank + 2)
+        # (1-D windows go to tv.nn.max_pool / avg_pool as their rank-3 form)
+        size, steps = (self.pool_size, self.strides) if self.rank == 2 else \
+            (self.pool_size[0], self.strides[0])
+        return type(self)._pool(x, size, steps, self.padding.upper())
 
     def compute_output_shape(self, input_shape):
         out = [input_shape[0]]
-        for size, k, s in zip(input_shape[1:3], self.pool_size, self.strides):
+        for size, k, s in zip(input_shape[1:-1], self.pool_size, self.strides):
             out.append(None if size is None else -(-size // s) if self.padding == "same"
                        else (size - k) // s + 1)
-        return tuple(out) + (input_shape[3],)
+        return tuple(out) + (input_shape[-1],)
 
 
-class MaxPooling2D(_Pooling2D):
+class MaxPooling2D(_Pooling):
     """The max of each `pool_size` window (`tv.nn.max_pool2d`).
 
     >>> import tapeviz as tv
@@ -46,9 +51,21 @@ class MaxPooling2D(_Pooling2D):
     _pool = staticmethod(max_pool2d)
 
 
-class AveragePooling2D(_Pooling2D):
+class AveragePooling2D(_Pooling):
     """The mean of each `pool_size` window (`tv.nn.avg_pool2d`)."""
     _pool = staticmethod(avg_pool2d)
+
+
+class MaxPooling1D(_Pooling):
+    """The max of each `pool_size` window of steps: (batch, steps, features)."""
+    _pool = staticmethod(max_pool)
+    rank = 1
+
+
+class AveragePooling1D(_Pooling):
+    """The mean of each `pool_size` window of steps: (batch, steps, features)."""
+    _pool = staticmethod(avg_pool)
+    rank = 1
 
 
 class _GlobalPooling(Layer):

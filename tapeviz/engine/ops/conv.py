@@ -1,4 +1,4 @@
-"""2-D convolutions (`tv.nn.conv2d`, `tv.nn.conv2d_transpose`), NHWC as TensorFlow on a CPU.
+"""Convolutions (`tv.nn.conv2d`, `conv2d_transpose`, `conv1d`), NHWC as TensorFlow on a CPU.
 
 A convolution is im2col and one matmul: the input's patches are copied into a matrix of
 shape (N·Ho·Wo, kh·kw·Cin), one strided slice per kernel position (never a loop over
@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..op import apply, defop
 from ._base import pair, require, shape_list
+from .axes import expand_dims, squeeze
 
 # --- arguments ---------------------------------------------------------------------------------
 
@@ -297,3 +298,29 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 
 __all__: list = []      # tv.nn.* only, as in TensorFlow
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """A 1-D convolution of (N, W, C) `input` with `filters` [k, in, out], computed as
+    TensorFlow computes it: a 2-D convolution over a height of 1 (expand_dims, conv2d,
+    squeeze). `padding` is 'SAME', 'VALID' or [[0, 0], [before, after], [0, 0]]."""
+    op = "Conv2D"
+    if data_format not in (None, "NWC"):
+        _nhwc(data_format, op)
+    x, w = pair(input, filters, op)
+    for what, t in (("input", x), ("filters", w)):
+        if t._value.ndim != 3:
+            raise ValueError(f"conv1d: {what} must be 3-dimensional ((batch, width, channels) "
+                             f"input, filters of shape [width, in_channels, out_channels]), "
+                             f"got shape {tuple(t.shape)}. Fix: add the missing axes, e.g. "
+                             "tv.expand_dims(x, -1) for one channel")
+    if not isinstance(padding, (str, bytes)):
+        rows = [list(p) for p in padding]
+        padding = [[0, 0], [0, 0]] + rows[1:] if len(rows) == 3 else padding
+    stride = spatial_pair(stride, "stride", "conv1d")[0] if not isinstance(
+        stride, (list, tuple)) or len(stride) != 3 else int(stride[1])
+    dilation = 1 if dilations is None else (
+        int(dilations) if isinstance(dilations, (int, np.integer)) else int(list(dilations)[-1]))
+    out = conv2d(expand_dims(x, 1), expand_dims(w, 0), [1, stride], padding,
+                 dilations=[1, dilation])
+    return squeeze(out, [1])
