@@ -146,8 +146,8 @@ def bench_size(browser, n, work, scope=50):
     out["record_s"] = round(time.perf_counter() - t, 2)
     out["events"] = sum(1 for _ in open(rec)) - 1
     sys.path.insert(0, str(ROOT))
-    from tapeviz.ui.source import load_events
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.source import load_events
+    from tapeviz.ui.store.store import Store
     events = load_events(rec)
     t = time.perf_counter()
     Store().ingest(events)

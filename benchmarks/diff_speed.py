@@ -47,7 +47,7 @@ def main(argv=None):
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
     import tapeviz as tv
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.store import Store
     with tempfile.TemporaryDirectory(prefix="tapeviz-diff-") as tmp:
         a, b = pathlib.Path(tmp) / "a.tvz", pathlib.Path(tmp) / "b.tvz"
         record_chain(a, args.ops)

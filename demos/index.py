@@ -6,6 +6,6 @@ Served by `tapeviz gallery` (or `panel serve demos/[0-9]*.py demos/index.py --in
 if __name__.startswith("bokeh"):
     from pathlib import Path
 
-    from tapeviz.ui.gallery import index_page
+    from tapeviz.ui.gallery.gallery import index_page
 
     index_page(Path(__file__).resolve().parent).servable()

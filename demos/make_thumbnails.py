@@ -35,7 +35,7 @@ WAIT_GRAPH = ("() => { if (!(window.Bokeh && Bokeh.documents.length)) return fal
 
 def serve():
     sys.path.insert(0, str(ROOT))
-    from tapeviz.ui.gallery import build_command
+    from tapeviz.ui.gallery.gallery import build_command
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
            "TAPEVIZ_DEMO_EPOCHS": "4"}
     proc = subprocess.Popen(build_command(["--port", "0", "--liveness"]), cwd=ROOT, env=env,

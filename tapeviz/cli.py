@@ -71,7 +71,7 @@ def _check_recording(path, what: str = "open", follow: bool = False,
 def _require_origins(host: str, allow_origins) -> bool:
     """Whether ``host`` is a loopback address; exits with a one-line error for a network
     address without ``--allow-origin``."""
-    from .ui.access import is_loopback
+    from .ui.serve.access import is_loopback
     if is_loopback(host):
         return True
     if not allow_origins:
@@ -85,10 +85,10 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
           on_stop=None, allow_origins=()) -> None:
     """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session).
     A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
-    connect) and gets a token (:mod:`tapeviz.ui.access`)."""
+    connect) and gets a token (:mod:`tapeviz.ui.serve.access`)."""
     import panel as pn
-    from .ui import access
-    from .ui.app import make_app
+    from .ui.serve import access
+    from .ui.serve.app import make_app
     from .ui.compat import close_component_route
 
     if not follow and not os.path.exists(path):
@@ -206,9 +206,9 @@ class _StopRequest:
 
 
 def _spare_sessions(path, host, port) -> None:
-    """Build the first tab's session at start-up (:mod:`tapeviz.ui.spare`); it is dropped
+    """Build the first tab's session at start-up (:mod:`tapeviz.ui.serve.warm_session`); it is dropped
     if the file changed before a tab asks."""
-    from .ui.spare import SpareSession, build_first
+    from .ui.serve.warm_session import SpareSession, build_first
 
     def key():
         try:
@@ -337,7 +337,7 @@ def _cmd_diff(args) -> int:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "gallery":
-        from .ui import gallery
+        from .ui.gallery import gallery
         return gallery.main(argv[1:]) or 0
     p = argparse.ArgumentParser(prog="tapeviz", description="tapeviz: record, serve and share "
                                 "GradientTape runs")

@@ -21,8 +21,8 @@ def present(module_name: str, lesson, doc: str | None, live: bool = False) -> No
     if module_name == "__main__":
         print_explanations(lesson(tf))
     elif module_name.startswith("bokeh"):
-        from .ui.gallery import demo_page
-        from .ui.lesson import LiveLesson, run_lesson
+        from .ui.gallery.gallery import demo_page
+        from .ui.gallery.demo_runner import LiveLesson, run_lesson
         if live:
             demo_page(doc, LiveLesson(lesson, tf)).servable()
         else:

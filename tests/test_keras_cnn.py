@@ -25,7 +25,7 @@ def _cnn():
 
 
 def test_a_recording_of_a_cnn_fit_opens_with_one_tape_per_step(tmp_path):
-    from tapeviz.ui.source import store_for
+    from tapeviz.ui.store.source import store_for
     path = tmp_path / "cnn.tvz"
     rng = np.random.default_rng(0)
     with tv.record(path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ..ui.summaries import summary_text
+from ..ui.store.summaries import summary_text
 
 LIST_LIMIT = 8          # rows of a list (structural differences, gradients) before "... and N more"
 

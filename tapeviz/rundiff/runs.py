@@ -1,6 +1,6 @@
 """One side of a diff: a recording read through the dashboard's store, as a timeline.
 
-The store (:class:`tapeviz.ui.store.Store`) already groups a recording's events into tapes,
+The store (:class:`tapeviz.ui.store.store.Store`) already groups a recording's events into tapes,
 ops and gradient calls; a diff reads them the same way and keeps two things the dashboard
 has no use for: the forward ops that ran on no tape (an optimizer's update, ``lr * g``) and
 the variables' assignments, since a changed learning rate first shows there. Backward ops
@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import os
 
-from ..ui.limits import clip_list, clip_ref, clip_refs, clip_scope, clip_site
-from ..ui.store import Store
+from ..ui.store.limits import clip_list, clip_ref, clip_refs, clip_scope, clip_site
+from ..ui.store.store import Store
 
 #: kept in full for a diff: a training loop opens a tape a step and every one is compared
 _UNBOUNDED = 10 ** 9

@@ -76,17 +76,17 @@ def show(obj, follow: bool = False, title: str | None = None, **kw):
     """A Panel object showing ``obj`` (a recording path, a list of events, an event source or a
     tape) for a notebook: it renders inline and offline, and updates while a live source grows.
     """
-    from .dashboard import Dashboard
-    from .source import label_of
+    from .dashboard.dashboard import Dashboard
+    from .store.source import label_of
     _extension(inline=True)
     return Dashboard(obj, title=title or label_of(obj) or "tapeviz", follow=follow, **kw)
 
 
 def __getattr__(name):
     if name == "Dashboard":
-        from .dashboard import Dashboard
+        from .dashboard.dashboard import Dashboard
         return Dashboard
     if name == "as_source":
-        from .source import as_source
+        from .store.source import as_source
         return as_source
     raise AttributeError(name)

@@ -5,12 +5,12 @@ the page), not with Panel's ``save`` (which still links component CSS from a CDN
 for the most recent tapes: the op graph (zoom, pan, hover, click a node to inspect it), the
 backward-pass player, the explanations of the last gradient call (the Why tab open when one
 is not a finite value), the watched variables, and the training charts of the whole run
-(:mod:`tapeviz.ui.chart_plots`, as the Training tab draws them). The tapes where gradients
+(:mod:`tapeviz.ui.render.chart_plots`, as the Training tab draws them). The tapes where gradients
 first turned NaN/Inf are on the page too, whatever their age.
 No server, no internet.
 
 The player is the dashboard's, run by the browser: every backward step is formatted at export
-time by :mod:`tapeviz.ui.steps` (the functions the served dashboard calls) and embedded, with
+time by :mod:`tapeviz.ui.render.steps` (the functions the served dashboard calls) and embedded, with
 the graph rows it highlights, in a ``ColumnDataSource`` named ``steps_<tape>``; small CustomJS
 callbacks step through it, and breakpoints are step indices found at export time.
 """
@@ -23,15 +23,15 @@ from bokeh.layouts import column, row
 from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPanel, Tabs
 from bokeh.resources import INLINE
 
-from . import compose
-from .cards import node_html, why_card_html
-from .chart_plots import static_charts
-from .graph import HIGHLIGHT, GraphView
-from .group import collapse
-from .html import CSS, esc, table
-from .steps import breakpoint_step, step_html, step_keys
-from .source import load_events
-from .store import Store
+from .graph import piecewise_layout
+from .render.cards import node_html, why_card_html
+from .render.chart_plots import static_charts
+from .graph.plot import HIGHLIGHT, GraphView
+from .graph.group import collapse
+from .render.html import CSS, esc, table
+from .render.steps import breakpoint_step, step_html, step_keys
+from .store.source import load_events
+from .store.store import Store
 
 MAX_TAPES = 8
 MAX_CALLS = 20          # per tape: the player offers the most recent gradient calls
@@ -232,7 +232,7 @@ def _player(store: Store, tid, view: GraphView, shown) -> tuple:
 def _tape_view(store: Store, tid) -> object:
     graph = store.graph(tid)
     shown = collapse(graph)
-    lay = compose.layout_graph(shown, shown.get("units"))
+    lay = piecewise_layout.layout_graph(shown, shown.get("units"))
     view = GraphView(height=560, python_callbacks=False)
     view.show(shown, lay)
     view.figure.name = f"dag_{tid}"

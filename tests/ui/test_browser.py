@@ -105,7 +105,7 @@ def _eventually(read, done, timeout=20):
 
 
 def test_backward_player_steps_and_highlights(main_server, recordings, watched_page):
-    from tapeviz.ui.summaries import summary_text
+    from tapeviz.ui.store.summaries import summary_text
     page, watch = watched_page
     steps = _steps(recordings["main"])
     open_dashboard(page, main_server.url)
@@ -271,7 +271,7 @@ def test_follow_a_live_run_until_the_stream_ends(serve, tmp_path, watched_page):
 
 
 def test_panel_serve_accepts_the_app_module(recordings, watched_page):
-    """`panel serve tapeviz/ui/app.py --args run.tvz`, Panel's own conventions."""
+    """`panel serve tapeviz/ui/serve/app.py --args run.tvz`, Panel's own conventions."""
     import queue
     import re
     import subprocess
@@ -279,7 +279,7 @@ def test_panel_serve_accepts_the_app_module(recordings, watched_page):
     import threading
     from conftest import ROOT, env_with_repo
     page, watch = watched_page
-    proc = subprocess.Popen([sys.executable, "-m", "panel", "serve", "tapeviz/ui/app.py", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "panel", "serve", "tapeviz/ui/serve/app.py", "--port", "0",
                              "--address", "127.0.0.1", "--args", str(recordings["main"])],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
                             env=env_with_repo())

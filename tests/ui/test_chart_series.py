@@ -12,7 +12,7 @@ import pytest
 
 import tapeviz as tv
 from tapeviz.events import summarize
-from tapeviz.ui.chart_series import (ema, gradient_state, ordered_by_group, scalar_group,
+from tapeviz.ui.store.chart_series import (ema, gradient_state, ordered_by_group, scalar_group,
                                      value_state)
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "broken_runs"
@@ -62,7 +62,7 @@ def test_groups():
 def test_a_layers_variables_share_a_colour(tmp_path):
     """sequential_six_layers: dense_k/kernel and dense_k/bias share a colour (one dash each),
     and the layers' colours differ."""
-    from tapeviz.ui.dashboard import Dashboard
+    from tapeviz.ui.dashboard.dashboard import Dashboard
     out = tmp_path / "run.tvz"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -1,4 +1,4 @@
-"""Layout in pieces (tapeviz.ui.compose): constants drawn beside their op, expanded groups laid
+"""Layout in pieces (tapeviz.ui.graph.piecewise_layout): constants drawn beside their op, expanded groups laid
 out on their own and cached. Checked on geometry: nothing overlaps, every node of a group is
 inside its box, edges end on the node they point at, and a repeated expansion runs no ``dot``."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from tapeviz.ui import compose, layout
-from tapeviz.ui.group import collapse
+from tapeviz.ui.graph import dot_layout as layout, piecewise_layout as compose
+from tapeviz.ui.graph.group import collapse
 
 
 def _node(key, kind="op", shape="box", scope="", shapes="()", label=None):

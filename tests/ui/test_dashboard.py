@@ -11,7 +11,7 @@ import pytest
 import tapeviz as tv
 import tapeviz.ui as ui
 from tapeviz import events as ev
-from tapeviz.ui.source import ListSource, as_source
+from tapeviz.ui.store.source import ListSource, as_source
 
 from conftest import ROOT, env_with_repo, wait_live
 from test_store import _program, run_events
@@ -210,7 +210,7 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
 
 
 def test_code_block_names_the_function_only_when_known(tmp_path):
-    from tapeviz.ui.html import code_block
+    from tapeviz.ui.render.html import code_block
     src = str(tmp_path / "prog.py")
     carried = {src: {1: "a = 1", 2: "b = a + 1", 3: "c = b * 2"}}
     with_func = code_block({"file": src, "line": 2, "func": "<module>"}, lines_of=carried.get)

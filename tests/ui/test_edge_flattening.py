@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tapeviz.ui import layout
+from tapeviz.ui.graph import dot_layout as layout
 
 
 def _curve(points, n=2000):

@@ -261,8 +261,8 @@ def test_export_embeds_every_step_up_to_a_cap(nan_recording, monkeypatch):
     """The page holds each recorded step once, in order; past the cap the newest calls keep
     theirs and a cut call says so."""
     from tapeviz.ui import export
-    from tapeviz.ui.source import load_events
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.source import load_events
+    from tapeviz.ui.store.store import Store
     calls = _steps_by_call(nan_recording)
     first, last = sorted(calls)
 

@@ -37,7 +37,7 @@ def folder(tmp_path_factory):
 
 
 def test_folder_lists_recordings_newest_first_and_rejects_escapes(folder):
-    from tapeviz.ui.folder import RecordingFolder
+    from tapeviz.ui.serve.recording_picker import RecordingFolder
     f = RecordingFolder(folder)
     assert f.names() == ["other.tvz", "broken.tvz", "main.tvz"]
     assert f.path("main.tvz") == os.path.realpath(folder / "main.tvz")
@@ -47,7 +47,7 @@ def test_folder_lists_recordings_newest_first_and_rejects_escapes(folder):
 
 
 def test_switching_recordings_keeps_nothing_of_the_previous_one(folder):
-    from tapeviz.ui.folder import FolderDashboard
+    from tapeviz.ui.serve.recording_picker import FolderDashboard
     f = FolderDashboard(folder)
     d = f.dashboard
     assert f.shown == "other.tvz" and not f.message.visible
@@ -75,7 +75,7 @@ def test_switching_recordings_keeps_nothing_of_the_previous_one(folder):
 
 
 def test_sessions_and_switches_share_one_ingest_per_recording(folder):
-    from tapeviz.ui.folder import FolderDashboard
+    from tapeviz.ui.serve.recording_picker import FolderDashboard
     a, b = FolderDashboard(folder), FolderDashboard(folder)
     store = a.dashboard.store
     assert b.dashboard.store is store
@@ -85,7 +85,7 @@ def test_sessions_and_switches_share_one_ingest_per_recording(folder):
 
 
 def test_empty_folder_says_so(tmp_path):
-    from tapeviz.ui.folder import FolderDashboard
+    from tapeviz.ui.serve.recording_picker import FolderDashboard
     f = FolderDashboard(tmp_path)
     assert f.message.visible and "No recordings" in f.message.object
     assert f.dashboard.graph.keys == []
@@ -99,9 +99,9 @@ def _walk(obj):
 
 def test_the_app_with_no_recording_offers_the_current_folders_and_says_how(folder, tmp_path,
                                                                            monkeypatch):
-    """`panel serve tapeviz/ui/app.py` with no argument: the recordings of the folder it runs
+    """`panel serve tapeviz/ui/serve/app.py` with no argument: the recordings of the folder it runs
     in, and how to pass one (it showed an empty "no recording" page with no hint)."""
-    from tapeviz.ui.app import make_app
+    from tapeviz.ui.serve.app import make_app
     monkeypatch.delenv("TAPEVIZ_RECORDING", raising=False)
     monkeypatch.chdir(folder)
     page = make_app()

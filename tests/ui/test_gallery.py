@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tapeviz.ui import gallery, lesson
+from tapeviz.ui.gallery import gallery, demo_runner as lesson
 
 from conftest import PageWatch, Server, env_with_repo
 
@@ -144,7 +144,7 @@ def test_gallery_command_line():
     # panel's serve command through tapeviz's own start-up code: never `python -m`, which
     # puts the current folder on sys.path
     assert cmd[1:3] == ["-c", gallery.PANEL_SERVE] and cmd[4] == "serve"
-    assert Path(cmd[3]) == Path(gallery.__file__).resolve().parents[1]
+    assert Path(cmd[3]) == Path(gallery.__file__).resolve().parents[2]   # the tapeviz package
     assert command.env == {} and command.url == "http://127.0.0.1:5123/"
     served = [Path(c).name for c in cmd if c.endswith(".py")]
     assert served == [f"{s}.py" for s in STEMS] + ["index.py"]

@@ -118,7 +118,7 @@ def test_a_gallery_demo_with_a_hostile_title_is_served_as_text():
     from bokeh.embed import file_html
     from bokeh.resources import CDN
 
-    from tapeviz.ui.gallery import demo_page
+    from tapeviz.ui.gallery.gallery import demo_page
     doc = Document()
     demo_page(f"{HOSTILE}\n\nA lesson.", []).server_doc(doc)
     with warnings.catch_warnings():

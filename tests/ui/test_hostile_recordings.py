@@ -22,7 +22,7 @@ import urllib.request
 import pytest
 
 from tapeviz.recording import load_recording
-from tapeviz.ui.limits import MAX_DEPTH, MAX_NAME
+from tapeviz.ui.store.limits import MAX_DEPTH, MAX_NAME
 
 from conftest import ROOT, env_with_repo, next_match, wait_live
 
@@ -142,7 +142,7 @@ def test_thousands_of_tapes_with_deep_scopes_export_the_last_few(tmp_path):
 
 
 def test_the_store_bounds_what_it_keeps_of_a_deep_scope():
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.store import Store
     store = Store()
     store.ingest(_tape(1, 1, scope="/".join(f"s{i}" for i in range(3000))))
     graph = store.graph(1)
@@ -168,7 +168,7 @@ def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, lite
     assert rec.warnings == [f"line {lineno}: holds {literal} (not JSON: tapeviz writes "
                             '"nan", "inf", "-inf"), read as those strings']
 
-    from tapeviz.ui.app import open_dashboard
+    from tapeviz.ui.serve.app import open_dashboard
     dash = open_dashboard(str(path), False, "t")
     assert dash.store.tape_ids() == [1, 2]
     assert "1 recording warning(s)" in dash.status.object
@@ -198,8 +198,8 @@ def test_values_of_the_wrong_type_are_left_out_and_the_rest_is_drawn(tmp_path):
                                    "norm": "abc", "verdict": 3, "message": None}]})
     path, page = _exported(tmp_path, "types", events)
     assert "Mul" in page and "tape 1" in page
-    from tapeviz.ui.app import open_dashboard
-    from tapeviz.ui.cards import node_html
+    from tapeviz.ui.serve.app import open_dashboard
+    from tapeviz.ui.render.cards import node_html
     dash = open_dashboard(str(path), False, "t")
     store = dash.store
     for node in store.graph(1)["nodes"]:

@@ -1,5 +1,5 @@
 """The layout cache must not hand one graph's node keys to another graph of the same shape."""
-from tapeviz.ui import layout
+from tapeviz.ui.graph import dot_layout as layout
 
 
 def test_same_shape_different_keys_gets_its_own_keys():

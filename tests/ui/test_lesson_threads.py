@@ -3,7 +3,7 @@ name scopes and gradient calls are per thread (as TensorFlow's), so a lesson run
 another lesson's tape is open is not recorded by that tape."""
 import threading
 
-from tapeviz.ui import lesson
+from tapeviz.ui.gallery import demo_runner as lesson
 
 
 def test_a_lesson_run_while_another_lessons_tape_is_open_is_not_recorded_by_it():

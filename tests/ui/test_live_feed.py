@@ -7,10 +7,10 @@ import time
 
 import tapeviz as tv
 from tapeviz.recording import load_recording
-from tapeviz.ui import live_feed
-from tapeviz.ui.app import open_dashboard
-from tapeviz.ui.source import ListSource
-from tapeviz.ui.store import Store
+from tapeviz.ui.serve import live_feed
+from tapeviz.ui.serve.app import open_dashboard
+from tapeviz.ui.store.source import ListSource
+from tapeviz.ui.store.store import Store
 
 
 def _steps(path, steps: int, still_open: bool = True):

@@ -40,12 +40,12 @@ def nan_run(tmp_path_factory):
 
 
 def _store(path):
-    from tapeviz.ui.source import store_for
+    from tapeviz.ui.store.source import store_for
     return store_for(str(path))
 
 
 def test_the_inspector_draws_every_node_of_a_run_with_nan_and_inf(nan_run):
-    from tapeviz.ui.cards import node_html
+    from tapeviz.ui.render.cards import node_html
     store = _store(nan_run)
     graph = store.graph(store.latest_tape())
     pages = {(n["op"], n["shapes"]): node_html(store, n) for n in graph["nodes"]}
@@ -99,7 +99,7 @@ def test_a_norm_written_as_inf_reads_as_a_number_everywhere(norm):
     an integer no float holds; the variables table of the exported page formatted it with
     "{:.4g}" and raised, the training chart compared it."""
     from tapeviz.ui.export import _variables
-    from tapeviz.ui.store import Store
+    from tapeviz.ui.store.store import Store
     x = {"id": 1, "name": "x:0", "shape": [], "dtype": "float32", "kind": "variable",
          "trainable": True, "node": None, "summary": {"shape": [], "dtype": "float32", "size": 1}}
     store = Store()
@@ -118,8 +118,8 @@ def test_a_norm_written_as_inf_reads_as_a_number_everywhere(norm):
 def test_summaries_holding_non_finite_floats_read_as_the_recordings_write_them(bad, text):
     """In memory (a notebook's tape, another writer's events through ``from_dict``) a summary
     may hold a float NaN where a file holds "nan": both read the same."""
-    from tapeviz.ui.html import heatmap
-    from tapeviz.ui.summaries import summary_text
+    from tapeviz.ui.render.html import heatmap
+    from tapeviz.ui.store.summaries import summary_text
     stats = {"shape": [30], "dtype": "float64", "size": 30, "nan": 1, "inf": 0,
              "min": bad, "max": bad, "mean": bad, "norm": bad}
     assert summary_text(stats) == f"min={text} max={text} mean={text} norm={text} nan=1"

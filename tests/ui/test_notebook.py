@@ -37,7 +37,7 @@ def test_show_in_a_notebook_renders_offline(recordings):
         nbformat.v4.new_code_cell("with tv.GradientTape() as tape:\n"
                                   "    x = tv.constant(2.0); tape.watch(x); y = x * x\n"
                                   "tape.gradient(y, x)\n"
-                                  "from tapeviz.ui.source import ListSource\n"
+                                  "from tapeviz.ui.store.source import ListSource\n"
                                   "len(view.store.tapes), view.store.latest_tape() is not None"),
     ]
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=180,

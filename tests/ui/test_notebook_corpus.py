@@ -21,7 +21,7 @@ CORPUS = ROOT / "tests" / "broken_runs"
 # card of each source, for the recording's view and for `tape.show()` (the last call only)
 CARDS_CELL = """\
 import json
-from tapeviz.ui.cards import why_card_html
+from tapeviz.ui.render.cards import why_card_html
 rec.close()
 def cards(view, call):
     return {r["tensor"]["name"].split(":")[0]: why_card_html(view.store, r)

@@ -100,11 +100,11 @@ def test_gallery_imports_no_module_a_request_names_and_leaves_its_folder_off_the
 
 
 def test_panel_serve_of_the_app_module_with_warm_imports_no_module(recordings, tmp_path):
-    """``panel serve tapeviz/ui/app.py --warm``, as docs/security.md tells: run by ``python -m
+    """``panel serve tapeviz/ui/serve/app.py --warm``, as docs/security.md tells: run by ``python -m
     panel`` (the current folder on sys.path) to show that the route itself is closed."""
     cwd = tmp_path / "cwd"
     names = plant_markers(cwd)
-    server = Server(["serve", str(ROOT / "tapeviz" / "ui" / "app.py"), "--warm", "--liveness",
+    server = Server(["serve", str(ROOT / "tapeviz" / "ui" / "serve" / "app.py"), "--warm", "--liveness",
                      "--address", "127.0.0.1",
                      "--port", "0", "--args", str(recordings["main"])], cwd=cwd, module="panel",
                     url_pattern=r"(http://127\.0\.0\.1:\d+/)app")
@@ -297,7 +297,7 @@ def test_show_on_a_network_address_opens_the_url_with_the_token(recordings, tmp_
 
 @pytest.mark.parametrize("address", ["0.0.0.0", "::", "127.0.0.1", "localhost"])
 def test_a_free_port_is_free_on_the_address_the_server_binds(address):
-    from tapeviz.ui.access import free_port
+    from tapeviz.ui.serve.access import free_port
     port = free_port(address)
     with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
         s.bind((address, port))

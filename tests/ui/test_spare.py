@@ -1,5 +1,5 @@
 """`tapeviz serve FILE` builds the first tab's session before the tab asks
-(tapeviz/ui/spare.py): the page served from it must be a live session, later tabs build their
+(tapeviz/ui/serve/warm_session.py): the page served from it must be a live session, later tabs build their
 own (no spare is built after a page has loaded: that build would hold the server while the
 user starts clicking), and a spare of a recording that changed since must not be shown."""
 from __future__ import annotations

@@ -7,10 +7,10 @@ import pathlib
 import pytest
 
 from tapeviz import events as ev
-from tapeviz.ui import layout as L
-from tapeviz.ui.group import collapse
-from tapeviz.ui.store import Store
-from tapeviz.ui.summaries import summary_text
+from tapeviz.ui.graph import dot_layout as L
+from tapeviz.ui.graph.group import collapse
+from tapeviz.ui.store.store import Store
+from tapeviz.ui.store.summaries import summary_text
 
 UI = pathlib.Path(__file__).resolve().parents[2] / "tapeviz" / "ui"
 
@@ -147,8 +147,8 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
     the second tab parses and ingests nothing. The shared store shows what a store of its own
     would, and a file that changed is read again."""
     from tapeviz.recording import record
-    from tapeviz.ui.app import open_dashboard
-    from tapeviz.ui.source import load_events, store_for
+    from tapeviz.ui.serve.app import open_dashboard
+    from tapeviz.ui.store.source import load_events, store_for
     path = tmp_path / "run.tvz"
     with record(str(path)):
         _program()
@@ -169,7 +169,7 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
 def test_unscoped_loop_collapses_on_whole_iterations():
     """Ops outside any scope that repeat (a loop body) are cut at repetition boundaries and
     named by iteration; a sequence that does not repeat is cut in plain blocks of 50."""
-    from tapeviz.ui.group import repeat_period
+    from tapeviz.ui.graph.group import repeat_period
     body = ["Mul", "AddV2", "Sin"]
     nodes = [{"key": f"op{i}", "kind": "op", "shape": "box", "label": body[i % 3], "name": "",
               "op": body[i % 3], "scope": "", "cluster": None} for i in range(600)]
@@ -216,7 +216,7 @@ def test_an_ellipse_holds_its_label():
     # the label's box at the size it is drawn (one line high) lies inside the ellipse: its
     # corner (a, b) satisfies (a / A)^2 + (b / B)^2 <= 1 for the half-axes A, B; a box of the
     # same label holds it too (tests/ui/test_graph_fill.py measures the drawn labels)
-    from tapeviz.ui import fonts
+    from tapeviz.ui.graph import fonts
     for label in ("x:0", "dense_1/kernel:0", "sequential/dense_12/bias:0", "WWW", "Mul"):
         w, h = L.node_size(label, shape="ellipse")
         bw, bh = L.node_size(label)

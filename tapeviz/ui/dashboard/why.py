@@ -1,0 +1,141 @@
+"""The *Why* tab of :class:`~tapeviz.ui.dashboard.dashboard.Dashboard`: one card per source of the shown
+gradient call, led by a summary line ("10 of 12 ok"); the cards of a problem are open, the
+ok ones folded behind a button. A call with a gradient that is not a finite value (None, NaN,
+Inf) opens on this tab. *Show on graph* highlights where an explanation points and brings the
+graph into view. The card HTML comes from :mod:`tapeviz.ui.render.cards`, shared with the exported
+page.
+"""
+from __future__ import annotations
+
+import panel as pn
+
+from ..render.cards import why_card_html
+from .tabs import html_pane
+from ..render.html import esc
+
+WHY_TAB = 2                             # index of the Why tab in the side tabs
+NOT_FINITE = ("none", "nan", "inf")     # verdicts that open the Why tab
+
+
+def verdict_of(r: dict) -> str:
+    return str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
+
+
+COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
+
+
+def why_summary(results: list) -> str:
+    """"10 of 12 ok · 1 None · 1 zero" (HTML)."""
+    counts: dict = {}
+    for r in results:
+        v = verdict_of(r)
+        if v != "value":
+            counts[v] = counts.get(v, 0) + 1
+    ok = len(results) - sum(counts.values())
+    parts = [f"<b>{ok} of {len(results)} ok</b>"]
+    parts += [f"{n} {esc(COUNTED.get(v, v))}" for v, n in counts.items()]
+    return f'<div class="tv-why-summary">{" · ".join(parts)}</div>'
+
+
+class WhyCards:
+    """Mixed into :class:`~tapeviz.ui.dashboard.dashboard.Dashboard` (which has ``store``, ``graph``,
+    ``call``, ``side`` and the widgets of ``_build``)."""
+
+    def _build_why(self):
+        self.why_note = html_pane("<i>No gradient call on this tape yet.</i>")
+        self.why_ok = pn.widgets.Toggle(label="show the ok sources", value=False, width=200,
+                                        visible=False, css_classes=["tv-why-ok"])
+        self.why_ok.param.watch(lambda e: self._fold_ok(), "value")
+        self.why = pn.Column(self.why_note, self.why_ok, sizing_mode="stretch_width",
+                             css_classes=["tv-why"])
+        self._cards: list = []
+        self._origin_buttons: list = []     # "Go to gradient call N" of nan_input cards
+        self._why_results: list = []
+
+    def _update_why(self):
+        call = self.store.calls.get(self.call)
+        key = (self.call, id((call or {}).get("results")))
+        if key == self._why_key:
+            return        # unchanged: keep the cards (no new models for the browser)
+        self._why_key = key
+        self._why_results = []
+        if call is None or call.get("results") is None:
+            self.why_note.object = ("<i>No gradient call on this tape yet.</i>" if call is None
+                                    else "<i>This gradient call has not finished.</i>")
+            self.why_ok.visible = False
+            for col, _, _ in self._cards:
+                col.visible = False
+            return
+        results = call["results"]
+        self.why_note.object = why_summary(results) if results else "<i>No sources.</i>"
+        while len(self._cards) < len(results):
+            k = len(self._cards)
+            html = html_pane("")
+            button = pn.widgets.Button(label="Show on graph", width=120, css_classes=["tv-why-show"])
+            button.on_click(lambda e, k=k: self.show_cut(k))
+            origin = pn.widgets.Button(label="Go to gradient call", width=200, visible=False,
+                                       css_classes=["tv-why-origin"])
+            origin.on_click(lambda e, k=k: self.go_to_origin(k))
+            col = pn.Column(html, pn.Row(button, origin), sizing_mode="stretch_width")
+            self._cards.append((col, html, button))
+            self._origin_buttons.append(origin)
+            self.why.append(col)
+        for k, (col, html, _) in enumerate(self._cards):
+            if k < len(results):
+                html.object = why_card_html(self.store, results[k])
+                origin = results[k].get("origin_call")
+                self._origin_buttons[k].visible = isinstance(origin, int)
+                self._origin_buttons[k].label = f"Go to gradient call {origin}"
+        self._why_results = list(results)
+        n_ok = sum(verdict_of(r) == "value" for r in results)
+        self.why_ok.visible = 0 < n_ok < len(results)
+        self.why_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
+        self._fold_ok()
+        if any(verdict_of(r) in NOT_FINITE for r in results):
+            self.side.active = WHY_TAB
+
+    def _fold_ok(self):
+        """Problem cards open; ok cards shown when all are ok or the toggle asks for them."""
+        results = self._why_results
+        all_ok = all(verdict_of(r) == "value" for r in results)
+        for k, (col, _, _) in enumerate(self._cards):
+            col.visible = k < len(results) and (
+                all_ok or self.why_ok.value or verdict_of(results[k]) != "value")
+
+    def show_cut(self, k: int):
+        """Highlight on the graph where explanation ``k`` of the shown call points, and bring
+        the graph into view."""
+        r = self._why_results[k]
+        ref = r.get("tensor") or {}
+        g = self.graph.graph or {"nodes": [], "edges": []}
+        keys = set()
+        src_key = f"t{ref.get('id')}"
+        if src_key in self.graph.index:
+            keys.add(src_key)
+        if f"op{r.get('node')}" in self.graph.index:       # where the problem starts
+            keys.add(f"op{r.get('node')}")
+        path = {str(p) for p in r.get("path") or []}
+        fname, lineno = r.get("filename"), r.get("lineno")
+        for n in g["nodes"]:
+            site = n.get("site") or {}
+            at_line = lineno and site.get("line") == lineno and (not fname or site.get("file") == fname)
+            if at_line and (n["kind"] in ("skipped", "escaped", "assign", "stop_gradient")
+                            or not path or n.get("op") in path):
+                keys.add(n["key"])
+        edges = [(e["tail"], e["head"]) for e in g["edges"]
+                 if e["cut"] and (e["tail"] in keys or e["head"] in keys)]
+        if not edges and r.get("verdict") == "none":
+            edges = [(e["tail"], e["head"]) for e in g["edges"] if e["cut"]]
+        self.graph.highlight("cut", sorted(keys), edges)
+        self.graph.reveal()
+        self._cut_source = k
+
+    def go_to_origin(self, k: int):
+        """Show the gradient call whose NaN/Inf an update wrote into explanation ``k``'s
+        source (a ``nan_input`` card): where the NaN began, one click away."""
+        call = self._why_results[k].get("origin_call")
+        if call in self.store.calls:
+            self.select_call(call)
+        else:
+            self.why_note.object = (f"<i>Gradient call {esc(str(call))} is not in this "
+                                    "recording (dropped or not recorded).</i>")

@@ -1,0 +1,88 @@
+"""The graph view's scripts, run in the browser where the plot's real size is known (see
+:class:`tapeviz.ui.graph.plot.GraphView`): fitting the view to the graph, showing labels only when
+they can be read, centring on a found node, and scrolling the page to the graph."""
+
+FIT_JS = """
+// a new graph, or the Fit button; not a column of the same graph changing (the backward
+// player's visited states): that kept the view from staying where the user zoomed
+if (cb_obj === src && src.data.key === src._tv_fitted) return;
+const fit = () => {
+  const d = src.data, c = cl.data;
+  if (!d.x || d.x.length === 0) return false;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (let i = 0; i < d.x.length; i++) {
+    x0 = Math.min(x0, d.x[i] - d.w[i] / 2); x1 = Math.max(x1, d.x[i] + d.w[i] / 2);
+    y0 = Math.min(y0, d.y[i] - d.h[i] / 2); y1 = Math.max(y1, d.y[i] + d.h[i] / 2);
+  }
+  const ex = ed.data.xs || [], ey = ed.data.ys || [];
+  for (let i = 0; i < ex.length; i++) {
+    for (let j = 0; j < ex[i].length; j++) {
+      x0 = Math.min(x0, ex[i][j]); x1 = Math.max(x1, ex[i][j]);
+      y0 = Math.min(y0, ey[i][j]); y1 = Math.max(y1, ey[i][j]);
+    }
+  }
+  for (let i = 0; i < (c.left || []).length; i++) {
+    x0 = Math.min(x0, c.left[i]); x1 = Math.max(x1, c.right[i]);
+    y0 = Math.min(y0, c.bottom[i]); y1 = Math.max(y1, c.top[i]);
+  }
+  let fw = 0, fh = 0;
+  try {
+    const v = Bokeh.index.find_one_by_id(fig.id);
+    fw = v.frame.bbox.width; fh = v.frame.bbox.height;
+  } catch (e) {}
+  if (!(fw > 10 && fh > 10)) return false;
+  const pad = 16, dx = x1 - x0 + 2 * pad, dy = y1 - y0 + 2 * pad;
+  const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
+  yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
+  // kept, as a wheel zoom is: a repaint (labels resized to the new view) re-ran the ranges'
+  // own fit, which knows the nodes but not the edges (the lanes between columns were cut)
+  xr.have_updated_interactively = yr.have_updated_interactively = true;
+  src._tv_fitted = d.key;
+  return true;
+};
+if (!fit()) { setTimeout(fit, 300); }
+"""
+
+# labels drawn at their size in the graph's points (``fonts``: the layout sized each node,
+# edge gap and cluster band for it), so they fit their nodes at any zoom: the font follows the
+# zoom up to ``max_px``, and a label smaller than ``min_px`` on screen is hidden (unreadable);
+# node and edge labels also when more than ``limit`` nodes are in view. Sizes move in half
+# pixels and are set only when they change (each change is a message to the server).
+LABELS_JS = """const x = src.data.x, y = src.data.y; let n = 0;
+for (let i = 0; i < x.length; i++) {
+  if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
+}
+let fw = 600, fh = 400;
+try { fw = fig.inner_width || fw; fh = fig.inner_height || fh; } catch (e) {}  // unset until first paint
+const scale = Math.min(fw / Math.max(xr.end - xr.start, 1e-9), fh / Math.max(yr.end - yr.start, 1e-9));
+const px = (pt) => Math.floor(2 * Math.min(pt * scale, fonts.max_px)) / 2;
+const size = (model, value) => {
+  const now = model.text_font_size;
+  if (!(now && now.value === value + "px")) model.text_font_size = {value: value + "px"};
+};
+const node = px(fonts.node), edge = px(fonts.edge), cluster = px(fonts.cluster);
+labels.visible = n <= limit && node >= fonts.min_px;
+edge_labels.visible = n <= limit && edge >= fonts.min_px;
+cluster_labels.visible = cluster >= fonts.min_px;
+if (labels.visible) size(labels, node);
+if (edge_labels.visible) size(edge_labels.glyph, edge);
+if (cluster_labels.visible) size(cluster_labels.glyph, cluster);
+"""
+
+# centre on a found node at a readable zoom (at least ``zoom`` pixels per point)
+ZOOM_JS = """const v = Bokeh.index.find_one_by_id(fig.id);
+if (!v || !src.data.x.length) return;
+const fw = v.frame.bbox.width, fh = v.frame.bbox.height;
+const k = Math.min((xr.end - xr.start) / fw, 1 / zoom);    // points per pixel
+const x = src.data.x[0], y = src.data.y[0];
+xr.setv({start: x - k * fw / 2, end: x + k * fw / 2});
+yr.setv({start: y - k * fh / 2, end: y + k * fh / 2});
+// as a wheel zoom does: the next data change (a highlight) must not re-fit
+xr.have_updated_interactively = yr.have_updated_interactively = true;
+v.el.scrollIntoView({block: "nearest"});
+"""
+
+REVEAL_JS = """const v = Bokeh.index.find_one_by_id(fig.id);
+if (v) v.el.scrollIntoView({block: "nearest"});
+"""

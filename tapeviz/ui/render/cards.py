@@ -1,0 +1,132 @@
+"""The HTML of the inspector (one graph node) and of the why cards (one explained gradient),
+from the store alone: the served dashboard and the exported page both show these, so they are
+written once, here. Every value that came from user code goes through ``esc``.
+"""
+from __future__ import annotations
+
+from .html import code_block, esc, heatmap, ref_row, table
+from ..store.summaries import summary_text
+from ..store.tape_graph import KINDS
+
+VERDICT_TEXT = {"value": "has a gradient", "none": "gradient is None", "zero": "gradient is zero",
+                "nan": "gradient has NaN", "inf": "gradient has Inf"}
+
+
+def node_html(store, node: dict, gradient: str = "", heatmaps: bool = True,
+              context: int = 3) -> str:
+    """A graph node: op and formulas, inputs and outputs (or the tensor's shape, dtype and
+    value), ``gradient`` (see :func:`gradient_html`), and its source line with ``context``
+    lines around it. ``heatmaps=False`` leaves out the value heatmaps (the exported page
+    embeds this for every node)."""
+    parts = [f'<div class="tv-h tv-node-title">{esc(node.get("op"))}'
+             f'<span class="tv-badge">{esc(KINDS.get(node["kind"], node["kind"]))}</span></div>']
+    if node.get("name"):
+        parts.append(f'<div class="tv-mono tv-node-name">{esc(node["name"])}</div>')
+    if node.get("members"):
+        parts.append(f'<div class="tv-small">{esc(node["members"])} nodes in this group: '
+                     'press “Expand group” to open it.</div>')
+    op = store.ops.get(node.get("node")) if node.get("node") is not None else None
+    if op is not None:
+        d = store.op_defs.get(op["op"], {})
+        if d.get("formula"):
+            parts.append(f'<div class="tv-mono tv-formula">{esc(d["formula"])}</div>')
+        for gf in d.get("grad_formulas") or []:
+            parts.append(f'<div class="tv-mono tv-small">{esc(gf)}</div>')
+        if op.get("skipped"):
+            parts.append(f'<div class="tv-err">Not recorded by the tape ({esc(op["skipped"])}): '
+                         'no gradient flows through it.</div>')
+        for title, refs, named in (("inputs", op["inputs"], True), ("outputs", op["outputs"], False)):
+            rows = [ref_row(r, store.tensor_name(r.get("id"), r.get("name")) if named else None)
+                    for r in refs]
+            parts.append(f'<div class="tv-h">{title}</div>' +
+                         table(rows, ["name", "shape", "dtype", "value"]))
+            if heatmaps:
+                parts.extend(heatmap(r.get("summary")) for r in refs)
+        if op.get("attrs"):
+            parts.append('<div class="tv-small">attrs: ' +
+                         esc(", ".join(f"{k}={v}" for k, v in op["attrs"].items())) + "</div>")
+    else:
+        rows = [[esc("shape"), esc(node.get("shapes"))], [esc("dtype"), esc(node.get("dtypes"))],
+                [esc("value"), f'<span class="tv-mono">{esc(node.get("summary"))}</span>']]
+        if node.get("how"):
+            rows.append([esc("watched"), esc("automatically (trainable Variable read)"
+                                             if node["how"] == "auto" else "tape.watch()")])
+        parts.append(table(rows))
+        if heatmaps:
+            t = store.tensors.get(node.get("tensor")) or {}
+            var = store.variables.get(node.get("tensor")) or {}
+            parts.append(heatmap(var.get("summary") or t.get("summary")))
+    if gradient:
+        parts.append(f'<div class="tv-h">gradient that reached it</div>{gradient}')
+    if node.get("site"):
+        parts.append(f'<div class="tv-h">source</div>'
+                     f'{code_block(node["site"], context=context, lines_of=store.sources.get)}')
+    return "".join(parts)
+
+
+def gradient_html(store, call: dict | None, node: dict) -> str:
+    """What gradient call ``call`` sent to ``node``: the upstream gradient of an op, or the
+    result (or running total) for a tensor."""
+    if call is None:
+        return ""
+    out = []
+    if node.get("node") is not None:
+        for st in call["steps"]:
+            if st["node"] == node["node"]:
+                for i, u in enumerate(st["upstream"]):
+                    out.append(f'<div class="tv-mono">upstream g{"" if len(st["upstream"]) == 1 else i}'
+                               f' = {esc(summary_text(u))}</div>')
+                break
+    tid = node.get("tensor")
+    if node.get("node") is None and tid is not None:
+        for r in call.get("results") or []:
+            if (r.get("tensor") or {}).get("id") == tid:
+                out.append(f'<div class="tv-mono">∂target/∂{esc(node.get("name"))} = '
+                           f'{esc(summary_text(r.get("grad")))}</div>')
+                out.append(heatmap(r.get("grad")))
+        if not out:
+            total = None
+            for st in call["steps"]:
+                for ig in st["input_grads"]:
+                    if ig.get("tensor") == tid:
+                        total = ig.get("total")
+            if total is not None:
+                out.append(f'<div class="tv-mono">total = {esc(summary_text(total))}</div>')
+    return "".join(out)
+
+
+def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
+    """One explained gradient: source, verdict, cause, message, fix and the code line."""
+    ref = r.get("tensor") or {}
+    name = r.get("source_name") or store.tensor_name(ref.get("id"), ref.get("name", "?"))
+    verdict = str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
+    head = (f'<div class="tv-card {esc(verdict)}"><b class="tv-why-name">{esc(name)}</b>'
+            f'<span class="tv-badge">{esc(VERDICT_TEXT.get(verdict, verdict))}</span>'
+            f'<span class="tv-badge">{esc(r.get("cause", ""))}</span>')
+    body = []
+    if r.get("grad") is not None:
+        body.append(f'<div class="tv-mono">gradient: {esc(summary_text(r["grad"]))}</div>')
+        if heatmaps:
+            body.append(heatmap(r.get("grad")))
+    if r.get("message"):
+        body.append(f'<div class="tv-why-message">{esc(r["message"])}</div>')
+    if r.get("fix"):
+        body.append(f'<div class="tv-why-fix"><b>Fix:</b> {esc(r["fix"])}</div>')
+    if r.get("lineno"):
+        # explanations name a line, not a function; the lines shown are those the run
+        # carries (never the viewer's disk), else the code recorded at that line
+        site = {"file": r.get("filename"), "line": r.get("lineno"), "func": "",
+                "code": _line_code(store, r.get("filename"), r.get("lineno")),
+                "cell": r.get("cell")}
+        body.append(code_block(site, context=1, lines_of=store.sources.get))
+    if r.get("path"):
+        body.append(f'<div class="tv-small">path: {esc(" → ".join(str(p) for p in r["path"]))}</div>')
+    return head + "".join(body) + "</div>"
+
+
+def _line_code(store, fname, lineno) -> str:
+    for op in store.ops.values():
+        site = op.get("site") or {}
+        if site.get("file") == fname and site.get("line") == lineno:
+            return site.get("code", "")
+    return ""

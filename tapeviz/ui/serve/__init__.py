@@ -1,0 +1,3 @@
+"""Serving dashboards: the ``panel serve`` app, the recording picker of a folder, who may
+connect (``access``, ``token_auth``), one live feed per followed file, a warm first session.
+"""
