@@ -4,7 +4,8 @@ for 1-D and 2-D windows), NHWC as TensorFlow on a CPU.
 Every kernel loops over the positions of the pooling window (4 for 2x2), each a strided
 slice of the whole input, never over pixels. Max pooling sends each output's gradient to the
 first maximum of its window in row-major order (TensorFlow's CPU kernel compares with `>`),
-so ties give one element the whole gradient. Average pooling with 'SAME' padding divides by
+so ties give one element the whole gradient; NaN follows TensorFlow's two kernels too (the
+forward one skips it, the gradient's keeps a NaN that comes first in its window). Average pooling with 'SAME' padding divides by
 the number of input elements in the window, not by the window's size, as TensorFlow does.
 
 Ops: MaxPool, its gradient MaxPoolGrad(x, y, g) and that one's MaxPoolGradGrad(x, y, gg)
@@ -31,33 +32,51 @@ def _out_hw(in_hw, ksize, strides, pads):
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
 
 
-def _first_maxima(x, y, ksize, strides, pads):
+def _inside(i, j, in_hw, out_hw, strides, pads):
+    """Where window position (i, j) reads the input, not the padding: (Ho, Wo, 1) bools."""
+    rows = np.arange(out_hw[0]) * strides[0] + i - pads[0]
+    cols = np.arange(out_hw[1]) * strides[1] + j - pads[2]
+    return (((rows >= 0) & (rows < in_hw[0]))[:, None] &
+            ((cols >= 0) & (cols < in_hw[1]))[None, :])[..., None]
+
+
+def _chosen(x, ksize, strides, pads):
     """For each window position (i, j): its slices of the padded input and where it holds
-    its window's first maximum (so one element per window is chosen)."""
-    xp = pad_hw(x, pads, fill=_lowest(x.dtype))
-    out_hw = y.shape[-3:-1]
-    taken = np.zeros(np.broadcast_shapes(x.shape[:-3], y.shape[:-3]) + y.shape[-3:], bool)
-    for i in range(ksize[0]):
-        for j in range(ksize[1]):
-            hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
-            chosen = xp[..., hs, ws, :] == y
-            chosen &= ~taken
-            taken |= chosen
-            yield hs, ws, chosen
+    the element the window's gradient goes to. TensorFlow's CPU kernel scans a window in
+    row-major order from its first element inside the input, moving on only to a strictly
+    greater one: the first maximum, or a NaN that comes first (no later one)."""
+    xp = pad_hw(x, pads)
+    out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
+    best = np.zeros(x.shape[:-3] + out_hw + x.shape[-1:], x.dtype)
+    where = np.full(best.shape, -1)
+    positions = [(i, j) for i in range(ksize[0]) for j in range(ksize[1])]
+    for p, (i, j) in enumerate(positions):
+        hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
+        value = xp[..., hs, ws, :]
+        take = _inside(i, j, x.shape[-3:-1], out_hw, strides, pads) & (
+            (where < 0) | (best < value))
+        best = np.where(take, value, best)
+        where[take] = p
+    for p, (i, j) in enumerate(positions):
+        hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
+        yield hs, ws, where == p
 
 
 def _max_pool_forward(x, ksize, strides, pads):
-    xp = pad_hw(x, pads, fill=_lowest(x.dtype))
+    # TensorFlow's forward kernel starts each window at the lowest value and keeps the
+    # greater: NaN is skipped (np.fmax), a window of NaN only gives the lowest value
+    floats = x.dtype.kind == "f"
+    xp = pad_hw(x, pads, fill=np.nan if floats else _lowest(x.dtype))
     out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
-    y = None
+    y = np.full(x.shape[:-3] + out_hw + x.shape[-1:], _lowest(x.dtype), x.dtype)
+    keep = np.fmax if floats else np.maximum
     for i in range(ksize[0]):
         for j in range(ksize[1]):
             hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
-            y = xp[..., hs, ws, :].copy() if y is None else np.maximum(y, xp[..., hs, ws, :],
-                                                                      out=y)
+            keep(y, xp[..., hs, ws, :], out=y)
     return y
 
 
@@ -65,7 +84,7 @@ def _max_pool_grad_forward(x, y, g, ksize, strides, pads):
     hp, wp = x.shape[-3] + pads[0] + pads[1], x.shape[-2] + pads[2] + pads[3]
     lead = np.broadcast_shapes(x.shape[:-3], g.shape[:-3])
     dxp = np.zeros(lead + (hp, wp, x.shape[-1]), g.dtype)
-    for hs, ws, chosen in _first_maxima(x, y, ksize, strides, pads):
+    for hs, ws, chosen in _chosen(x, ksize, strides, pads):
         dxp[..., hs, ws, :] += np.multiply(g, chosen, dtype=g.dtype)
     return dxp[..., pads[0]:hp - pads[1], pads[2]:wp - pads[3], :]
 
@@ -73,7 +92,7 @@ def _max_pool_grad_forward(x, y, g, ksize, strides, pads):
 def _max_pool_grad_grad_forward(x, y, gg, ksize, strides, pads):
     ggp = pad_hw(gg, pads)
     out = None
-    for hs, ws, chosen in _first_maxima(x, y, ksize, strides, pads):
+    for hs, ws, chosen in _chosen(x, ksize, strides, pads):
         part = np.multiply(ggp[..., hs, ws, :], chosen, dtype=gg.dtype)
         out = part if out is None else out + part
     return out
@@ -91,7 +110,7 @@ _max_pool_grad_grad = defop(
      lambda u, out, x, y, gg, **a: _zeros_for(y, u),
      lambda u, out, x, y, gg, **a: apply(_max_pool_grad, (x, y, u), a)],
     "y = gg at each window's first maximum", ["∂x = 0", "∂y = 0", "∂gg = MaxPoolGrad(u)"],
-    saves=((0, 1), False))
+    saves=((0,), False))
 _max_pool_grad = defop(
     "MaxPoolGrad", _max_pool_grad_forward,
     [lambda u, dx, x, y, g, **a: _zeros_for(x, u),
@@ -99,7 +118,7 @@ _max_pool_grad = defop(
      lambda u, dx, x, y, g, **a: apply(_max_pool_grad_grad, (x, y, u), a)],
     "y = g sent to each window's first maximum", ["∂x = 0", "∂y = 0",
                                                   "∂g = MaxPoolGradGrad(gg)"],
-    saves=((0, 1), False))
+    saves=((0,), False))
 _max_pool = defop("MaxPool", _max_pool_forward,
                   [lambda g, y, x, **a: apply(_max_pool_grad, (x, y, g), a)],
                   "y = max over each window", ["∂x = g at each window's first maximum"],

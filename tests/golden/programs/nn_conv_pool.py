@@ -83,3 +83,15 @@ report("batch_normalization", grads(
     x, scale, offset))
 report("batch_normalization.no_scale_offset", tf.nn.batch_normalization(x, 1.0, 2.0, None, None,
                                                                         1e-3))
+
+# NaN in max pooling: TensorFlow's forward kernel skips it (a window of NaN gives the lowest
+# float), its gradient kernel keeps a NaN that comes first in a window
+nan, inf = float("nan"), float("inf")
+holes = tf.constant(np.array([nan, nan, 2.0, nan, nan, 0.0, 3.0, nan, 1.0, nan, 5.0, nan])
+                    .reshape(1, 3, 4, 1))
+report("max_pool2d.nan_same", grads(lambda a: tf.nn.max_pool2d(a, 2, 1, "SAME"), holes))
+report("max_pool2d.nan_strided", grads(lambda a: tf.nn.max_pool2d(a, 3, 2, "SAME"), holes))
+mixed = tf.constant(np.array([nan, 1.0, 2.0, -inf, inf, 0.0, 3.0, nan, 1.0]).reshape(1, 3, 3, 1),
+                    tf.float32)
+report("max_pool2d.nan_and_inf", grads(lambda a: tf.nn.max_pool2d(a, 2, 1, "VALID"), mixed))
+report("avg_pool2d.nan_and_inf", grads(lambda a: tf.nn.avg_pool2d(a, 2, 1, "SAME"), mixed))
