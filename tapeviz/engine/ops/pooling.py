@@ -51,15 +51,16 @@ def _chosen(x, ksize, strides, pads):
     xp = pad_hw(x, pads)
     out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
     best = np.zeros(x.shape[:-3] + out_hw + x.shape[-1:], x.dtype)
-    where = np.full(best.shape, -1)
+    where = np.full(best.shape, -1, np.int8 if ksize[0] * ksize[1] < 128
+                    else np.int32)
     positions = [(i, j) for i in range(ksize[0]) for j in range(ksize[1])]
     for p, (i, j) in enumerate(positions):
         hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
         value = xp[..., hs, ws, :]
         take = _inside(i, j, x.shape[-3:-1], out_hw, strides, pads) & (
             (where < 0) | (best < value))
-        best = np.where(take, value, best)
-        where[take] = p
+        np.copyto(best, value, where=take)
+        np.copyto(where, p, where=take)
     for p, (i, j) in enumerate(positions):
         hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
         yield hs, ws, where == p
