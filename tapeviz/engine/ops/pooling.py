@@ -43,22 +43,26 @@ def _inside(i, j, in_hw, out_hw, strides, pads):
             ((cols >= 0) & (cols < in_hw[1]))[None, :])[..., None]
 
 
-def _chosen(x, ksize, strides, pads):
+def _chosen(x, ksize, strides, pads, from_first=True):
     """For each window position (i, j): its slices of the padded input and where it holds
-    the element the window's gradient goes to. TensorFlow's CPU kernel scans a window in
-    row-major order from its first element inside the input, moving on only to a strictly
-    greater one: the first maximum, or a NaN that comes first (no later one)."""
+    the element the window's gradient goes to. TensorFlow's CPU gradient kernel scans a
+    window in row-major order from its first element inside the input, moving on only to a
+    strictly greater one: the first maximum, or a NaN that comes first (no later one). Its
+    second-order kernel (`from_first=False`) starts from the lowest value instead, as the
+    forward kernel: a NaN is never chosen."""
     xp = pad_hw(x, pads)
     out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
-    best = np.zeros(x.shape[:-3] + out_hw + x.shape[-1:], x.dtype)
+    best = np.full(x.shape[:-3] + out_hw + x.shape[-1:], _lowest(x.dtype), x.dtype)
     where = np.full(best.shape, -1, np.int8 if ksize[0] * ksize[1] < 128
                     else np.int32)
     positions = [(i, j) for i in range(ksize[0]) for j in range(ksize[1])]
     for p, (i, j) in enumerate(positions):
         hs, ws = position_slices(i, j, out_hw, strides, _NO_DILATION)
         value = xp[..., hs, ws, :]
-        take = _inside(i, j, x.shape[-3:-1], out_hw, strides, pads) & (
-            (where < 0) | (best < value))
+        ahead = best < value
+        if from_first:
+            ahead |= where < 0
+        take = _inside(i, j, x.shape[-3:-1], out_hw, strides, pads) & ahead
         np.copyto(best, value, where=take)
         np.copyto(where, p, where=take)
     for p, (i, j) in enumerate(positions):
@@ -93,7 +97,7 @@ def _max_pool_grad_forward(x, y, g, ksize, strides, pads):
 def _max_pool_grad_grad_forward(x, y, gg, ksize, strides, pads):
     ggp = pad_hw(gg, pads)
     out = None
-    for hs, ws, chosen in _chosen(x, ksize, strides, pads):
+    for hs, ws, chosen in _chosen(x, ksize, strides, pads, from_first=False):
         part = np.multiply(ggp[..., hs, ws, :], chosen, dtype=gg.dtype)
         out = part if out is None else out + part
     return out
