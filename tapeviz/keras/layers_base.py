@@ -14,13 +14,14 @@ import weakref
 import numpy as np
 
 from ..engine import dtypes as _dt
-from ..engine.site import user_site
+from ..engine.call_site import user_site
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
 from ..module import Module
 from . import backend as _backend
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 
 _NAME_UIDS: dict = {}
 
@@ -79,24 +80,24 @@ class Layer(Module):
         return self._dtype.name
 
     # --- weights -------------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, trainable=True,
-                   **kwargs):
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, **kwargs):
         dtype = _dt.as_dtype(dtype or self._dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _initializers.get(initializer)
         value = init(shape, dtype=dtype)
-        # Keras names a weight in the name scope of the layer being built by a call (or by a
-        # model's build): 'dense/kernel:0'; a direct `layer.build(shape)` has no scope: 'kernel:0'
-        building = _CALLS.__dict__.get("building")
-        prefix = f"{building}/" if building else ""
-        var = Variable(value, trainable=trainable, name=f"{prefix}{name or 'Variable'}",
-                       dtype=dtype)
+        # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
+        # for a layer built inside another layer's call, as Keras names it)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
         self._own_weights.append(var)
+        regularizer = _regularizers.get(regularizer)
+        if regularizer is not None:          # recomputed from the weight at each `.losses`
+            self.add_loss(lambda: regularizer(var))
         return var
 
     def _sublayers(self):
@@ -176,13 +177,8 @@ class Layer(Module):
 
     def _maybe_build(self, input_shape):
         if not self.built:
-            outer = _CALLS.__dict__.get("building")
-            _CALLS.building = self.name
-            try:
-                with name_scope(self.name):
-                    self.build(input_shape)
-            finally:
-                _CALLS.building = outer
+            with name_scope(self.name):
+                self.build(input_shape)
             self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
@@ -246,8 +242,7 @@ class Layer(Module):
 
 
 #: .depth: how many layer calls are running in this thread; .training: the training mode of
-#: the innermost one that has one (None: none has); .building: the name of the layer a call
-#: is building
+#: the innermost one that has one (None: none has)
 _CALLS = threading.local()
 
 
@@ -321,15 +316,14 @@ def _leaves(value):
 
 
 def refuse_unsupported(layer: str, **arguments):
-    """Regularizers and constraints are not imitated: refuse them rather than train without
-    them (a silently different loss)."""
+    """Constraints and activity regularizers are not imitated: refuse them rather than train
+    without them (silently different weights or loss)."""
     given = sorted(name for name, value in arguments.items() if value is not None)
     if given:
         verb = "is" if len(given) == 1 else "are"
         raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
-                                  "tapeviz. Fix: leave it None and add the penalty to the "
-                                  "loss yourself, "
-                                  "e.g. loss + 1e-4 * tf.nn.l2_loss(layer.kernel)")
+                                  "tapeviz. Fix: leave it None (a constraint: clip the weight "
+                                  "after each step; an activity penalty: add it to the loss)")
 
 
 def _float_input(x, dtype, layer="layer"):

@@ -13,6 +13,7 @@ from ..engine.ops import add, reshape
 from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
 from . import activations as _activations
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
 
 
@@ -67,10 +68,10 @@ class _Conv(Layer):
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         kind = type(self).__name__
-        refuse_unsupported(kind, kernel_regularizer=kernel_regularizer,
-                           bias_regularizer=bias_regularizer,
-                           activity_regularizer=activity_regularizer,
+        refuse_unsupported(kind, activity_regularizer=activity_regularizer,
                            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
                 filters <= 0:
             raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "
@@ -100,10 +101,12 @@ class _Conv(Layer):
                              f"should be defined. Found None. Full input shape received: "
                              f"{input_shape}")
         self.kernel = self.add_weight("kernel", self._kernel_shape(int(input_shape[-1])),
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
             self.bias = self.add_weight("bias", (self.filters,),
-                                        initializer=self.bias_initializer)
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         self.built = True
 
     def _input(self, inputs, channel_axis):

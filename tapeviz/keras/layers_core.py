@@ -8,6 +8,7 @@ from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import activations as _activations
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
 
 
@@ -28,6 +29,8 @@ class Dense(Layer):
         self.use_bias = bool(use_bias)
         self.kernel_initializer = _initializers.get(kernel_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel = None
         self.bias = None
 
@@ -42,9 +45,11 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         last = int(input_shape[-1])
         self.kernel = self.add_weight("kernel", (last, self.units),
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs):
@@ -193,9 +198,9 @@ class Embedding(Layer):
                  embeddings_constraint=None, mask_zero=False, input_length=None, sparse=False,
                  **kwargs):
         super().__init__(**kwargs)
-        refuse_unsupported("Embedding", embeddings_regularizer=embeddings_regularizer,
-                           activity_regularizer=activity_regularizer,
+        refuse_unsupported("Embedding", activity_regularizer=activity_regularizer,
                            embeddings_constraint=embeddings_constraint)
+        self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
         if sparse:
             raise ValueError("Embedding: sparse=True is not supported by tapeviz. Fix: "
                              "sparse=False")
@@ -211,7 +216,8 @@ class Embedding(Layer):
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer)
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer)
         self.built = True
 
     def call(self, inputs):

@@ -16,6 +16,7 @@ import numpy as np
 from ..engine.ops import reshape
 from ..engine.ops.normalization import batch_normalization, moments
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
 
 _FUSED_EPSILON = 1.001e-5     # the fused kernel's smallest epsilon (Keras raises smaller ones)
@@ -43,9 +44,10 @@ class BatchNormalization(Layer):
                  gamma_constraint=None, synchronized=False, fused=None, renorm=False,
                  virtual_batch_size=None, adjustment=None, **kwargs):
         super().__init__(**kwargs)
-        refuse_unsupported("BatchNormalization", beta_regularizer=beta_regularizer,
-                           gamma_regularizer=gamma_regularizer, beta_constraint=beta_constraint,
+        refuse_unsupported("BatchNormalization", beta_constraint=beta_constraint,
                            gamma_constraint=gamma_constraint)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         if synchronized:
             raise ValueError("BatchNormalization: synchronized=True is for several devices; "
                              "tapeviz has one. Fix: synchronized=False")
@@ -98,9 +100,11 @@ class BatchNormalization(Layer):
         if self.fused:
             self.epsilon = max(self.epsilon, _FUSED_EPSILON)
         if self.scale:
-            self.gamma = self.add_weight("gamma", param_shape, initializer=self.gamma_initializer)
+            self.gamma = self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
+                                         regularizer=self.gamma_regularizer)
         if self.center:
-            self.beta = self.add_weight("beta", param_shape, initializer=self.beta_initializer)
+            self.beta = self.add_weight("beta", param_shape, initializer=self.beta_initializer,
+                                        regularizer=self.beta_regularizer)
         self.moving_mean = self.add_weight("moving_mean", param_shape, trainable=False,
                                            initializer=self.moving_mean_initializer)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,

@@ -23,6 +23,7 @@ from .graph_pane import GraphPane
 from .live import LiveFollowing, _weakly
 from .tabs import SelectionTabs, html_pane
 from .why import WhyCards
+from .flight_timeline import FlightTimeline
 from ..graph.plot import GraphView
 from ..render.html import esc
 from .page_ack import PageAck
@@ -149,6 +150,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
             self.variables.selection = []
             self.training.reset()
             self.jacobian.reset()
+            self.timeline.reset()
             self._fill()
             if self._drawn_graph is None or self.layout_busy:
                 self.graph.clear()    # not the old run's graph while the new one is laid out
@@ -209,6 +211,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         self.variables.param.watch(self._on_variable_row, "selection")
         from .charts import TrainingCharts, JacobianView
         self.training = TrainingCharts(self)
+        self.timeline = FlightTimeline(self)
         self.jacobian = JacobianView(self)
 
         g = self._guards
@@ -236,7 +239,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
         self._layout = pn.Column(
             pn.Row(self.tape_select, self.call_select, self.search, self.fit_button,
                    self.collapse_button, sizing_mode="stretch_width"),
-            self.status, self.expand_note,
+            self.status, self.expand_note, self.timeline.panel,
             pn.Row(pn.Column(g["graph"].alert, graph_pane, sizing_mode="stretch_width"), side,
                    sizing_mode="stretch_width"),
             bottom, sizing_mode="stretch_width", css_classes=["tv-dashboard"])
@@ -257,6 +260,7 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
 
     def _refresh(self, force):
         self._update_selectors()
+        self._guards["training"](self.timeline.update)
         self._update_graph(force=force)
         self._guards["variables"](self._update_variables)
         if self.bottom.active == self.TRAINING_TAB:
@@ -314,8 +318,10 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
             label += f" · {len(t['nodes'])} ops"
             opts[label] = tid
         want = self.tape
-        if want not in s.tapes or (not self._pinned and want != s.latest_tape()):
-            want = s.latest_tape()
+        start = s.opening_call()      # a flight recording's first anomalous call, if kept
+        latest = s.calls[start]["tape"] if start is not None else s.latest_tape()
+        if want not in s.tapes or (not self._pinned and want != latest):
+            want = latest
         if opts != self.tape_select.options:
             with self._not_the_user():
                 self.tape_select.param.update(options=opts, value=want)
@@ -346,7 +352,9 @@ class Dashboard(LiveFollowing, GraphPane, SelectionTabs, WhyCards, pn.viewable.V
             with self._not_the_user():
                 self.call_select.param.update(options=opts, value=keep)
         if self.call not in opts.values():
-            self.call = list(opts.values())[-1] if opts else None
+            start = s.opening_call()
+            self.call = (start if start in opts.values() else
+                         list(opts.values())[-1] if opts else None)
             self._on_call_changed()
         if self.call_select.value != self.call:
             self.call_select.value = self.call

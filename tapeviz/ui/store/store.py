@@ -22,14 +22,11 @@ from collections import OrderedDict, deque
 import param
 
 from .chart_series import gradient_state
+from .flight_calls import FlightCalls
 from .limits import (clip_list, clip_name, clip_ref, clip_refs, clip_result, clip_scope,
                      clip_site, number)
 from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
-
-
-def _d(event) -> dict:
-    return event if isinstance(event, dict) else event.to_dict()
 
 
 MAX_PINNED = 8      # calls where gradients turned non-finite, kept with their tapes (at most
@@ -64,6 +61,7 @@ class Store(param.Parameterized):
         self.calls: "OrderedDict[int, dict]" = OrderedDict()
         self.history: deque = deque(maxlen=self.max_history)   # per-call, per-source norms
         self.scalars: dict = {}                 # name -> deque of (step, value)
+        self.flight = FlightCalls(self.max_history)   # a flight recording's call summaries
         self.open_tapes: list = []
         self.paused: set = set()
         self.unknown = 0
@@ -83,12 +81,17 @@ class Store(param.Parameterized):
         n = 0
         for ev in events:
             try:
-                self._apply(_d(ev))
+                self._take(ev if isinstance(ev, dict) else ev.to_dict())
             except Exception:        # a malformed event must not stop the others
                 self.unknown += 1
             n += 1
         if n:
             self.param.update(n_events=self.n_events + n, version=self.version + 1)
+
+    def _take(self, e: dict) -> None:
+        """One event of :meth:`ingest`: a subclass that keeps some kinds its own way
+        overrides this, and the loop (its counting, its bad events) stays the one above."""
+        self._apply(e)
 
     def _apply(self, e: dict) -> None:
         handler = getattr(self, "_on_" + str(e.get("kind", "")), None)
@@ -352,9 +355,14 @@ class Store(param.Parameterized):
             self.pinned_calls.add(cid)
             self.pinned_tapes.add(call["tape"])
         self._last_nonfinite = nonfinite
+        # (a flight recording's history rows come from its summaries, one per call: a
+        # lead-up call's events follow its summary)
+        summarized = self.flight.first_seen(cid)
         for r in results:
             ref = r.get("tensor") or {}
             self._note_tensor(ref)
+            if summarized:
+                continue
             name = self.tensor_name(ref.get("id"), ref.get("name", "?"))
             self.history.append({"call": cid, "tape": call["tape"], "name": name,
                                  "id": ref.get("id"), "norm": r.get("norm"),
@@ -382,11 +390,19 @@ class Store(param.Parameterized):
                        e.get("seq", 0)))
 
     def _on_call_summary(self, e):
-        """A flight recording's summary of one gradient call: the scalars it carries feed the
-        training charts (a flight recording writes no ``scalar`` events of its own)."""
+        """A flight recording's summary of one gradient call: a row of ``flight``, and the
+        training charts' norms and scalars (it writes no ``scalar`` events of its own), so
+        the charts cover every call, kept in full or not."""
         for scalar in clip_list(e.get("scalars")):
             if isinstance(scalar, dict):
                 self._on_scalar(scalar)
+        row = self.flight.add(e)
+        if row is None or (self.history and self.history[-1]["call"] == row["call"]):
+            return      # (a kept call: its gradient_finished, just before, wrote its rows)
+        for source in row["sources"]:
+            self.history.append({"call": row["call"], "tape": row["tape"],
+                                 "name": source["name"], "id": None, "norm": source["norm"],
+                                 "verdict": source["verdict"], "state": source["verdict"]})
 
     # ---- queries ---------------------------------------------------------------------------
     def tape_ids(self) -> list:
@@ -402,6 +418,13 @@ class Store(param.Parameterized):
     def calls_for(self, tape_id) -> list:
         tape = self.tapes.get(tape_id)
         return [c for c in (tape or {}).get("calls", []) if c in self.calls]
+
+    def opening_call(self):
+        """The call a view opens on: a flight recording's first anomalous call while its
+        events are kept (None otherwise: the latest tape)."""
+        cid = self.flight.first_anomaly
+        call = self.calls.get(cid) if cid is not None else None
+        return cid if call is not None and call["tape"] in self.tapes else None
 
     def latest_tape(self):
         """The most interesting tape: the last one that has a gradient call, else the last one."""
