@@ -28,7 +28,7 @@ def test_a_recording_of_a_cnn_fit_opens_with_one_tape_per_step(tmp_path):
     from tapeviz.ui.store.source import store_for
     path = tmp_path / "cnn.tvz"
     rng = np.random.default_rng(0)
-    with tv.record(path):
+    with tv.record(path, full=True):       # every step's tape (not a flight recording)
         model = _cnn()
         model.compile(optimizer="sgd",
                       loss=tv.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
