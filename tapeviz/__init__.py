@@ -13,16 +13,18 @@ __version__ = "0.1.0"
 
 from .engine import dtypes as _dtypes
 from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, float32,  # noqa: F401
-                            float64, half, int8, int16, int32, int64, string, uint8)
+                            float64, half, int8, int16, int32, int64, string, uint8,
+                            bfloat16, complex64, complex128)
 from .engine.errors import InvalidArgumentError  # noqa: F401
 from .engine.tensor import Tensor, TensorShape, Variable  # noqa: F401
-from .engine.convert import constant, convert_to_tensor, is_tensor  # noqa: F401
+from .engine.indexed_slices import IndexedSlices  # noqa: F401
+from .engine.convert import constant, convert_to_tensor, get_static_value, is_tensor  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401
 from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401
 from .engine.ops import *  # noqa: F401,F403
 from .engine.ops import abs, pow, range, round  # noqa: F401
 from .engine.ops import __all__ as _ops_all
-from .engine.custom import custom_gradient  # noqa: F401
+from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, image  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
@@ -65,8 +67,6 @@ def diff(a, b, **options):
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
     "print": "use Python's print(): tensors print as TensorFlow's do",
-    "add_n": "add them (a + b + c), or tf.reduce_sum(tf.stack(tensors), axis=0)",
-    "einsum": "use tf.matmul or tf.tensordot (with tf.transpose / tf.reshape)",
 }
 
 

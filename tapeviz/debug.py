@@ -105,7 +105,7 @@ def gradcheck(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0, raise_on_failu
     `GradcheckReport`; raises `AssertionError` with its table when an input fails (unless
     `raise_on_failure=False`).
     """
-    from . import GradientTape, constant, reduce_sum
+    from . import GradientTape, constant, convert_to_tensor, reduce_sum
     from .engine.tensor import _Operand
 
     if not isinstance(inputs, (list, tuple)):
@@ -142,7 +142,9 @@ def gradcheck(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0, raise_on_failu
         [None] * len(floats)
     report = GradcheckReport(rtol=rtol, atol=atol)
     for i, g in zip(floats, grads):
-        analytic = np.zeros(arrays[i].shape) if g is None else np.asarray(g._value)
+        # (a gather's gradient comes as IndexedSlices: compared as its dense tensor)
+        analytic = np.zeros(arrays[i].shape) if g is None else \
+            np.asarray(convert_to_tensor(g)._value)
         numeric = np.zeros(arrays[i].shape)
         for idx in np.ndindex(arrays[i].shape):
             plus = [a.copy() for a in arrays]

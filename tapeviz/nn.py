@@ -9,6 +9,7 @@ from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax
 from .engine.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
 from .engine.ops.normalization import batch_normalization, moments  # noqa: F401
 from .engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
+from .engine.ops.scatter import embedding_lookup  # noqa: F401
 from .engine.ops.nn import erf as _erf  # noqa: F401  (tv.math.erf belongs to tv.math)
 
 def swish(features, beta=1.0, name=None):

@@ -674,6 +674,72 @@ def custom_gradient_wrong_shape(tf):
     return grad_of(tf, f, [1.0, 2.0])
 
 
+@raises("ValueError", "custom_gradient", "2", "1", "None")
+def custom_gradient_forgets_the_none_for_a_number(tf):
+    @tf.custom_gradient
+    def f(x, norm):
+        def grad(g):
+            return tf.clip_by_norm(g, norm)
+        return tf.identity(x), grad
+    x = tf.constant([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, 1.0)
+    return tape.gradient(y, x)
+
+
+@raises("ValueError", "custom_gradient", "function", "keyword argument")
+def custom_gradient_callable_as_positional_argument(tf):
+    @tf.custom_gradient
+    def f(x, fn):
+        def grad(g):
+            return fn(g), None
+        return tf.identity(x), grad
+    return f(tf.constant(1.0), lambda g: -g)
+
+
+@raises("TypeError", "custom_gradient", "variables", "Fix")
+def custom_gradient_uses_a_variable_without_variables_argument(tf):
+    w = tf.Variable(3.0)
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(g):
+            return g * w
+        return x * w, grad
+    return f(tf.constant(2.0))
+
+
+@raises("ValueError", "custom_gradient", "variable", "1")
+def custom_gradient_returns_no_variable_gradients(tf):
+    w = tf.Variable(3.0)
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(g, variables=None):
+            return g * w, []
+        return x * w, grad
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, [x, w])
+
+
+@raises("ValueError", "custom_gradient", "0", "1")
+def custom_gradient_returns_an_empty_list(tf):
+    # TensorFlow's backprop_test.py, testCustomGradientEmptyError
+    @tf.custom_gradient
+    def identity(x):
+        def grad(_):
+            return []
+        return x, grad
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = identity(x)
+    return tape.gradient(y, [x])
+
+
 @value([None])
 def custom_gradient_returns_none(tf):
     @tf.custom_gradient
@@ -714,6 +780,26 @@ def batch_jacobian_scalar_target(tf):
         tape.watch(x)
         y = tf.reduce_sum(x)
     return tape.batch_jacobian(y, x)
+
+
+@raises("RuntimeError", "persistent=True", "jacobian", "experimental_use_pfor")
+def jacobian_without_pfor_on_a_one_shot_tape(tf):
+    # TensorFlow's backprop_test.py, JacobianTest.testPersistentTape
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.jacobian(y, x, experimental_use_pfor=False)
+
+
+@raises("RuntimeError", "persistent=True", "batch_jacobian", "experimental_use_pfor")
+def batch_jacobian_without_pfor_on_a_one_shot_tape(tf):
+    # TensorFlow's backprop_test.py, BatchJacobianTest.testPersistentTape
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.batch_jacobian(y, x, experimental_use_pfor=False)
 
 
 @raises("AttributeError", "sources", "float", differs=_NON_TENSOR_SOURCE)
@@ -1208,6 +1294,21 @@ def constant_unknown_dtype_name(tf):
 @raises("TypeError", "complex1024")
 def cast_unknown_dtype_name(tf):
     return tf.cast(tf.constant(1.0), "complex1024")
+
+
+_NO_COMPLEX = ("TypeError", "tapeviz tensors are NumPy arrays of real numbers, ints, bools and "
+               "strings: complex64/128 and bfloat16 exist as dtype names (comparisons, "
+               "as_dtype, is_complex), and making a tensor of one is refused with the fix")
+
+
+@raises(None, "complex64", "float32", differs=_NO_COMPLEX)
+def constant_of_complex64(tf):
+    return tf.constant([1.0, 2.0], tf.complex64)
+
+
+@raises(None, "bfloat16", "float32", differs=_NO_COMPLEX)
+def cast_to_bfloat16(tf):
+    return tf.cast(tf.constant([1.0, 2.0]), tf.bfloat16)
 
 
 @raises("TypeError", "fp32")

@@ -85,3 +85,10 @@ def test_check_tape_reads_a_one_shot_tape_that_kept_its_values(monkeypatch):
     report = tv.debug.check_tape(tape)
     assert report.ok, str(report)
     assert {r["op"] for r in report.rows} >= {"Tanh", "Mul", "Sum"}
+
+
+def test_gradcheck_takes_a_sparse_gradient_as_its_dense_tensor():
+    # a gather's gradient is IndexedSlices (as TensorFlow's); rows gathered twice add up
+    table = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    report = tv.debug.gradcheck(lambda p: tv.reduce_sum(tv.gather(p, [0, 2, 0]) ** 2), [table])
+    assert report.ok and not report.rows[0]["gradient_is_none"]

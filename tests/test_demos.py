@@ -127,7 +127,7 @@ def test_the_comparison_itself():
 def test_demo_prints_what_tensorflow_prints(stem):
     golden = GOLDEN / f"{stem}.txt"
     assert golden.is_file(), (f"no TensorFlow output for {stem}: run "
-                              "`/tmp/tfvenv/bin/python tests/golden/generate_demo_outputs.py`")
+                              "`../tfvenv/bin/python tests/golden/generate_demo_outputs.py`")
     lesson, _ = lesson_and_explanations(stem)
     diffs = differences(golden.read_text().splitlines(), lesson)
     assert not diffs, f"demos/{stem}.py differs from TensorFlow:\n" + "\n".join(diffs)

@@ -721,3 +721,14 @@ def test_a_root_or_log_of_a_negative_input_says_the_input_left_its_domain(make, 
     assert why.cause == "nan_origin" and f"at {op} " in why.message
     assert f"smallest {smallest:.4g}" in why.message and "not defined" in why.message
     assert f"stay at or above 0" in why.fix and "infinite at 0" not in why.fix
+
+
+def test_a_read_of_a_variable_is_explained_as_its_own_source():
+    # two reads of one variable are two tensors (as in TensorFlow): a target computed from
+    # the second read does not depend on the first, though both read the same variable
+    v = tv.Variable(2.0)
+    with tv.GradientTape(persistent=True) as tape:
+        first, second = v.read_value(), v.read_value()
+        y = second * 5.0
+    assert tape.gradient(y, [first, second, v])[0] is None
+    assert [e.verdict for e in tape.explain(y, [first, second, v])] == ["none", "value", "value"]

@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
 ROOT = os.path.dirname(HERE)
 PROGRAMS = sorted(glob.glob(os.path.join(GOLDEN, "programs", "*.py")))
-REGENERATE = "/tmp/tfvenv/bin/python tests/golden/generate.py"
+REGENERATE = "../tfvenv/bin/python tests/golden/generate.py"
 
 if GOLDEN not in sys.path:
     sys.path.insert(0, GOLDEN)

@@ -153,6 +153,15 @@ SPECS = [
     S("BroadcastTo", lambda x: tv.broadcast_to(x, (4, 2, 3)), [((2, 1), _real)]),
     S("SumToShape", _direct("SumToShape", shape=(2, 1)), [((3, 2, 4), _real)]),
     S("Transpose", lambda x: tv.transpose(x, [2, 0, 1]), [((2, 3, 4), _real)]),
+    S("Einsum", lambda a, b: tv.einsum("bij,bjk->bik", a, b), [((2, 3, 4), _real),
+                                                               ((2, 4, 2), _real)]),
+    S("Einsum", lambda a, b: tv.einsum("...ij,jk->...k", a, b), [((2, 3, 4), _real),
+                                                               ((4, 2), _real)],
+      note="ellipsis, a letter summed in one operand only"),
+    S("Einsum/1", lambda a: tv.einsum("ii->i", a), [((3, 3), _real)], note="diagonal"),
+    S("Einsum/1", lambda a: tv.einsum("ii", a), [((3, 3), _real)], note="trace"),
+    S("Einsum/3", lambda u, a, w: tv.einsum("i,ij,j->", u, a, w),
+      [((3,), _real), ((3, 4), _real), ((4,), _real)], note="bilinear form"),
     S("ConcatV2", lambda a, b: tv.concat([a, b], axis=1), [((2, 3), _real), ((2, 2), _real)],
       covers=("ConcatV2/3",)),
     S("ConcatV2/3", lambda a, b, c: tv.concat([a, b, c], axis=0),
@@ -165,6 +174,10 @@ SPECS = [
       [((2, 2), _real), ((3, 4), _real)], none_inputs=(1,)),
     S("GatherV2", lambda p, i: tv.gather(p, i, axis=1), [((2, 4), _real), ((3,), _indices(4))]),
     S("GatherNd", tv.gather_nd, [((3, 4), _real), ((5, 2), _indices(3))]),
+    S("ScatterNd", lambda i, u: tv.scatter_nd(i, u, [4, 3]),
+      [((5, 1), _indices(4)), ((5, 3), _real)], note="rows, duplicates add"),
+    S("ScatterNd", lambda i, u: tv.scatter_nd(i, u, [3, 2]),
+      [((4, 2), _indices(2)), ((4,), _real)], note="elements"),
     # reductions
     S("Sum", lambda x: tv.reduce_sum(x, axis=1, keepdims=True), [((2, 3, 2), _real)]),
     S("Mean", lambda x: tv.reduce_mean(x, axis=[0, 2]), [((2, 3, 2), _real)]),
@@ -186,6 +199,9 @@ SPECS = [
       [((3, 2), _real), ((4, 3), _real)], note="transposed"),
     S("MatMul", tv.matmul, [((2, 2, 3), _real), ((3, 2), _real)], note="batched"),
     S("MatrixInverse", tv.linalg.inv, [((3, 3), _well_conditioned)]),
+    S("MatrixSolve", tv.linalg.solve, [((3, 3), _well_conditioned), ((3, 2), _real)]),
+    S("MatrixSolve", lambda a, b: tv.linalg.solve(a, b, adjoint=True),
+      [((2, 3, 3), _well_conditioned), ((2, 3, 1), _real)], note="adjoint, batched"),
     S("MatrixDeterminant", tv.linalg.det, [((2, 3, 3), _well_conditioned)]),
     S("MatrixDiagPart", tv.linalg.diag_part, [((3, 3), _real)]),
     S("MatrixDiagPart", tv.linalg.diag_part, [((2, 3, 4), _real)], note="batched, non-square"),
@@ -509,8 +525,9 @@ def test_every_differentiable_op_has_a_spec():
     covered = {s.op for s in SPECS} | {c for s in SPECS for c in s.covers}
     differentiable = {name for name, op in REGISTRY.items() if op.vjps is not None}
     # ConcatV2/<n> ops are made per arity on first use: the 2- and 3-input specs stand for all
-    differentiable = {n for n in differentiable if not (n.startswith("ConcatV2/") and
-                                                        n not in covered)}
+    # (so are Einsum/<n> ops: the 1-, 2- and 3-operand specs stand for all)
+    differentiable = {n for n in differentiable if not (n.startswith(("ConcatV2/", "Einsum/"))
+                                                        and n not in covered)}
     missing = sorted(differentiable - covered - set(EXEMPT))
     assert not missing, f"ops with VJPs but no gradient spec in SPECS: {missing}"
 

@@ -35,12 +35,6 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     # being added on other branches
-    "guide_advanced_autodiff_custom_grad_norm_arg":
-        "custom_gradient with a non-tensor argument (grad_fn returns None for it)",
-    "gradient_reversal_lambda":
-        "custom_gradient with a non-tensor argument (grad_fn returns None for it)",
-    "guide_advanced_autodiff_newton_hessian": "tf.linalg.solve",
-    "neural_style_transfer_gram": "tf.linalg.einsum and tf.add_n",
     # nobody's yet
 }
 

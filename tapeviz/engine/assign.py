@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import events as _events
 from .convert import _to_array, convert_to_tensor
+from .indexed_slices import IndexedSlices
 from .node import Node, watched_site
 from .refs import _assigned_payload
 from .call_site import user_site
@@ -43,6 +44,8 @@ def _fixed_dtype(var: Variable, method: str, kind: str) -> str:
 
 
 def _assign(var: Variable, value, method: str):
+    if isinstance(value, IndexedSlices):   # a sparse gradient: its dense tensor, as TF
+        value = convert_to_tensor(value)
     if isinstance(value, _Operand):
         new = value
     else:

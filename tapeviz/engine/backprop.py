@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import events as _events
 from .ops import add, broadcast_to, cast, reduce_sum, sum_to, zeros
+from .tensor import Tensor, Variable
 from .threadstate import quietly
 
 
@@ -15,13 +16,18 @@ class NeedsLoop(Exception):
     """An op on the path cannot take a batched upstream gradient: fall back to a loop."""
 
 
-def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=None):
+def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=None,
+             apart=None):
     """Gradients {id: Tensor} for `source_ids`, from `targets` seeded with `upstreams`.
 
     `batch` > 0 means every upstream carries that many leading Jacobian dimensions.
-    `observer(node, g, [(input index, input, gradient)])` sees every step (explanations)."""
+    `observer(node, g, [(input index, input, gradient)])` sees every step (explanations).
+    `apart` {id(read): key}: reads of a variable that are sources themselves (they share the
+    variable's id); each gathers its own gradient under its key (see `reads_apart`)."""
     entries = tape._entries
     watched = tape._ids
+    if apart:
+        return _walk_apart(tape, targets, upstreams, source_ids, batch, call, observer, apart)
     if tape._watched.keys() <= source_ids and all(i in watched for i in source_ids):
         # the sources are every tensor the tape watches: what they reach is what the tape
         # marked as it recorded (the float outputs of differentiable ops fed by them); the
@@ -38,14 +44,21 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
                         reach.add(o._id)
                     break
 
+    return _run_walk(tape, entries, targets, upstreams, reach, source_ids, batch, call,
+                     observer)
+
+
+def _run_walk(tape, entries, targets, upstreams, reach, keep, batch, call, observer,
+              apart=None):
     grads: dict = {}
     for t, g in zip(targets, upstreams):
-        if g is not None and t._id in reach:
-            _accumulate(grads, t._id, g)
+        key = t._id if apart is None else apart.get(id(t), t._id)
+        if g is not None and key in reach:
+            _accumulate(grads, key, g)
     if not grads:
         return {}
     emitting = _events.STEP_EVENTS and call is not None
-    args = (entries, grads, reach, source_ids, batch, call, observer, emitting)
+    args = (entries, grads, reach, keep, batch, call, observer, emitting, apart)
     if tape._user_vjps:   # custom gradient code is the user's: it runs with their settings
         return _walk(*args)
     # the whole walk in the quiet context (NaN/Inf are results to explain, not warnings):
@@ -53,7 +66,45 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     return quietly(_walk, *args)
 
 
-def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
+def reads_apart(tape, sources) -> dict | None:
+    """{id(read): key} for the sources that are reads of a watched variable (`v.read_value()`,
+    which shares the variable's id): TensorFlow differentiates each read as a tensor of its
+    own, and the variable as the sum over its reads. None when there are none (the usual)."""
+    apart = None
+    for s in sources:
+        if type(s) is Tensor:
+            w = tape._watched.get(s._id)
+            if w is not None and isinstance(w[0], Variable):
+                apart = apart or {}
+                apart[id(s)] = ("read", id(s))
+    return apart
+
+
+def _walk_apart(tape, targets, upstreams, source_ids, batch, call, observer, apart):
+    """`backward` with some reads differentiated apart: the walk keys their inputs by `apart`;
+    a variable among the sources then gets its own gradient plus its apart reads'."""
+    keys = set(apart.values())
+    reach = {i for i in source_ids if i in tape._ids} | keys
+    for node, inputs, outputs in tape._entries:
+        if any(t._id in reach for t in inputs):
+            reach.update(o._id for o in outputs)
+    grads = _run_walk(tape, tape._entries, targets, upstreams, reach, source_ids | keys, batch,
+                      call, observer, apart)
+    by_variable: dict = {}
+    for node, inputs, outputs in tape._entries:   # which variable each apart read is of
+        for x in inputs:
+            key = apart.get(id(x))
+            if key is not None:
+                by_variable.setdefault(x._id, set()).add(key)
+    for var_id, read_keys in by_variable.items():
+        if var_id in source_ids:
+            for key in read_keys:
+                if key in grads:
+                    _accumulate(grads, var_id, grads[key])
+    return grads
+
+
+def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=None):
     step = 0
     tracing = emitting or observer is not None   # someone wants each step's gradients
     limit = _config["value_limit"]
@@ -89,7 +140,7 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
         n = len(inputs)
         step_grads = [] if tracing else None
         for i, x in enumerate(inputs):
-            xid = x._id
+            xid = x._id if apart is None else apart.get(id(x), x._id)
             if xid not in reach:
                 continue
             value = x._value
@@ -114,6 +165,10 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
                 gx = _fit(gx, x, batch, g)
             prev = get(xid)
             total = grads[xid] = gx if prev is None else add(prev, gx)
+            if op is _GATHER and not batch:
+                _note_gather(grads, xid, prev, total, g, inputs[1], attrs)
+            elif op is _IDENTITY and not batch and SLICES in grads:
+                _note_identity(grads[SLICES], xid, prev, total, g, y)
             if step_grads is not None:
                 step_grads.append((i, x, gx, prev is not None, total))
         if observer is not None:
@@ -123,6 +178,60 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
                            limit)
         step += 1
     return grads
+
+
+#: the key of `grads` under which the walk notes the gathers from sources (see `slices`)
+SLICES = "gathered rows"
+_DENSE = "dense"
+
+
+def _note_gather(grads, xid, prev, total, g, indices, attrs):
+    """Note a gather along axis 0 from tensor `xid`: while every gradient a source gets comes
+    from such gathers (maybe through identities), TensorFlow returns it as IndexedSlices
+    (`sparse_results`)."""
+    notes = grads.get(SLICES)
+    if notes is None:
+        notes = grads[SLICES] = {}
+    parts = notes.get(xid)
+    if parts is _DENSE:
+        return
+    sparse = attrs["axis"] == 0 and attrs["batch_dims"] == 0
+    if not sparse or (prev is not None and (parts is None or parts[1] is not prev)):
+        notes[xid] = _DENSE      # a dense gradient reached it too: the answer is dense
+        return
+    if parts is None:
+        parts = notes[xid] = [[], None]
+    parts[0].append((g, indices))
+    parts[1] = total
+
+
+def _note_identity(notes, xid, prev, total, g, y):
+    """An identity passes its output's gathered rows on to its input, as TensorFlow's."""
+    parts, rows = notes.get(xid), notes.get(y._id)
+    if parts is _DENSE:
+        return
+    if rows is None or rows is _DENSE or rows[1] is not g or (
+            prev is not None and (parts is None or parts[1] is not prev)):
+        notes[xid] = _DENSE
+        return
+    if parts is None:
+        parts = notes[xid] = [[], None]
+    parts[0].extend(rows[0])
+    parts[1] = total
+
+
+def sparse_results(grads, sources, results) -> list:
+    """`results` with IndexedSlices for the sources whose gradient came from gathers only."""
+    notes = grads.get(SLICES)
+    if not notes:
+        return results
+    from .indexed_slices import from_gathers
+    out = list(results)
+    for i, s in enumerate(sources):
+        parts = notes.get(s._id)
+        if parts is not None and parts is not _DENSE and results[i] is parts[1]:
+            out[i] = from_gathers(parts[0], s)
+    return out
 
 
 def _fit(gx, x, batch, g):
@@ -154,6 +263,9 @@ def _accumulate(grads, key, g):
     prev = grads.get(key)
     grads[key] = g if prev is None else add(prev, g)
 
+
+from .ops.gradient_ops import _identity as _IDENTITY  # noqa: E402
+from .ops.indexing import _gather as _GATHER  # noqa: E402
 
 _emit_deferred, _BackwardStep, _config = (_events.emit_deferred, _events.BackwardStep,
                                           _events.config)

@@ -9,6 +9,7 @@ from . import dtypes as _dt
 from .. import engine
 from .node import leaf_node
 from .tensor import Tensor, Variable, _Operand, _read_variable
+from .indexed_slices import IndexedSlices
 
 
 
@@ -138,6 +139,8 @@ def like(value, t, op=None) -> "Tensor":
     array that cannot falls back to its own dtype, and the op then reports the mismatch."""
     if isinstance(value, _Operand):
         return value
+    if isinstance(value, IndexedSlices):   # a sparse gradient: its dense tensor
+        return value._dense()
     try:
         return Tensor(_to_array(value, t._value.dtype, strict=True, op=op))
     except TypeError:
@@ -164,6 +167,13 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
                              f"Variable with dtype {value.dtype.name}: {value!r}")
         return _read_variable(value)
+    if isinstance(value, IndexedSlices):      # a sparse gradient: its dense tensor
+        dense = value._dense()
+        if dtype is not None and _dt.as_dtype(dtype).np != dense._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
+                             f"for IndexedSlices with dtype {value.dtype.name}. Fix: "
+                             f"tv.cast(tv.convert_to_tensor(slices), {_dt.as_dtype(dtype)!r})")
+        return dense
     if isinstance(value, (list, tuple)) and value and _holds_tensor(value):
         return engine.ops.stack([convert_to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value])
     hint = dtype_hint or preferred_dtype
@@ -207,6 +217,16 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, _Operand)
+    return isinstance(x, (_Operand, IndexedSlices))
 
 
+
+def get_static_value(tensor, partial=False):
+    """A tensor's value as a NumPy array (a copy): every eager tensor's value is known. As in
+    TensorFlow 2, a Variable gives None (its value may change) and anything that is no
+    tensor is returned as it is."""
+    if isinstance(tensor, Variable):
+        return None
+    if isinstance(tensor, Tensor):
+        return np.array(tensor._value)
+    return tensor

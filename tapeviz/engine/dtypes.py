@@ -7,7 +7,8 @@ import numpy as np
 class DType:
     """A tensor element type; compares equal to its name and to the NumPy dtype."""
 
-    __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_string")
+    __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_string",
+                 "is_complex")
 
     def __init__(self, name: str, np_dtype):
         self.name = name
@@ -16,6 +17,15 @@ class DType:
         self.is_integer = self.np.kind in "iu"
         self.is_bool = self.np.kind == "b"
         self.is_string = name == "string"
+        self.is_complex = False
+
+    @property
+    def size(self) -> int:
+        return self.np.itemsize
+
+    @property
+    def real_dtype(self):
+        return self
 
     @property
     def as_numpy_dtype(self):
@@ -55,6 +65,43 @@ class DType:
         return hash(self.name)
 
 
+class NamedOnly(DType):
+    """A TensorFlow dtype tapeviz knows by name but has no tensors of (complex numbers;
+    bfloat16, which NumPy lacks): it compares, prints and answers `is_complex`, `size` and
+    `real_dtype` as TensorFlow's; making a tensor of it raises, naming the fix."""
+
+    __slots__ = ("_size", "_real")
+
+    def __init__(self, name, size, floating, real=None):
+        self.name = name
+        self.is_floating, self.is_integer, self.is_bool, self.is_string = floating, False, \
+            False, False
+        self.is_complex = real is not None
+        self._size, self._real = size, real
+
+    @property
+    def np(self):
+        raise TypeError(f"tapeviz has no {self.name} tensors: its tensors are NumPy arrays of "
+                        "float16/32/64, ints, bool and strings. Fix: use tv.float32 (or "
+                        "tv.float64); tapeviz imitates TensorFlow's real-valued autodiff only")
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def real_dtype(self):
+        return self._real or self
+
+    @property
+    def as_numpy_dtype(self):
+        return self.np
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return self.name != "bfloat16"
+
+
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
@@ -66,11 +113,16 @@ uint8 = DType("uint8", np.uint8)
 bool_ = DType("bool", np.bool_)
 string = DType("string", np.object_)
 half, double = float16, float64
+complex64 = NamedOnly("complex64", 8, False, float32)
+complex128 = NamedOnly("complex128", 16, False, float64)
+bfloat16 = NamedOnly("bfloat16", 2, True)
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_, string)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)   # TensorFlow's aliases
+_NAMED_ONLY = {d.name: d for d in (complex64, complex128, bfloat16)}
+_BY_NAME.update(_NAMED_ONLY)
 
 
 def from_numpy(np_dtype) -> DType:
@@ -85,7 +137,7 @@ def from_numpy(np_dtype) -> DType:
     if np_dtype.kind in "USO":
         return string
     raise TypeError(f"tapeviz has no dtype for NumPy's {np_dtype}; "
-                    f"use one of {', '.join(sorted(_BY_NAME))}")
+                    f"use one of {', '.join(sorted(set(_BY_NAME) - set(_NAMED_ONLY)))}")
 
 
 def as_dtype(value) -> DType:
@@ -106,7 +158,10 @@ def as_dtype(value) -> DType:
     if value is bool:
         return bool_
     try:
-        return from_numpy(np.dtype(value))
+        np_dtype = np.dtype(value)
+        if np_dtype.kind == "c":
+            return _NAMED_ONLY[np_dtype.name]
+        return from_numpy(np_dtype)
     except (TypeError, ValueError):     # NumPy says ValueError for objects with a .dtype
         raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a tapeviz "
                         "DType. Fix: pass a dtype (tv.float32, 'float32', or x.dtype)") from None

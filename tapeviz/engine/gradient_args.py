@@ -123,3 +123,22 @@ def _as_upstream(g, t):
                                    f"target's shape {tuple(t.shape)}. Fix: pass one upstream "
                                    "gradient per target, shaped like that target", "gradient")
     return g
+
+
+def _targets_that_are_sources(raw, sources, targets, upstreams, apart=None) -> None:
+    """A source that is itself a target (`result = v0` under a Python `if`, TensorFlow's
+    autodiff guide) gets that target's upstream gradient even when the tape never watched
+    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place.
+    A read differentiated apart (`apart`) is only itself, not another read of its variable."""
+    for i, s in enumerate(sources):
+        if raw[i] is not None:
+            continue
+        own = apart is not None and id(s) in apart
+        for t, up in zip(targets, upstreams):
+            if t._id != s._id or t._value.dtype.kind not in "fiu":   # (strings, bools: None)
+                continue
+            if own and t is not s:
+                continue
+            if up is None:       # (an integer target has no default upstream: TF's is 1)
+                up = Tensor(np.ones(t._value.shape, t._value.dtype))
+            raw[i] = up if raw[i] is None else raw[i] + up

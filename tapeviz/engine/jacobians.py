@@ -19,11 +19,13 @@ from .tensor import Tensor
 # many numbers), not only a summary
 VALUE_LIMIT = 4096
 
-def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
+def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+             use_pfor=True):
     """The full Jacobian, shaped `target.shape + source.shape`, for each source.
 
     Computed in one vectorized backward pass (a batch of one-hot upstream gradients)."""
     unconnected = _unconnected(unconnected_gradients)
+    tape._check_loop_allowed("jacobian", use_pfor)
     tape._check_usable("jacobian")
     t = _as_target(target)
     flat_sources = _sources(sources)
@@ -48,10 +50,12 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
                  value_limit=VALUE_LIMIT)
     return nest.pack_sequence_as(sources, results)
 
-def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE):
+def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                   use_pfor=True):
     """Per-example Jacobian: shape `(batch,) + target.shape[1:] + source.shape[1:]`."""
     unconnected = _unconnected(unconnected_gradients)
-    tape._check_usable("batch_jacobian")
+    if tape._used:
+        tape._check_usable("batch_jacobian")   # a used one-shot tape: that error first
     t = _as_target(target)
     s = _sources(source)[0]
     for what, x in (("target", t), ("source", s)):
@@ -65,6 +69,8 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
                          f"{tuple(t.shape)} and source shape {tuple(s.shape)} to match. Fix: "
                          "both must be batched along axis 0 with the same batch size (use "
                          "jacobian for unbatched tensors)")
+    tape._check_loop_allowed("batch_jacobian", use_pfor)
+    tape._check_usable("batch_jacobian")    # (after the checks: a refused call stops nothing)
     b = t._value.shape[0]
     rest = t._value.shape[1:]
     m = int(np.prod(rest, dtype=np.int64))

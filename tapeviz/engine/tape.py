@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import warnings
 import weakref
 
@@ -17,9 +16,9 @@ from .. import config as _config
 from .. import events as _events
 from . import nest
 from . import op as _op
-from .backprop import backward
+from .backprop import SLICES, backward, reads_apart, sparse_results
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
-                            _ones, _packed, _sources, _unconnected)
+                            _ones, _packed, _sources, _targets_that_are_sources, _unconnected)
 from .call_site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
@@ -36,21 +35,6 @@ _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for sho
 def _log():
     import logging   # on the first warning: `import tapeviz` does not load logging
     return logging.getLogger("tapeviz")
-
-
-def _targets_that_are_sources(raw, sources, targets, upstreams) -> None:
-    """A source that is itself a target (`result = v0` under a Python `if`, TensorFlow's
-    autodiff guide) gets that target's upstream gradient even when the tape never watched
-    it, as TensorFlow answers: d(x)/d(x) is 1, integers included. Fills `raw` in place."""
-    for i, s in enumerate(sources):
-        if raw[i] is not None:
-            continue
-        for t, up in zip(targets, upstreams):
-            if t._id != s._id or t._value.dtype.kind not in "fiu":   # (strings, bools: None)
-                continue
-            if up is None:       # (an integer target has no default upstream: TF's is 1)
-                up = Tensor(np.ones(t._value.shape, t._value.dtype))
-            raw[i] = up if raw[i] is None else raw[i] + up
 
 
 class GradientTape:
@@ -225,19 +209,23 @@ class GradientTape:
         else:
             flat_up = [_ones(t) for t in flat_targets]
         call = self._start("gradient", flat_targets, flat_sources, unconnected)
+        apart = reads_apart(self, flat_sources)
         try:
             grads = backward(self, flat_targets, flat_up, {s._id for s in flat_sources},
-                             call=call)
+                             call=call, apart=apart)
         finally:
             self._end_call(call)
-        raw = [grads.get(s._id) for s in flat_sources]
+        raw = ([grads.get(s._id) for s in flat_sources] if apart is None else
+               [grads.get(apart.get(id(s), s._id)) for s in flat_sources])
         if any(g is None for g in raw):      # (identity: `None in raw` calls Tensor.__eq__)
-            _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up)
+            _targets_that_are_sources(raw, flat_sources, flat_targets, flat_up, apart)
         results = raw if unconnected == "none" else [
             self._result(g, s, unconnected) for g, s in zip(raw, flat_sources)]
         self._finish(call, flat_targets, flat_sources, results, output_gradients, unconnected,
                      raw=raw)
         self._log_call("gradient", (target, sources, output_gradients, unconnected_gradients))
+        if SLICES in grads:   # gathers from a source: TensorFlow answers IndexedSlices
+            results = sparse_results(grads, flat_sources, results)
         return _packed(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -246,7 +234,7 @@ class GradientTape:
 
         Computed in one vectorized backward pass (a batch of one-hot upstream gradients)."""
         from .jacobians import jacobian
-        result = jacobian(self, target, sources, unconnected_gradients)
+        result = jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
         self._log_call("jacobian", (target, sources, unconnected_gradients))
         return result
 
@@ -254,7 +242,8 @@ class GradientTape:
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: shape `(batch,) + target.shape[1:] + source.shape[1:]`."""
         from .jacobians import batch_jacobian
-        result = batch_jacobian(self, target, source, unconnected_gradients)
+        result = batch_jacobian(self, target, source, unconnected_gradients,
+                                experimental_use_pfor)
         self._log_call("batch_jacobian", (target, source, unconnected_gradients))
         return result
 
@@ -287,6 +276,17 @@ class GradientTape:
             if _events.ACTIVE:
                 _events.emit(_events.make(_events.RecordingPaused, tape=self._id,
                                           site=as_dict(user_site(3))))
+
+    def _check_loop_allowed(self, what, use_pfor):
+        """TensorFlow computes a Jacobian without pfor as one gradient call per row, which a
+        one-shot tape cannot give: it refuses before differentiating (the tape stays usable).
+        tapeviz computes every Jacobian in one pass, but answers as TensorFlow does."""
+        if use_pfor or self._persistent or self._used:
+            return     # (a used tape gets the one-shot error from _check_usable)
+        raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
+                           f"{what} with eager execution enabled and with experimental_use_pfor "
+                           f"set to False. Fix: tv.GradientTape(persistent=True), or leave "
+                           f"experimental_use_pfor=True (the default)")
 
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)

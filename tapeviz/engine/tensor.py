@@ -351,8 +351,9 @@ def watch_on_read(var: Variable) -> None:
     thread's recording tapes: another thread's tape does not see this thread's reads)."""
     if var.trainable:
         state = _local.state
-        if state.variable_reads is not None and var not in state.variable_reads:
-            state.variable_reads.append(var)     # inside a custom_gradient function
+        reads = state.variable_reads      # inside a custom_gradient function
+        if reads is not None and not any(v is var for v in reads):   # (== is elementwise)
+            reads.append(var)
         for ref in state.recording:
             tape = ref()
             if tape is not None and tape._watch_accessed and var._id not in tape._ids:

@@ -86,10 +86,12 @@ def explain(tape, target, sources, output_gradients=None, unconnected_gradients=
         else:
             ups = [None if g is None else _as_upstream(g, t)
                    for g, t in zip(nest.flatten(output_gradients), targets)]
-        from ..engine.backprop import backward
+        from ..engine.backprop import backward, reads_apart
+        apart = reads_apart(tape, flat_sources) or {}
         with _Quiet():
-            grads = backward(tape, targets, ups, ids)
-        results = [_zero_fill(grads.get(s._id), s, unconnected) for s in flat_sources]
+            grads = backward(tape, targets, ups, ids, apart=apart)
+        results = [_zero_fill(grads.get(apart.get(id(s), s._id)), s, unconnected)
+                   for s in flat_sources]
     else:   # a one-shot tape already used: its last answer is all that is left
         last = tape._last_results or {}
         results = [_zero_fill(last[s._id], s, unconnected) if s._id in last else RELEASED

@@ -21,6 +21,8 @@ from ..engine.assign import assign_quiet
 from ..engine.errors import InvalidArgumentError
 from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
+from ..engine.convert import convert_to_tensor
+from ..engine.indexed_slices import IndexedSlices
 
 
 def Tensor(value):
@@ -94,6 +96,8 @@ class Optimizer:
         for g, v in pairs:
             if g is None:
                 continue
+            if isinstance(g, IndexedSlices):   # its dense tensor: the same update as Keras's
+                g = convert_to_tensor(g)           # sparse one (duplicates summed first)
             g = g._value if isinstance(g, _Operand) else np.asarray(g)
             if g.shape != v._value.shape:
                 raise InvalidArgumentError(

@@ -2,10 +2,10 @@
 
 Run with a Python that has TensorFlow (never a project dependency), e.g.::
 
-    python3 -m venv /tmp/tfvenv
-    /tmp/tfvenv/bin/pip install tensorflow-cpu numpy tf-keras
-    /tmp/tfvenv/bin/python tests/golden/generate.py            # all programs
-    /tmp/tfvenv/bin/python tests/golden/generate.py ops_reduce  # some programs
+    python3 -m venv ../tfvenv
+    ../tfvenv/bin/pip install tensorflow-cpu numpy tf-keras
+    ../tfvenv/bin/python tests/golden/generate.py            # all programs
+    ../tfvenv/bin/python tests/golden/generate.py ops_reduce  # some programs
 
 Each program in programs/ runs in a fresh process with ``tf`` bound to
 ``import tensorflow`` (legacy Keras 2 via tf-keras, TF_USE_LEGACY_KERAS=1, so

@@ -5,9 +5,9 @@ what it prints in ``tests/golden/demo_outputs/<stem>.txt``; ``tests/test_demos.p
 tapeviz's output with these files. TensorFlow is never a dependency of tapeviz: it lives in a
 throwaway virtual environment::
 
-    python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu numpy scikit-learn
-    /tmp/tfvenv/bin/python tests/golden/generate_demo_outputs.py            # every demo
-    /tmp/tfvenv/bin/python tests/golden/generate_demo_outputs.py 04 09      # some demos
+    python3 -m venv ../tfvenv && ../tfvenv/bin/pip install tensorflow-cpu numpy scikit-learn
+    ../tfvenv/bin/python tests/golden/generate_demo_outputs.py            # every demo
+    ../tfvenv/bin/python tests/golden/generate_demo_outputs.py 04 09      # some demos
 
 Settings, the same as the tests use:
 

@@ -8,9 +8,11 @@ Each family lists its public ops in `__all__`; `tapeviz` exports these (nn's and
 are `tv.nn.*` only, as in TensorFlow).
 """
 from . import makers, elementwise, axes, reduce, indexing, join, linalg  # noqa: E401
-from . import gradient_ops, nn, losses, clip, info, conv, pooling, normalization  # noqa: E401
+from . import gradient_ops, nn, losses, clip, info, einstein, scatter  # noqa: E401
+from . import conv, pooling, normalization  # noqa: E401
 from .axes import *  # noqa: F401,F403
 from .clip import *  # noqa: F401,F403
+from .einstein import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import abs, pow, round  # noqa: F401  (names that shadow builtins)
 from .gradient_ops import *  # noqa: F401,F403
@@ -21,7 +23,9 @@ from .linalg import *  # noqa: F401,F403
 from .makers import *  # noqa: F401,F403
 from .makers import range  # noqa: F401
 from .reduce import *  # noqa: F401,F403
+from .scatter import *  # noqa: F401,F403
 from .reduce import spread_to, sum_to  # noqa: F401  (the engine's unbroadcast, for backprop)
 
 __all__ = [name for family in (makers, elementwise, axes, reduce, indexing, join, linalg,
-                               gradient_ops, clip, info) for name in family.__all__]
+                               gradient_ops, clip, info, einstein, scatter)
+           for name in family.__all__]

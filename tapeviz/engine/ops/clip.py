@@ -6,6 +6,7 @@ path through the norm itself) are TensorFlow's. `clip_by_value` lives with the e
 from __future__ import annotations
 
 from ..convert import constant
+from ..indexed_slices import IndexedSlices
 from ._base import require, tensor
 from .elementwise import cast, maximum, minimum, ones_like, sqrt, where, zeros_like
 from .gradient_ops import identity
@@ -23,6 +24,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     >>> clip_by_norm([3.0, 4.0], 1.0).numpy().tolist()
     [0.6000000238418579, 0.800000011920929]
     """
+    if isinstance(t, IndexedSlices):   # as TensorFlow: the norm of the rows given
+        clipped = clip_by_norm(t.values, clip_norm, axes)
+        return IndexedSlices(clipped, t.indices, t.dense_shape)
     t = require(tensor(t), "clip_by_norm", "f", "a floating-point")
     if isinstance(clip_norm, (str, bytes)):
         raise TypeError(f"clip_by_norm: clip_norm must be a number, got {clip_norm!r} (t has "
@@ -44,7 +48,9 @@ def global_norm(t_list, name=None):
     if not isinstance(t_list, (list, tuple)) or isinstance(t_list, str):
         raise TypeError(f"`t_list` should be a list or tuple of tensors, received "
                         f"{type(t_list).__name__}")
-    tensors = [tensor(t) for t in t_list if t is not None]
+    # (the rows of IndexedSlices as given, duplicates apart, as TensorFlow sums them)
+    tensors = [tensor(t.values if isinstance(t, IndexedSlices) else t)
+               for t in t_list if t is not None]
     if not tensors:
         return constant(0.0)
     # (stacked as they are: TF refuses tensors of different dtypes, stack names them)
@@ -77,9 +83,12 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         if t is None:
             out.append(None)
             continue
-        t = tensor(t)
+        rows = t if isinstance(t, IndexedSlices) else None
+        t = tensor(t.values if rows is not None else t)
         s = scale if scale._value.dtype == t._value.dtype else cast(scale, t.dtype)
-        out.append(identity(t * s))
+        scaled = identity(t * s)
+        out.append(scaled if rows is None else IndexedSlices(scaled, rows.indices,
+                                                              rows.dense_shape))
     return out, norm
 
 

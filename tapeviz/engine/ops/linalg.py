@@ -106,6 +106,45 @@ def det(input, name=None):
     return apply(_det, (x,))
 
 
+def _solve_forward(a, b, adjoint):
+    try:
+        return np.linalg.solve(_mt(a).conj() if adjoint else a, b)
+    except np.linalg.LinAlgError:
+        raise ValueError("Input matrix is not invertible") from None
+
+
+def _solve_dmatrix(g, y, a, b, adjoint):
+    db = _solve_db(g, y, a, b, adjoint)
+    if adjoint:   # y = a⁻ᴴ b
+        return -matmul(y, db, transpose_b=True)
+    return -matmul(db, y, transpose_b=True)
+
+
+def _solve_db(g, y, a, b, adjoint):
+    return apply(_solve, (a, g), {"adjoint": not adjoint})
+
+
+_solve = defop("MatrixSolve", _solve_forward, [_solve_dmatrix, _solve_db], "y = a⁻¹ b",
+               ["∂a = -(a⁻ᵀ g) yᵀ", "∂b = a⁻ᵀ g"])
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """The solution x of `matrix @ x = rhs` (`adjoint=True`: of `matrixᴴ @ x = rhs`)."""
+    a = require(tensor(matrix), "MatrixSolve", "f", "a floating-point")
+    b = tensor(rhs, a.dtype)
+    if b._value.dtype != a._value.dtype:
+        from ._base import dtype_mismatch
+        raise dtype_mismatch("MatrixSolve", a, b)
+    _square(a, "MatrixSolve")
+    if b._value.ndim != a._value.ndim or b._value.shape[-2] != a._value.shape[-1]:
+        raise InvalidArgumentError(
+            f"MatrixSolve: All input tensors must have the same rank, and the rows of rhs must "
+            f"match the matrix: matrix shape {tuple(a.shape)}, rhs shape {tuple(b.shape)}. "
+            "Fix: give rhs shape (..., n, k), e.g. tv.reshape(b, [-1, 1]) for one vector "
+            "[Op:MatrixSolve]", "MatrixSolve")
+    return apply(_solve, (a, b), {"adjoint": bool(adjoint)})
+
+
 def _square(x, name):
     if x._value.ndim < 2 or x._value.shape[-1] != x._value.shape[-2]:
         raise InvalidArgumentError(f"{name}: input must be a square matrix (or a batch of them), "

@@ -24,3 +24,16 @@ w = tf.Variable([1.0, 2.0])
 with tf.GradientTape() as tape:
     z = w * w
 report("watched_target_and_source", tape.gradient([w, z], w))
+# two reads of one variable are two tensors: each is a source of its own, and the variable
+# gets the sum over its reads (TensorFlow's GradientTape contract)
+v = tf.Variable(2.0)
+with tf.GradientTape(persistent=True) as tape:
+    r1 = v.read_value()
+    r2 = v.read_value()
+    y = r1 * 3.0 + r2 * 5.0 + v * 7.0
+report("two_reads_apart", tape.gradient(y, [r1, r2]))
+report("two_reads_and_the_variable", tape.gradient(y, [v, r1, r2]))
+report("a_read_is_its_own_target", tape.gradient(r1, [r1]))
+report("another_read_is_not_a_read", tape.gradient(r2, [r1]))
+report("reads_as_targets", tape.gradient([r1, r2], [r1, v]))
+report("variable_target_wrt_a_read", tape.gradient(v, [r1]))
