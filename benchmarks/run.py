@@ -15,6 +15,10 @@ Engine workloads (workloads.py, peers.py):
       float32: tapeviz (tv.keras.optimizers.SGD) vs hand-written NumPy backprop, torch and
       TensorFlow (manual SGD); each sample is five steps back to back (a training loop's
       steady state), its time divided by five
+  W7  CNN training step, batch 64 of 28x28x1: 3x3 convolution with 16 filters, relu, 2x2
+      max-pooling, dense to 10, sparse softmax cross-entropy, SGD, float32 (cnn_workloads.py):
+      tapeviz (tv.nn.conv2d, tv.nn.max_pool2d) vs hand-written NumPy (im2col and one matmul);
+      each sample is three steps
   W4  five 1024x1024 matmuls, reduce_sum, gradient wrt the first, vs NumPy
   W5  tracemalloc peak of one warm W3 step (non-persistent and persistent tape) vs NumPy
   W6  Hessian of a 50-parameter function (jacobian of a gradient under nested tapes) vs
@@ -154,6 +158,9 @@ def engine_rows(args):
         {"autograd": ("<=", 0.70, "ratio"), "torch": ("<", 1.00, "ratio")})
     r = e.compare("W3", ["tapeviz", "numpy", "torch", "tensorflow"], rounds)
     add("W3 MLP step 784-256-256-10, batch 256", r, "ms", ms, {"numpy": ("<=", 1.10, "ratio")})
+    r = e.compare("W7", ["tapeviz", "numpy"], rounds)
+    add("W7 CNN step, 3x3x16 conv on 28x28x1, max-pool, dense, batch 64", r, "ms", ms,
+        {"numpy": ("<=", 1.30, "ratio")})
     training_rows(e, args, max(5, rounds // 2), rows)
     r = e.compare("W6", ["tapeviz", "autograd", "torch"], max(3, rounds // 3))
     add("W6 Hessian, 50 parameters", r, "ms", ms, {"autograd": ("<=", 0.50, "ratio")})

@@ -13,6 +13,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import tapeviz as tv  # noqa: E402
 
+import cnn_workloads  # noqa: E402  (W7, the CNN step)
 import peers  # noqa: E402  (benchmarks/ is on sys.path when run.py runs)
 import timing  # noqa: E402
 
@@ -243,7 +244,7 @@ def autograd_hessian():
 #: against NumPy from one pair of workers to the next (middle halves up to 0.18 wide); five
 #: read 1.077-1.091x in three pairs (middle halves 0.02-0.03 wide). W1's chain is 1,000 ops
 #: already.
-RUNS_PER_SAMPLE = {"W3": 5}
+RUNS_PER_SAMPLE = {"W3": 5, "W7": 3}
 
 
 def runs_per_sample(name: str) -> int:
@@ -326,6 +327,7 @@ FACTORIES = {
     "tapeviz W3 recording": with_recording(tapeviz_mlp),
     "tapeviz W4": tapeviz_w4,
     "numpy W4": numpy_w4,
+    **cnn_workloads.FACTORIES,
 }
 
 # How closely each workload's results must agree with tapeviz's before it is timed (norm-wise,
@@ -333,7 +335,7 @@ FACTORIES = {
 # OpenBLAS's float32 sum gives -1.9e-8 (tapeviz, NumPy), torch's and TensorFlow's +1.8e-7, so
 # one ReLU differs and w1's update differs by 0.3% of its norm. A wrong step is off by far more.
 TOLERANCES = {"W3": (1e-2, 1e-5), "W1": (1e-3, 1e-6), "W2": (1e-3, 1e-6), "W6": (1e-8, 1e-10),
-              "W4": (1e-3, 1e-3)}
+              "W4": (1e-3, 1e-3), "W7": (1e-3, 1e-5)}
 
 # --- E1 / E2: model.fit and tf.data beside hand-written loops (training_loops.py) -------------
 import training_loops  # noqa: E402  (it reads W3's sizes and data from this module)

@@ -2348,6 +2348,64 @@ def softmax_cross_entropy_casts_int_labels(tf):
 
 
 # =============================================================================================
+family("convolutions and pooling")
+
+
+@raises("InvalidArgumentError", "Conv2D", "3 vs 2", "(1, 5, 5, 3)", "(3, 3, 2, 4)")
+def conv2d_filters_for_other_channels(tf):
+    return tf.nn.conv2d(tf.ones((1, 5, 5, 3)), tf.ones((3, 3, 2, 4)), 1, "VALID")
+
+
+@raises("InvalidArgumentError", "Conv2D", "negative", "input_size: 5",
+        "effective_filter_size: 7")
+def conv2d_kernel_larger_than_the_valid_input(tf):
+    return tf.nn.conv2d(tf.ones((1, 5, 5, 1)), tf.ones((7, 7, 1, 1)), 1, "VALID")
+
+
+@raises("InvalidArgumentError", "Conv2D", "padding", "same")
+def conv2d_padding_in_lower_case(tf):
+    return tf.nn.conv2d(tf.ones((1, 5, 5, 1)), tf.ones((3, 3, 1, 1)), 1, "same")
+
+
+@raises("InvalidArgumentError", "Conv2D", "float64", "float32")
+def conv2d_of_mixed_float_dtypes(tf):
+    return tf.nn.conv2d(tf.ones((1, 5, 5, 1), tf.float64), tf.ones((3, 3, 1, 1)), 1, "VALID")
+
+
+@raises("InvalidArgumentError", "Conv2DBackpropInput", "computed", "(1, 5, 5, 3)")
+def conv2d_transpose_to_an_output_shape_that_does_not_fit(tf):
+    return tf.nn.conv2d_transpose(tf.ones((1, 5, 5, 3)), tf.ones((3, 3, 2, 3)), [1, 7, 7, 2], 2,
+                                  "SAME")
+
+
+@raises("InvalidArgumentError", "AvgPool", "int32")
+def avg_pool_of_integers(tf):
+    return tf.nn.avg_pool2d(tf.ones((1, 4, 4, 1), tf.int32), 2, 2, "VALID")
+
+
+@raises("TypeError", "padding", "[[0, 0], [1, 1], [1, 1], [0, 0]]")
+def avg_pool_with_explicit_padding(tf):
+    return tf.nn.avg_pool2d(tf.ones((1, 4, 4, 1)), 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]])
+
+
+@raises("ValueError", "conv2d", "min_ndim=4", "ndim=3", "(5, 5, 1)")
+def conv2d_layer_on_an_image_without_a_batch_axis(tf):
+    return _keras(tf).layers.Conv2D(2, 3, name="conv2d")(tf.ones((5, 5, 1)))
+
+
+@raises("ValueError", "expected axis -1", "value 3", "(1, 5, 5, 2)")
+def conv2d_layer_called_on_other_channels(tf):
+    layer = _keras(tf).layers.Conv2D(2, 3)
+    layer(tf.ones((1, 5, 5, 3)))
+    return layer(tf.ones((1, 5, 5, 2)))
+
+
+@raises("ValueError", "Invalid value for `axis`", "inputs.rank=2", "axis=(5,)", "(2, 3)")
+def batch_normalization_on_an_axis_the_input_lacks(tf):
+    return _keras(tf).layers.BatchNormalization(axis=5)(tf.ones((2, 3)))
+
+
+# =============================================================================================
 family("keras layers, losses, metrics, initializers")
 
 

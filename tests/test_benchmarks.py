@@ -328,3 +328,14 @@ def test_the_performance_page_has_one_figures_block():
         text = fh.read()
     assert text.count(report.FIGURES_BEGIN) == 1 and text.count(report.FIGURES_END) == 1
     assert text.index(report.FIGURES_BEGIN) < text.index(report.FIGURES_END)
+
+
+def test_the_w7_cnn_step_computes_what_the_hand_written_numpy_step_computes():
+    """The timed CNN steps agree (loss and every parameter's update), so W7 compares equals."""
+    import cnn_workloads
+    import workloads
+    assert {"tapeviz W7", "numpy W7"} <= set(workloads.FACTORIES)
+    ours = timing.to_numpy(cnn_workloads.tapeviz_cnn().check())
+    theirs = cnn_workloads.numpy_cnn().check()
+    assert timing.agree(ours, theirs, *workloads.TOLERANCES["W7"]) is None
+    assert all(np.abs(update).max() > 0 for update in theirs[1:])   # every parameter moved

@@ -296,6 +296,17 @@ def dead_relu_layer():
     return tape, y, w
 
 
+def dead_relu_before_a_convolution():
+    w1 = tv.Variable(np.full((2, 2, 1, 2), 0.5))
+    w2 = tv.Variable(np.full((2, 2, 2, 1), 0.5))
+    x = tv.constant(np.linspace(-1.0, 1.0, 2 * 6 * 6).reshape(2, 6, 6, 1))
+    with tv.GradientTape() as tape:
+        z = tv.nn.conv2d(x, w1, 1, "VALID") - 100.0
+        h = tv.nn.relu(z)  # expect
+        y = tv.reduce_sum(tv.nn.conv2d(tv.nn.max_pool2d(h, 2, 2, "VALID"), w2, 1, "VALID"))
+    return tape, y, w2
+
+
 def dead_relu_bias():
     b = tv.Variable([-5.0, -5.0])
     with tv.GradientTape() as tape:
@@ -488,6 +499,7 @@ CORPUS = [
     (floor_path, "none", "non_differentiable"),
     (dead_relu_layer, "zero", "dead_relu"),
     (dead_relu_bias, "zero", "dead_relu"),
+    (dead_relu_before_a_convolution, "zero", "dead_relu"),
     (saturated_sigmoid, "zero", "saturated"),
     (saturated_tanh, "zero", "saturated"),
     (clipped_by_value, "zero", "clipped"),

@@ -162,7 +162,10 @@ def test_docstring_examples_of_the_kit_run():
     import importlib
     for name in ("tapeviz.engine.ops.nn", "tapeviz.engine.ops.clip", "tapeviz.debug",
                  "tapeviz.module", "tapeviz.keras", "tapeviz.keras.layers",
-                 "tapeviz.keras.metrics"):
+                 "tapeviz.keras.metrics", "tapeviz.engine.ops.conv", "tapeviz.engine.ops.pooling",
+                 "tapeviz.engine.ops.normalization", "tapeviz.keras.layers_core",
+                 "tapeviz.keras.layers_conv", "tapeviz.keras.layers_pooling",
+                 "tapeviz.keras.layers_normalization", "tapeviz.keras.layers_reshaping"):
         tv.keras.backend.clear_session()
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0, name

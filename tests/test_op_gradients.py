@@ -251,6 +251,34 @@ SPECS = [
       [((3, 4), _real), ((3,), _int_labels(4))]),
     S("SparseSoftmaxCrossEntropyGrad", _direct("SparseSoftmaxCrossEntropyGrad"),
       [((3,), _real), ((3, 4), _real), ((3,), _int_labels(4))]),
+    # convolutions and pooling (NHWC)
+    S("Conv2D", lambda x, w: nn.conv2d(x, w, [1, 2], "SAME"),
+      [((2, 4, 5, 2), _real), ((2, 3, 2, 3), _real)]),
+    S("Conv2D", lambda x, w: nn.conv2d(x, w, 1, [[0, 0], [1, 0], [0, 2], [0, 0]], dilations=2),
+      [((1, 5, 4, 2), _real), ((2, 2, 2, 2), _real)], note="dilated, explicit padding"),
+    S("Conv2DBackpropInput",
+      lambda g, w: nn.conv2d_transpose(g, w, [2, 5, 4, 2], 2, "SAME"),
+      [((2, 3, 2, 3), _real), ((3, 2, 2, 3), _real)]),
+    S("Conv2DBackpropFilter",
+      _direct("Conv2DBackpropFilter", ksize=(2, 2), strides=(1, 2), pads=(1, 0, 0, 1),
+              dilations=(1, 1)),
+      [((1, 4, 4, 2), _real), ((1, 4, 2, 3), _real)]),
+    S("MaxPool", lambda x: nn.max_pool2d(x, 3, 2, "SAME"), [((2, 5, 4, 2), _distinct)]),
+    S("MaxPool", lambda x: nn.max_pool2d(x, 2, 1, "VALID"), [((1, 3, 4, 2), _distinct)],
+      note="overlapping windows"),
+    S("MaxPoolGrad",
+      lambda x, g: _direct("MaxPoolGrad", ksize=(2, 2), strides=(1, 1), pads=(0, 1, 0, 1))(
+          x, nn.max_pool2d(x, 2, 1, "SAME"), g),
+      [((1, 3, 3, 2), _distinct), ((1, 3, 3, 2), _real)],
+      note="y = max_pool2d(x): x moves only the chosen elements"),
+    S("MaxPoolGradGrad",
+      lambda x, gg: _direct("MaxPoolGradGrad", ksize=(2, 2), strides=(2, 2), pads=(0, 0, 0, 0))(
+          x, nn.max_pool2d(x, 2, 2, "VALID"), gg),
+      [((1, 4, 4, 2), _distinct), ((1, 4, 4, 2), _real)]),
+    S("AvgPool", lambda x: nn.avg_pool2d(x, [3, 2], 2, "SAME"), [((2, 5, 4, 2), _real)]),
+    S("AvgPoolGrad",
+      _direct("AvgPoolGrad", input_hw=(5, 4), ksize=(3, 2), strides=(2, 2), pads=(1, 1, 0, 0)),
+      [((1, 3, 2, 2), _real)]),
 ]
 
 # Registered ops with VJPs that need no spec of their own, and why.

@@ -35,8 +35,6 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     # being added on other branches
-    "keras_mnist_convnet": "Conv2D and MaxPooling2D layers",
-    "neural_style_transfer_gram": "Conv2D (tf.linalg.einsum and tf.add_n exist now)",
     # nobody's yet
 }
 

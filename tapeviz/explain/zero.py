@@ -14,10 +14,10 @@ _ZERO_SUSPECTS = frozenset({"Sigmoid", "Tanh", "ClipByValue", "Maximum", "Minimu
 
 #: ops whose gradient with respect to one input is scaled by the other input's value: an
 #: all-zero other input (the output of a dead layer) makes that gradient zero
-_PRODUCTS = frozenset({"MatMul", "BatchMatMulV2", "Mul"})
+_PRODUCTS = frozenset({"MatMul", "BatchMatMulV2", "Mul", "Conv2D"})
 #: ops that pass zeros through unchanged, followed back to the op that made them
 _PASS_ZEROS = frozenset({"Identity", "Reshape", "Transpose", "ExpandDims", "Squeeze", "Cast",
-                         "Flatten", "Dropout"})
+                         "Flatten", "Dropout", "MaxPool", "AvgPool"})
 
 
 def why_zero(ctx, source):

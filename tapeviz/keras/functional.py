@@ -3,9 +3,9 @@ outputs)`.
 
 Calling a layer on a symbolic input builds the layer's weights (they are real variables,
 created where the model is defined) and records the call; the layer's code then runs twice on
-stand-in tensors (the unknown batch as 2, then 3) in a mode no tape records and no event
-reports, only to learn the output's shape (a dimension that follows the batch is None) and
-dtype. Calling the finished model on data runs each recorded call in order on real tensors,
+stand-in tensors (the unknown batch as 2, then 3; other unknown axes as 32, then 64) in a
+mode no tape records and no event reports, only to learn the output's shape (a dimension that
+follows an unknown one is None) and dtype. Calling the finished model on data runs each recorded call in order on real tensors,
 so a tape sees the real ops in each layer's name scope, as with `Sequential`.
 """
 from __future__ import annotations
@@ -99,11 +99,18 @@ def symbolic_call(layer, inputs, args, kwargs):
     return packed
 
 
+_UNKNOWN_AXIS = {2: 32, 3: 64}     # the stand-in size of an unknown non-batch axis
+
+
 def _run_on_stand_ins(layer, structure, size):
     def stand_in(t):
         if not isinstance(t, KerasTensor):
             return t
-        shape = tuple(size if d is None else d for d in t._shape)
+        # an unknown batch axis as `size` (2, then 3); any other unknown axis (an image's
+        # height and width) as 32, then 64: a 7x7 kernel fits, and after strides and
+        # poolings the two runs still differ where the output's size depends on it
+        shape = tuple(d if d is not None else size if i == 0 else _UNKNOWN_AXIS[size]
+                      for i, d in enumerate(t._shape))
         if t.dtype.is_string:
             return convert_to_tensor(np.full(shape, b"", dtype=object))
         return Tensor(np.zeros(shape, t.dtype.np))

@@ -141,7 +141,8 @@ class LecunNormal(VarianceScaling):
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform,
             "random_normal": RandomNormal, "truncated_normal": TruncatedNormal,
             "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
-            "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal}
+            "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal,
+            "uniform": RandomUniform, "normal": RandomNormal}   # (Keras's short names too)
 zeros, ones = Zeros, Ones
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, \
     HeUniform

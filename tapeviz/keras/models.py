@@ -7,7 +7,7 @@ from ..engine.tensor import Tensor
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
-from .layers import Layer, _accepts
+from .layers import Layer, _accepts, _unique
 from .training import Trainer
 
 
@@ -28,6 +28,17 @@ class Model(Trainer, Layer):
             self._graph = Graph(self, inputs, outputs)
             self._layers = list(self._graph.layers)
             self.built = True
+
+    @property
+    def weights(self) -> list:
+        """Layer by layer, each layer's own order (its trainable weights, then the others), then
+        the model's own: Keras's order for a model (a layer's is all trainable weights first),
+        the order of `get_weights` and `set_weights`."""
+        out = []
+        for layer in self._sublayers():
+            out += layer.weights
+        return _unique(out + [w for w in self._own_weights if w.trainable] +
+                       [w for w in self._own_weights if not w.trainable])
 
     # --- the functional graph -------------------------------------------------------------------
     @property
@@ -191,6 +202,24 @@ class Sequential(Model):
         if shape is not None:
             self.build(shape)
 
+    @property
+    def input_shape(self):
+        """Known once an input shape is (`Input`, or `input_shape=` on the first layer)."""
+        shape = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None)
+        if shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined input shape. Fix: start the model with "
+                                 "tf.keras.Input(shape=...) or give the first layer input_shape=")
+        return tuple(shape)
+
+    @property
+    def output_shape(self):
+        shape = self.input_shape
+        for layer in self._layers:
+            shape = tuple(layer.compute_output_shape(shape))
+        return shape
+
     def pop(self):
         if not self._layers:
             raise TypeError("There are no layers in the model.")
@@ -216,7 +245,8 @@ class Sequential(Model):
         self.built = True
 
     def _output_shapes(self) -> list:
-        shape, out = self._batch_input_shape, []
+        shape, out = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None), []
         for layer in self._layers:
             try:
                 shape = None if shape is None else tuple(layer.compute_output_shape(shape))

@@ -49,6 +49,8 @@ REACHED_THROUGH = {
     "TopSingularOuter": "SpectralNorm",
     "SoftmaxCrossEntropyGrad": "SoftmaxCrossEntropyWithLogits",
     "SparseSoftmaxCrossEntropyGrad": "SparseSoftmaxCrossEntropyWithLogits",
+    "Conv2DBackpropFilter": "Conv2D", "MaxPoolGrad": "MaxPool", "MaxPoolGradGrad": "MaxPool",
+    "AvgPoolGrad": "AvgPool",
 }
 
 
@@ -351,6 +353,60 @@ def _sparse_xent(b):
                   {"labels": labels, "logits": ref(x)}, shape=(n,))
 
 
+def _window(b, size):
+    """A window length that fits `size`, a stride and a padding for convolutions and pools."""
+    k = int(b.rng.integers(1, min(3, size) + 1))
+    s = int(b.rng.integers(1, 3))
+    return k, s
+
+
+def _out_size(size, k, s, padding):
+    return -(-size // s) if padding == "SAME" else (size - k) // s + 1
+
+
+def _image(b, max_channels=2):
+    shape = (int(b.rng.integers(1, 3)), int(b.rng.integers(2, 5)), int(b.rng.integers(2, 5)),
+             int(b.rng.integers(1, max_channels + 1)))
+    x = b.operand(min_rank=4)
+    return x if len(b.shapes[x]) == 4 else b.fresh(shape)
+
+
+def _conv2d(b):
+    x = _image(b)
+    n, h, w, c = b.shapes[x]
+    (kh, sh), (kw, sw) = _window(b, h), _window(b, w)
+    padding = "SAME" if b.rng.random() < 0.5 else "VALID"
+    out_c = int(b.rng.integers(1, 3))
+    f = b.fresh((kh, kw, c, out_c))
+    out = (n, _out_size(h, kh, sh, padding), _out_size(w, kw, sw, padding), out_c)
+    return b.step("nn.conv2d", [ref(x), ref(f)], {"strides": [sh, sw], "padding": padding},
+                  shape=out)
+
+
+def _conv2d_transpose(b):
+    n, h, w = int(b.rng.integers(1, 3)), int(b.rng.integers(2, 5)), int(b.rng.integers(2, 5))
+    (kh, sh), (kw, sw) = _window(b, h), _window(b, w)
+    padding = "SAME" if b.rng.random() < 0.5 else "VALID"
+    out_c, in_c = int(b.rng.integers(1, 3)), int(b.rng.integers(1, 3))
+    g = b.fresh((n, _out_size(h, kh, sh, padding), _out_size(w, kw, sw, padding), in_c))
+    f = b.fresh((kh, kw, out_c, in_c))
+    return b.step("nn.conv2d_transpose", [ref(g), ref(f)],
+                  {"output_shape": [n, h, w, out_c], "strides": [sh, sw], "padding": padding},
+                  shape=(n, h, w, out_c))
+
+
+def _pool(fn):
+    def entry(b):
+        x = _image(b)
+        n, h, w, c = b.shapes[x]
+        (kh, sh), (kw, sw) = _window(b, h), _window(b, w)
+        padding = "SAME" if b.rng.random() < 0.5 else "VALID"
+        out = (n, _out_size(h, kh, sh, padding), _out_size(w, kw, sw, padding), c)
+        return b.step(fn, [ref(x)], {"ksize": [kh, kw], "strides": [sh, sw],
+                                     "padding": padding}, shape=out)
+    return entry
+
+
 ENTRIES = {name: _unary(*spec) for name, spec in UNARY.items()}
 ENTRIES.update({name: _binary(*spec) for name, spec in BINARY.items()})
 ENTRIES.update({name: _reduce(fn) for name, fn in REDUCE.items()})
@@ -367,6 +423,8 @@ ENTRIES.update({
     "SigmoidCrossEntropyWithLogits": _sigmoid_xent,
     "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "Conv2D": _conv2d, "Conv2DBackpropInput": _conv2d_transpose,
+    "MaxPool": _pool("nn.max_pool2d"), "AvgPool": _pool("nn.avg_pool2d"),
 })
 # Entries written but not yet in the random programs: adding an entry changes every program of
 # the stream, so the answers must be recorded again (record.py, with TensorFlow). Until then

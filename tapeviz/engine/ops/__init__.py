@@ -2,12 +2,14 @@
 
 makers (zeros, ones, random) and elementwise come first; axes moves axes; reduce holds
 broadcasts and reductions (each the other's VJP); indexing and join (concat, split) cut and
-glue; linalg, gradient_ops, nn, losses and clip build on those; info answers shape questions.
+glue; linalg, gradient_ops, nn, losses, clip, conv, pooling and normalization build on those;
+info answers shape questions.
 Each family lists its public ops in `__all__`; `tapeviz` exports these (nn's and losses' ops
 are `tv.nn.*` only, as in TensorFlow).
 """
 from . import makers, elementwise, axes, reduce, indexing, join, linalg  # noqa: E401
 from . import gradient_ops, nn, losses, clip, info, einstein, scatter  # noqa: E401
+from . import conv, pooling, normalization  # noqa: E401
 from .axes import *  # noqa: F401,F403
 from .clip import *  # noqa: F401,F403
 from .einstein import *  # noqa: F401,F403

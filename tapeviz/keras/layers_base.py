@@ -1,0 +1,340 @@
+"""The base `Layer` of `tv.keras.layers`, Keras's naming of layers, and the helpers the
+layer modules share.
+
+A layer creates its variables lazily, on its first call, when the input's shape is known;
+its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import threading
+import weakref
+
+import numpy as np
+
+from ..engine import dtypes as _dt
+from ..engine.call_site import user_site
+from ..engine.tape import name_scope
+from ..engine.convert import convert_to_tensor
+from ..engine.tensor import Tensor, Variable, _Operand
+from ..module import Module
+from . import backend as _backend
+from . import initializers as _initializers
+from . import regularizers as _regularizers
+
+_NAME_UIDS: dict = {}
+
+
+def to_snake_case(name: str) -> str:
+    """Keras's layer-name rule: 'Dense' -> 'dense', 'ReLU' -> 're_lu', 'Conv2D' -> 'conv2d'."""
+    intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    insecure = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
+    return insecure if insecure[0] != "_" else "private" + insecure
+
+
+def unique_name(base: str, zero_based: bool = True) -> str:
+    """'dense', then 'dense_1', 'dense_2', ... as Keras names layers (one counter per base);
+    `zero_based=False`: 'input_1', 'input_2', ... as Keras names inputs."""
+    n = _NAME_UIDS.get(base, 0)
+    _NAME_UIDS[base] = n + 1
+    return base if n == 0 and zero_based else f"{base}_{n + (not zero_based)}"
+
+
+def reset_uids():
+    """Start layer names anew (as `tf.keras.backend.clear_session()`)."""
+    _NAME_UIDS.clear()
+
+
+class Layer(Module):
+    """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
+    `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
+                 batch_input_shape=None, input_dim=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {sorted(kwargs)[0]!r} "
+                            f"(layer {type(self).__name__})")
+        base = to_snake_case(type(self).__name__)
+        super().__init__(name=None)
+        self._name = self._scope_name = name if name is not None else unique_name(base)
+        # where the user made this layer: its weights are created later, at the first call,
+        # but their initialisers were chosen here (a bias of -100 is set on this line)
+        self._made_at = user_site(2)
+        self.trainable = bool(trainable)
+        self.built = False
+        self._own_weights: list = []
+        self._dtype = _dt.as_dtype(dtype or _backend.floatx())
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        if batch_input_shape is not None:
+            self._batch_input_shape = tuple(batch_input_shape)
+        elif input_shape is not None:
+            shape = (input_shape,) if isinstance(input_shape, int) else tuple(input_shape)
+            self._batch_input_shape = (None,) + shape
+        else:
+            self._batch_input_shape = None
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype.name
+
+    # --- weights -------------------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, **kwargs):
+        dtype = _dt.as_dtype(dtype or self._dtype)
+        shape = tuple(int(s) for s in (shape or ()))
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = _initializers.get(initializer)
+        value = init(shape, dtype=dtype)
+        # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
+        # for a layer built inside another layer's call, as Keras names it)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
+        made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
+        if made_at is not None:
+            var._site = var._node.site = made_at
+        self._own_weights.append(var)
+        regularizer = _regularizers.get(regularizer)
+        if regularizer is not None:          # recomputed from the weight at each `.losses`
+            self.add_loss(lambda: regularizer(var))
+        return var
+
+    def _sublayers(self):
+        out = []
+        for value in vars(self).values():
+            for leaf in _leaves(value):
+                if isinstance(leaf, Layer) and leaf is not self and leaf not in out:
+                    out.append(leaf)
+        return out
+
+    def __setattr__(self, name, value):
+        # Keras tracks tf.Variables assigned to a layer's attributes as its weights, in the
+        # order they are assigned (add_weight's are tracked when made)
+        own = self.__dict__.get("_own_weights")
+        if own is not None and isinstance(value, (Variable, list, tuple, dict)):
+            own += [v for v in _leaves(value) if isinstance(v, Variable) and
+                    not any(v is w for w in own)]
+        object.__setattr__(self, name, value)
+
+    @property
+    def trainable_weights(self) -> list:
+        if not self.trainable:
+            return []
+        out = [w for w in self._own_weights if w.trainable]
+        for sub in self._sublayers():
+            out += sub.trainable_weights
+        return _unique(out)
+
+    @property
+    def non_trainable_weights(self) -> list:
+        if not self.trainable:
+            out = list(self._own_weights)
+            for sub in self._sublayers():
+                out += sub.weights
+            return _unique(out)
+        out = [w for w in self._own_weights if not w.trainable]
+        for sub in self._sublayers():
+            out += sub.non_trainable_weights
+        return _unique(out)
+
+    @property
+    def weights(self) -> list:
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def variables(self) -> list:
+        return self.weights
+
+    @property
+    def trainable_variables(self) -> list:
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list:
+        return self.non_trainable_weights
+
+    def get_weights(self) -> list:
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(f"Layer {self.name!r} expects {len(mine)} weights, but the given "
+                             f"list has {len(weights)}")
+        for var, value in zip(mine, weights):
+            var.assign(np.asarray(value, dtype=var._value.dtype))
+
+    def count_params(self) -> int:
+        return int(sum(np.size(w._value) for w in self.weights))
+
+    # --- calling --------------------------------------------------------------------------------
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def _maybe_build(self, input_shape):
+        if not self.built:
+            with name_scope(self.name):
+                self.build(input_shape)
+            self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        if type(inputs) is not Tensor and _functional().is_symbolic(inputs, args, kwargs):
+            return _functional().symbolic_call(self, inputs, args, kwargs)
+        calls = _CALLS.__dict__
+        if not calls.get("depth"):
+            _functional().forget_call_losses(self)     # the outermost call: losses anew
+        # Keras's training mode: given to this call, else the enclosing layer call's (a
+        # subclassed model's `self.bn(x)` inside `call(x, training=True)` trains, and so does
+        # every layer inside `fit`), else the default of this layer's `call`
+        outer = calls.get("training")
+        training = kwargs.get("training")
+        if training is None and outer is not None and _accepts(self.call, "training"):
+            kwargs["training"] = training = outer
+        elif training is None and outer is None:
+            training = _training_default(self.call)   # what the call runs with, for the layers
+        calls["depth"] = calls.get("depth", 0) + 1
+        calls["training"] = training if training is not None else outer
+        try:
+            return self._eager_call(inputs, args, kwargs)
+        finally:
+            calls["depth"] -= 1
+            calls["training"] = outer
+
+    def _eager_call(self, inputs, args, kwargs):
+        if not isinstance(inputs, (_Operand, list, tuple, dict)):
+            inputs = convert_to_tensor(inputs)
+        elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0],
+                                                                            _Operand):
+            inputs = convert_to_tensor(inputs)
+        if "training" in kwargs and not _accepts(self.call, "training"):
+            kwargs.pop("training")
+        if not self.built:
+            shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
+            self._maybe_build(shape)
+        with name_scope(self.name):
+            return self.call(inputs, *args, **kwargs)
+
+    # --- losses -------------------------------------------------------------------------------
+    def add_loss(self, losses, **kwargs):
+        """Add to the training loss: a tensor computed in `call` (kept until the next call),
+        a zero-argument callable (called by each `.losses`), or, on a functional model, a
+        KerasTensor of its graph (computed at each call of the model)."""
+        _functional().add_loss(self, losses)
+
+    @property
+    def losses(self) -> list:
+        """This layer's and its sublayers' added losses (see `add_loss`)."""
+        return _functional().collect_losses(self)
+
+    def compute_output_shape(self, input_shape):
+        from ..engine.ops.makers import zeros
+        shape = tuple(1 if s is None else s for s in input_shape)
+        with _functional().unrecorded():          # a shape, not work to show
+            out = self(zeros(shape, self._dtype))
+        return (input_shape[0],) + tuple(out.shape[1:])
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+#: .depth: how many layer calls are running in this thread; .training: the training mode of
+#: the innermost one that has one (None: none has)
+_CALLS = threading.local()
+
+
+def _functional():
+    from . import functional     # (it builds on Layer: imported when first needed)
+    return functional
+
+
+def _unique(variables) -> list:
+    """Each variable once, first occurrence kept (by identity: `==` on variables is an op)."""
+    seen = set()
+    out = []
+    for v in variables:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
+
+
+def _accepts(fn, arg) -> bool:
+    """Whether `fn` takes the keyword `arg` (asked on every `model(x, training=True)`: the
+    answer is kept per function)."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func][arg]
+    except (KeyError, TypeError):
+        pass
+    try:
+        params = inspect.signature(fn).parameters
+        answer = arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    except (TypeError, ValueError):
+        answer = False
+    try:
+        _ACCEPTS.setdefault(func, {})[arg] = answer
+    except TypeError:          # (a callable that cannot be weakly referenced: not kept)
+        pass
+    return answer
+
+
+_ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _training_default(fn):
+    """The default of `fn`'s `training` parameter (None when it has none), kept per function."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func]["training default"]
+    except (KeyError, TypeError):
+        pass
+    try:
+        param = inspect.signature(fn).parameters.get("training")
+        default = None if param is None or param.default is param.empty else param.default
+    except (TypeError, ValueError):
+        default = None
+    try:
+        _ACCEPTS.setdefault(func, {})["training default"] = default
+    except TypeError:
+        pass
+    return default
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def refuse_unsupported(layer: str, **arguments):
+    """Constraints and activity regularizers are not imitated: refuse them rather than train
+    without them (silently different weights or loss)."""
+    given = sorted(name for name, value in arguments.items() if value is not None)
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
+                                  "tapeviz. Fix: leave it None (a constraint: clip the weight "
+                                  "after each step; an activity penalty: add it to the loss)")
+
+
+def _float_input(x, dtype, layer="layer"):
+    if not isinstance(x, Tensor):
+        x = convert_to_tensor(x)
+    if x.dtype.is_string:
+        raise ValueError(f"{layer}: dtype='string' is not a valid input dtype: the layer computes "
+                         f"in {dtype.name}, and its input of shape {tuple(x.shape)} holds strings. "
+                         "Fix: turn the text into numbers first (e.g. a vocabulary lookup to "
+                         "ids, then tv.one_hot)")
+    if x._value.dtype != dtype.np:
+        from ..engine.ops import cast
+        x = cast(x, dtype)
+    return x

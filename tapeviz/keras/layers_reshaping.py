@@ -1,0 +1,115 @@
+"""Layers that resize images: `UpSampling2D` (nearest neighbour), `ZeroPadding2D` and
+`Cropping2D`, channels last; written with other ops (reshape and broadcast, concat with
+zeros, slicing), so their gradients are those ops' gradients."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.convert import convert_to_tensor
+from ..engine.ops import broadcast_to, concat, reshape, zeros
+from .layers_base import Layer
+from .layers_conv import channels_last, check_rank, int_tuple
+
+
+def _pairs(value, what: str, layer: str) -> tuple:
+    """Keras's `1`, `(1, 2)` or `((top, bottom), (left, right))` as ((t, b), (l, r))."""
+    if isinstance(value, (int, np.integer)):
+        value = (value, value)
+    rows = tuple((v, v) if isinstance(v, (int, np.integer)) else tuple(v) for v in value)
+    if len(rows) != 2 or any(len(r) != 2 or min(r) < 0 for r in rows):
+        raise ValueError(f"{layer}: `{what}` should have two elements, each an int or a pair "
+                         f"of non-negative ints. Received: {what}={value!r}. Fix: e.g. "
+                         f"{what}=1 or {what}=((1, 1), (2, 2))")
+    return tuple(tuple(int(v) for v in r) for r in rows)
+
+
+class _Resizing(Layer):
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        channels_last(data_format, type(self).__name__)
+        self.data_format = "channels_last"
+
+    def _input(self, inputs):
+        x = convert_to_tensor(inputs)
+        check_rank(self, tuple(x.shape), 4)
+        return x
+
+
+class UpSampling2D(_Resizing):
+    """Each pixel repeated `size` times along height and width (nearest neighbour).
+
+    >>> import tapeviz as tv
+    >>> x = tv.reshape(tv.range(4.0), (1, 2, 2, 1))
+    >>> tv.keras.layers.UpSampling2D()(x)[0, :, :, 0].numpy().tolist()[0]
+    [0.0, 0.0, 1.0, 1.0]
+    """
+
+    def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
+        super().__init__(data_format, **kwargs)
+        if interpolation != "nearest":
+            raise NotImplementedError(f"UpSampling2D: interpolation={interpolation!r} is not "
+                                      "supported by tapeviz. Fix: interpolation='nearest'")
+        self.size = int_tuple(size, "size", "UpSampling2D")
+        self.interpolation = interpolation
+
+    def call(self, inputs):
+        x = self._input(inputs)
+        n, h, w, c = x._value.shape
+        sh, sw = self.size
+        spread = broadcast_to(reshape(x, (n, h, 1, w, 1, c)), (n, h, sh, w, sw, c))
+        return reshape(spread, (n, h * sh, w * sw, c))
+
+    def compute_output_shape(self, input_shape):
+        b, h, w, c = input_shape
+        return (b, None if h is None else h * self.size[0],
+                None if w is None else w * self.size[1], c)
+
+
+class ZeroPadding2D(_Resizing):
+    """Rows and columns of zeros around each image: `padding` = 1, (rows, cols) or
+    ((top, bottom), (left, right))."""
+
+    def __init__(self, padding=(1, 1), data_format=None, **kwargs):
+        super().__init__(data_format, **kwargs)
+        self.padding = _pairs(padding, "padding", "ZeroPadding2D")
+
+    def call(self, inputs):
+        x = self._input(inputs)
+        for axis, (before, after) in zip((1, 2), self.padding):
+            shape = list(x._value.shape)
+            parts = []
+            for size in (before, after):
+                shape[axis] = size
+                parts.append(zeros(tuple(shape), x.dtype) if size else None)
+            x = concat([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        b, h, w, c = input_shape
+        (t, bo), (le, r) = self.padding
+        return (b, None if h is None else h + t + bo, None if w is None else w + le + r, c)
+
+
+class Cropping2D(_Resizing):
+    """Rows and columns cut from each image's edges: `cropping` = 1, (rows, cols) or
+    ((top, bottom), (left, right))."""
+
+    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+        super().__init__(data_format, **kwargs)
+        self.cropping = _pairs(cropping, "cropping", "Cropping2D")
+
+    def call(self, inputs):
+        x = self._input(inputs)
+        (t, b), (le, r) = self.cropping
+        h, w = x._value.shape[1:3]
+        if t + b >= h or le + r >= w:
+            raise ValueError(f"Argument `cropping` must be greater than the input shape. "
+                             f"Received: inputs.shape={tuple(x.shape)}, and cropping="
+                             f"{self.cropping}. Fix: crop less than the height and width "
+                             "(layer Cropping2D)")
+        return x[:, t:h - b, le:w - r, :]
+
+    def compute_output_shape(self, input_shape):
+        b, h, w, c = input_shape
+        (t, bo), (le, r) = self.cropping
+        return (b, None if h is None else h - t - bo, None if w is None else w - le - r, c)
