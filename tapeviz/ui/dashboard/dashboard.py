@@ -18,7 +18,7 @@ import traceback
 import panel as pn
 import param
 
-from .. import skip_mathjax, skip_webgl
+from ..compat import skip_mathjax, skip_webgl
 from .graph_pane import GraphPane
 from .live import LiveFollowing, _weakly
 from .tabs import SelectionTabs, html_pane
