@@ -121,11 +121,11 @@ def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
     assert [step for step, _, _ in d.store.scalars["loss"]] == list(range(1, STEPS + 1))
     # it opens on the last call, whose NaN came in through the update of call 217: one
     # click away
-    assert {c["cause"] for c in d._why_results} == {"nan_input"}
-    assert d._why_results[0]["origin_call"] == bad_call
-    d._origin_buttons[0].clicks += 1
-    assert d.call == bad_call
-    cards = d._why_results
+    assert {c["cause"] for c in d.parts["Why"].results} == {"nan_input"}
+    assert d.parts["Why"].results[0]["origin_call"] == bad_call
+    d.parts["Why"].origin_buttons[0].clicks += 1
+    assert d.state.call == bad_call
+    cards = d.parts["Why"].results
     assert [c["cause"] for c in cards] == ["nan_origin"] * 4
     # the source whose path runs through the Log: its card names the line that made the NaN
     (card,) = [c for c in cards if c["source_name"].startswith("scale")]

@@ -161,7 +161,7 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
     graphs = [s.graph(s.latest_tape()) for s in (shared, own)]
     assert graphs[0]["nodes"] and \
         [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
-    assert tabs[0].graph.nodes.data["key"] == tabs[1].graph.nodes.data["key"] != []
+    assert tabs[0].plot.nodes.data["key"] == tabs[1].plot.nodes.data["key"] != []
     path.write_text(path.read_text() + "\n")        # a changed file is read again
     assert store_for(path) is not shared
 

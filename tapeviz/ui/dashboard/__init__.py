@@ -1,3 +1,5 @@
-"""The Panel dashboard: one page of panes and tabs over a store (``dashboard``), with its
-graph pane, tabs, Why cards, training charts, Jacobian view and live following.
+"""The Panel dashboard: a thin ``dashboard`` composing components (one
+:class:`~tapeviz.ui.dashboard.state.Component` per panel: graph, inspector, backward player,
+why cards, variables, training charts, Jacobians, live following) that share one
+:class:`~tapeviz.ui.dashboard.state.DashboardState`.
 """
