@@ -148,8 +148,8 @@ def test_a_hand_made_explanation_naming_a_file_carries_none_of_it(tmp_path):
 
 
 def test_an_old_recording_shows_the_line_it_carries_and_says_the_source_is_missing(tmp_path):
-    fixture = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures",
-                           "recording_v1.jsonl")
+    tests = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    fixture = os.path.join(tests, "fixtures", "recording_v1.jsonl")
     d = ui.Dashboard(fixture)
     shown = _inspector_texts(d)
     codes = {e.site["code"] for e in tv.load_recording(fixture)

@@ -13,13 +13,12 @@ import tapeviz.ui as ui
 from tapeviz import events as ev
 from tapeviz.ui.store.source import ListSource, as_source
 
-from conftest import ROOT, env_with_repo, wait_live
-from test_store import _program, run_events
+from conftest import ROOT, env_with_repo, run_events, sample_program, wait_live
 
 
 @pytest.fixture(scope="module")
 def events():
-    return run_events(_program)
+    return run_events(sample_program)
 
 
 def test_dashboard_from_events(events):
@@ -79,7 +78,7 @@ def test_sources(events, tmp_path):
     path = tmp_path / "run.tvz"
     from tapeviz.recording import record
     with record(path):
-        _program()
+        sample_program()
     d = ui.show(path)
     assert d.state.title == "run.tvz" and d.store.n_events > 10
 

@@ -15,7 +15,7 @@ from tapeviz.events import summarize
 from tapeviz.ui.store.chart_series import (ema, gradient_state, ordered_by_group, scalar_group,
                                      value_state)
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1] / "broken_runs"
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "broken_runs"
 
 
 @pytest.mark.parametrize("grad, state", [
