@@ -3,7 +3,8 @@
 #   ./run.sh test [pytest args]     set up, then run the test suite
 #   ./run.sh test --fast [args]     the same without the browser and slow tests (a quick loop)
 #   ./run.sh gallery [args]         set up, then serve the demo gallery
-#   ./run.sh bench [args]           set up (with the bench extra), then run benchmarks/run.py
+#   ./run.sh bench [args]           set up (with the bench extra), then run benchmarks/run.py;
+#                                   a whole run also writes docs/performance.md's figures
 #                                   (--tf: with tensorflow-cpu too; --help: its options)
 #   ./run.sh setup                  set up only
 # Set-up is idempotent and fast on a second run: system packages (graphviz, chromium) only when
@@ -143,7 +144,12 @@ case "$cmd" in
     bench)
         # --tf: also the bench-tf extra (tensorflow-cpu, several hundred MB)
         if [[ " $* " == *" --tf "* ]]; then setup bench,bench-tf; else setup bench; fi
-        exec "$PY" benchmarks/run.py "$@"
+        # a whole run rewrites the figures of docs/performance.md; a partial one only prints
+        docs=(--write-docs=docs/performance.md)
+        for a in "$@"; do
+            case "$a" in --quick|--engine-only|--no-*|--profile|--in-process) docs=() ;; esac
+        done
+        exec "$PY" benchmarks/run.py "${docs[@]}" "$@"
         ;;
     -h|--help|help)
         usage

@@ -96,9 +96,11 @@ def fmt_target(r):
     return f"{op} {fmt_value(limit, r['unit'])}"
 
 
-def table(rows):
-    """The rows as one plain-text table, a section heading before each section's rows."""
-    header = ("workload", "tapeviz", "peer", "ratio", "spread", "target", "met")
+HEADER = ("workload", "tapeviz", "peer", "ratio", "spread", "target", "met")
+
+
+def _cells(rows):
+    """Each row's section and its cells, formatted once for the text and markdown tables."""
     cells = []
     for r in rows:
         own = fmt_value(r["value"], r["unit"])
@@ -113,15 +115,11 @@ def table(rows):
                   else f"{q[0]:.3f}-{q[1]:.3f}")
         cells.append((r["section"], (r["name"], own, peer, ratio, spread, fmt_target(r),
                                      verdict(r))))
-    widths = [max([len(h)] + [len(c[i]) for _, c in cells]) for i, h in enumerate(header)]
-    line = lambda cs: "  ".join(str(c).ljust(w) for c, w in zip(cs, widths)).rstrip()  # noqa: E731
-    out = [line(header), line("-" * w for w in widths)]
-    section = None
-    for sec, cs in cells:
-        if sec != section:
-            out.append(f"[{sec}]")
-            section = sec
-        out.append(line(cs))
+    return cells
+
+
+def _footnotes(rows, cells) -> list:
+    out = []
     if any(cs[-1].endswith("(noise)") for _, cs in cells):
         out.append("(noise): the target lies inside the spread, the middle half of the "
                    "per-round ratios (or repeated values); this run alone does not settle "
@@ -133,7 +131,60 @@ def table(rows):
                    f"{DISTURBED_AT:.2f} with its middle half within 1.00 +- "
                    f"{DISTURBED_SPREAD_AT:.2f}: the machine's speed moved during this run, so "
                    "its ratios are not evidence either way; run it again")
-    return "\n".join(out)
+    return out
+
+
+def table(rows):
+    """The rows as one plain-text table, a section heading before each section's rows."""
+    header = HEADER
+    cells = _cells(rows)
+    widths = [max([len(h)] + [len(c[i]) for _, c in cells]) for i, h in enumerate(header)]
+    line = lambda cs: "  ".join(str(c).ljust(w) for c, w in zip(cs, widths)).rstrip()  # noqa: E731
+    out = [line(header), line("-" * w for w in widths)]
+    section = None
+    for sec, cs in cells:
+        if sec != section:
+            out.append(f"[{sec}]")
+            section = sec
+        out.append(line(cs))
+    return "\n".join(out + _footnotes(rows, cells))
+
+
+#: the block of docs/performance.md that ``./run.sh bench`` rewrites; the rest is prose
+FIGURES_BEGIN = "<!-- figures: written by ./run.sh bench (benchmarks/report.py); edit there -->"
+FIGURES_END = "<!-- end of figures -->"
+
+
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def markdown(head, rows, notes=()) -> str:
+    """The run as markdown: the machine and command lines, one table, the notes under it."""
+    cells = _cells(rows)
+    out = ["```", *head, "```", "",
+           "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    section = None
+    for sec, cs in cells:
+        if sec != section:
+            out.append(f"| **{_md(sec)}** |" + " |" * (len(HEADER) - 1))
+            section = sec
+        out.append("| " + " | ".join(_md(c) for c in cs) + " |")
+    extra = _footnotes(rows, cells) + list(notes)
+    return "\n".join(out + ([""] + [f"- {_md(n)}" for n in extra] if extra else []))
+
+
+def write_figures(path, block: str) -> None:
+    """Replace what lies between FIGURES_BEGIN and FIGURES_END in ``path`` with ``block``."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    begin, end = text.find(FIGURES_BEGIN), text.find(FIGURES_END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"{path} has no figures block: put {FIGURES_BEGIN!r} and "
+                         f"{FIGURES_END!r} on lines of their own where the figures go")
+    text = text[:begin + len(FIGURES_BEGIN)] + "\n" + block.strip("\n") + "\n" + text[end:]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 # --- benchmarks/recording_throughput.py --json -----------------------------------------------------

@@ -319,6 +319,9 @@ def main(argv=None):
     p.add_argument("--in-process", action="store_true",
                    help="run every system in this process (default: a worker process each)")
     p.add_argument("--json", default=None, help="also write all rows to this file")
+    p.add_argument("--write-docs", default=None, metavar="MD",
+                   help="also put the table into MD's figures block (./run.sh bench passes "
+                        "docs/performance.md)")
     p.add_argument("--timeout", type=float, default=900,
                    help="seconds each of the two other scripts may take (default 900)")
     args = p.parse_args(argv)
@@ -369,6 +372,12 @@ def main(argv=None):
     notes += [f"ERROR: {p}" for p in problems]
     if notes:
         print("\n" + "\n".join(notes))
+    if args.write_docs:
+        command = "benchmarks/run.py " + " ".join(a for a in (argv or sys.argv[1:])
+                                                   if not a.startswith("--write-docs"))
+        run_head = [*head, f"at the end: {timing.load_line()}", f"command: {command.strip()}"]
+        report.write_figures(args.write_docs, report.markdown(run_head, rows, notes))
+        print(f"\nwrote the figures into {args.write_docs}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"header": head, "rows": rows, "notes": notes}, fh, indent=1)

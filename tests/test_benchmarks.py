@@ -263,3 +263,40 @@ def test_the_recorded_w3_workload_records_its_steps_and_cleans_up():
     finally:
         step.close()
     assert not os.path.exists(path)
+
+
+def test_markdown_has_every_row_its_verdict_and_escapes_pipes():
+    rows = [report.row("engine", "W1 a | b", 6.4, "us", peer="autograd", peer_value=10.0,
+                       ratio=0.64, target=("<=", 0.6, "ratio"), spread=(0.62, 0.66)),
+            report.row("engine", "W3", 3.7, "ms", peer="numpy", peer_value=3.5, ratio=1.06,
+                       target=("<=", 1.10, "ratio"))]
+    text = report.markdown(["machine: test box, 2026-01-01 00:00 UTC"], rows, ["a note"])
+    lines = text.splitlines()
+    assert "machine: test box, 2026-01-01 00:00 UTC" in lines
+    table = [ln for ln in lines if ln.startswith("| ")]
+    assert table[0] == "| " + " | ".join(report.HEADER) + " |"
+    assert "| W1 a \\| b | 6.40 us | autograd 10.00 us | 0.640x | 0.620-0.660 | <= 0.60x | MISSED |" in table
+    assert "| W3 | 3.70 ms | numpy 3.50 ms | 1.060x |  | <= 1.10x | met |" in table
+    assert lines[-1] == "- a note"
+    # every row has as many cells as the header
+    assert {ln.count(" | ") for ln in table[:1] + table[2:]} == {len(report.HEADER) - 1}
+
+
+def test_write_figures_replaces_only_the_block(tmp_path):
+    doc = tmp_path / "performance.md"
+    doc.write_text(f"# Performance\nprose before\n{report.FIGURES_BEGIN}\nold table\n"
+                   f"{report.FIGURES_END}\nprose after\n")
+    report.write_figures(doc, "new table\nsecond line")
+    assert doc.read_text() == (f"# Performance\nprose before\n{report.FIGURES_BEGIN}\nnew table\n"
+                               f"second line\n{report.FIGURES_END}\nprose after\n")
+    doc.write_text("# Performance\nno block here\n")
+    with pytest.raises(ValueError, match="no figures block"):
+        report.write_figures(doc, "x")
+    assert doc.read_text() == "# Performance\nno block here\n"
+
+
+def test_the_performance_page_has_one_figures_block():
+    with open(os.path.join(os.path.dirname(BENCH), "docs", "performance.md")) as fh:
+        text = fh.read()
+    assert text.count(report.FIGURES_BEGIN) == 1 and text.count(report.FIGURES_END) == 1
+    assert text.index(report.FIGURES_BEGIN) < text.index(report.FIGURES_END)

@@ -104,7 +104,7 @@ def test_panel_serve_of_the_app_module_with_warm_imports_no_module(recordings, t
     panel`` (the current folder on sys.path) to show that the route itself is closed."""
     cwd = tmp_path / "cwd"
     names = plant_markers(cwd)
-    server = Server(["serve", str(ROOT / "tapeviz" / "ui" / "app.py"), "--warm", "--liveness",
+    server = Server(["serve", str(ROOT / "tapeviz" / "ui" / "serve" / "app.py"), "--warm", "--liveness",
                      "--address", "127.0.0.1",
                      "--port", "0", "--args", str(recordings["main"])], cwd=cwd, module="panel",
                     url_pattern=r"(http://127\.0\.0\.1:\d+/)app")
