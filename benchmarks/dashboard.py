@@ -67,7 +67,7 @@ LIVE = """\
 import sys
 import tapeviz as tv
 from tapeviz.recording import record
-with record(sys.argv[1]):
+with record(sys.argv[1], full=True):
     x = tv.Variable(1.0, name="x")
     for step in range(int(sys.argv[2])):
         with tv.GradientTape() as tape:
@@ -135,7 +135,7 @@ def record(n, work, scope=50) -> pathlib.Path:
     prog.write_text(PROGRAM)
     rec = work / f"tape{n}_{scope}.tvz"
     subprocess.run([sys.executable, str(prog), str(n), str(scope)], check=True, cwd=work,
-                   env=dict(env(), TAPEVIZ_RECORD=str(rec)))
+                   env=dict(env(), TAPEVIZ_RECORD=str(rec), TAPEVIZ_RECORD_FULL="1"))
     return rec
 
 

@@ -36,12 +36,12 @@ def step(i):
     tv.events.log_scalar("loss", float(loss), i)
 
 probe = os.path.join(tempfile.mkdtemp(), "probe.tvz")     # events a step, counted
-with record(probe):
+with record(probe, full=True):
     for i in range(50):
         step(i)
 per_step = (sum(1 for _ in open(probe, "rb")) - 2) / 50
 os.unlink(probe)
-with record(path):
+with record(path, full=True):
     start, i = time.perf_counter(), 0
     while True:
         step(i)

@@ -119,7 +119,7 @@ def _fresh_events_writer(total, deferred):
     sizes, sample = {}, []
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "bench.tvz")
-        rec = record(path)
+        rec = record(path, full=True)
         rec._subscription.close()          # feed it directly: measure the writer alone
         # and no background flusher: every flush is then inline (every 2,048 events or
         # 1 MiB, and at close), inside the timed calls, never between them
@@ -211,7 +211,7 @@ def _encoders_and_scalars(total, sample, out):
     small = [events.make(events.Scalar, name="loss", value=0.5 + i, step=i) for i in range(total)]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "small.tvz")
-        rec = record(path)
+        rec = record(path, full=True)
         rec._subscription.close()
         t0, c0 = time.perf_counter(), time.process_time()
         for e in small:
@@ -243,7 +243,7 @@ def cost_of_events(n=300):
         on = per_step(step, n)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "mlp.tvz")
-        with record(path):
+        with record(path, full=True):
             rec = per_step(step, n)
         size = os.path.getsize(path) / (n + 1)      # per_step runs one step before timing
     with events.capture() as seen:
@@ -279,7 +279,7 @@ def follow_memory(total=1_000_000):
     sample = list(seen)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "big.tvz")
-        rec = record(path)
+        rec = record(path, full=True)
         rec._subscription.close()
         for i in range(total):
             rec._on_event(sample[i % len(sample)])
@@ -293,7 +293,7 @@ def _fed_or_not(write, deferred, total):
     """The process --instructions counts: ``total`` fresh events, written or not."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "counted.tvz")
-        rec = record(path)
+        rec = record(path, full=True)
         rec._subscription.close()
         writer._open_recordings.remove(rec)
         for chunk in engine_events(total, deferred):

@@ -154,6 +154,7 @@ def engine_rows(args):
         {"autograd": ("<=", 0.70, "ratio"), "torch": ("<", 1.00, "ratio")})
     r = e.compare("W3", ["tapeviz", "numpy", "torch", "tensorflow"], rounds)
     add("W3 MLP step 784-256-256-10, batch 256", r, "ms", ms, {"numpy": ("<=", 1.10, "ratio")})
+    training_rows(e, args, max(5, rounds // 2), rows)
     r = e.compare("W6", ["tapeviz", "autograd", "torch"], max(3, rounds // 3))
     add("W6 Hessian, 50 parameters", r, "ms", ms, {"autograd": ("<=", 0.50, "ratio")})
 
@@ -232,6 +233,28 @@ def engine_rows(args):
     if args.profile:
         profile_mlp(w.tapeviz_mlp())
     return rows, e
+
+
+def training_rows(e, args, rounds, rows):
+    """E1: model.fit against the hand-written GradientTape loop; E2: a tf.data pipeline
+    against NumPy slicing feeding the same W3 steps (see training_loops.py)."""
+    w = e.w
+    ms = lambda t: t * 1e3  # noqa: E731
+    r = e.compare("E1", ["fit", "loop"], rounds, warmup=1)
+    if "loop" in r:
+        t, ratio, spread = r["loop"]
+        rows.append(row("engine", "E1 model.fit epoch of 8 W3 steps vs the GradientTape loop",
+                        ms(r["fit"][0]), "ms", label="fit", peer="loop", peer_value=ms(t),
+                        ratio=ratio, spread=spread, target=("<=", 1.05, "ratio")))
+    pair = ("tf.data E2", "numpy E2")
+    if args.in_process:
+        (t_a, t_b), (_, ratio), (_, spread) = timing.round_robin(
+            [timing.timed_here(w.FACTORIES[k]()) for k in pair], rounds, 1)
+    else:
+        (t_a, t_b), (_, ratio), (_, spread) = _in_workers(w, pair, rounds)
+    rows.append(row("engine", "E2 W3 epoch fed by tf.data (slices, shuffle, batch) vs NumPy",
+                    ms(t_a), "ms", label="tf.data", peer="NumPy", peer_value=ms(t_b),
+                    ratio=ratio, spread=spread, target=("<=", 1.05, "ratio")))
 
 
 def profile_mlp(step, steps=50):

@@ -58,7 +58,7 @@ def run(args, out):
     every = max(args.steps // 10, 1)
     rows = []
     t0 = time.perf_counter()
-    with tv.record(out):
+    with tv.record(out, full=True):
         for step in range(args.steps):
             with tv.GradientTape() as tape:
                 logits = model(x)

@@ -126,7 +126,7 @@ def tapeviz_chain_long_script():
     """W1's chain at the top level of a script, after 1,000 lines of other statements, as
     tutorial scripts and notebooks run it: the module's code object is large, and an op's
     source line must cost there what it costs in a short function (``hash(code)`` and
-    ``frame.f_lineno`` both grow with the code; see tapeviz/engine/site.py). The 1,000
+    ``frame.f_lineno`` both grow with the code; see tapeviz/engine/call_site.py). The 1,000
     assignments it runs first cost about 1% of a run."""
     x0 = tv.constant(np.float32(0.5))
     filler = "".join(f"v{i} = {i}\n" for i in range(LONG_SCRIPT_LINES))
@@ -284,7 +284,7 @@ class Recorded:
         from tapeviz.recording import record
         self.fn = fn
         self.dir = tempfile.TemporaryDirectory(prefix="tapeviz-bench-")
-        self.recording = record(os.path.join(self.dir.name, "bench.tvz"))
+        self.recording = record(os.path.join(self.dir.name, "bench.tvz"), full=True)
 
     def __call__(self):
         return self.fn()
@@ -334,3 +334,8 @@ FACTORIES = {
 # one ReLU differs and w1's update differs by 0.3% of its norm. A wrong step is off by far more.
 TOLERANCES = {"W3": (1e-2, 1e-5), "W1": (1e-3, 1e-6), "W2": (1e-3, 1e-6), "W6": (1e-8, 1e-10),
               "W4": (1e-3, 1e-3)}
+
+# --- E1 / E2: model.fit and tf.data beside hand-written loops (training_loops.py) -------------
+import training_loops  # noqa: E402  (it reads W3's sizes and data from this module)
+
+FACTORIES.update(training_loops.FACTORIES)

@@ -7,6 +7,8 @@ Only NumPy is imported here; Panel, Bokeh and Graphviz load when a view is asked
 """
 from __future__ import annotations
 
+import sys as _sys
+
 __version__ = "0.1.0"
 
 from .engine import dtypes as _dtypes
@@ -19,11 +21,19 @@ from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa:
 from .engine.threadstate import current_scope as get_current_name_scope  # noqa: F401
 from .engine.ops import *  # noqa: F401,F403
 from .engine.ops import abs, pow, range, round  # noqa: F401
+from .engine.ops import __all__ as _ops_all
 from .engine.custom import custom_gradient  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
-from . import data  # noqa: F401,E402
+from . import data, image  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
+from .tensor_array import TensorArray  # noqa: F401,E402
+
+# tf.* functions on symbolic Keras inputs make layers, as in TF-Keras (keras/op_layers.py)
+keras.op_layers.wrap_top_level(_sys.modules[__name__], _ops_all + ["abs", "pow", "round"])
+keras.op_layers.wrap_functions(math, "math.", [n for n in dir(math) if not n.startswith("_")])
+keras.op_layers.wrap_functions(nn, "nn.", [n for n in dir(nn) if not n.startswith("_")])
+keras.op_layers.wrap_functions(linalg, "linalg.", [n for n in dir(linalg) if not n.startswith("_")])
 
 # TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
 losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers

@@ -2,6 +2,8 @@
 
     tapeviz serve run.tvz [--follow] [--port P] [--address A [--allow-origin H:P]] [--show]
     tapeviz serve DIR                        a folder's recordings, with a picker
+    tapeviz serve a.tvz --compare b.tvz [--tape-a N --tape-b M | --call-a N --call-b M]
+                                             one graph coloured by where two runs differ
     tapeviz run [-o run.tvz] script.py [args...]
                                              record a script and follow it live
     tapeviz export run.tvz -o run.html       one self-contained HTML page
@@ -82,10 +84,12 @@ def _require_origins(host: str, allow_origins) -> bool:
 
 
 def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=None,
-          on_stop=None, allow_origins=()) -> None:
+          on_stop=None, allow_origins=(), compare=None, compare_options=None) -> None:
     """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session).
     A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
-    connect) and gets a token (:mod:`tapeviz.ui.serve.access`)."""
+    connect) and gets a token (:mod:`tapeviz.ui.serve.access`). ``compare``: another
+    recording, shown against ``path`` (``compare_options`` as :func:`tapeviz.diff` takes
+    them)."""
     import panel as pn
     from .ui.serve import access
     from .ui.serve.app import make_app
@@ -98,6 +102,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     if not os.path.isdir(path):
         _check_recording(path, "serve", follow=follow)   # the header line only, before serving
     path = os.path.abspath(path)
+    if compare is not None:
+        compare = _compared(path, compare, follow, compare_options or {})
     host = address or "127.0.0.1"
     local = _require_origins(host, allow_origins)
     if port == 0:
@@ -121,6 +127,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         scope = "only this machine can connect; use --address to expose it"
     what = (f"the recordings in {path}{os.sep}" if os.path.isdir(path)
             else os.path.basename(path))
+    if compare is not None:
+        what += f" compared with {os.path.basename(compare)}"
     stop = _StopRequest()
     # installed before "serving" is printed: whoever reads that line can stop the server with
     # a Ctrl-C, also when this process was started with SIGINT ignored (a background job of
@@ -132,15 +140,16 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
             # the first browser tab waits (the parsed events and layouts are cached per
             # process); a Ctrl-C meanwhile raises KeyboardInterrupt at once
             with stop.interrupting():
-                make_app(path, follow, title)
+                make_app(path, follow, title, compare, compare_options)
         # What is loaded now (the UI stack, a parsed recording) stays for the server's life:
         # take it out of the cyclic collector's scans, or a full collection walks it all at a
         # random moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
         gc.collect()
         gc.freeze()
         if local and not follow and not os.path.isdir(path) and not stop.requested:
-            _spare_sessions(path, host, port)
-        server = pn.serve(lambda: make_app(path, follow, title), port=port, address=host,
+            _spare_sessions(path, host, port, compare)
+        server = pn.serve(lambda: make_app(path, follow, title, compare, compare_options),
+                          port=port, address=host,
                           show=show and local, title=title or "tapeviz",
                           websocket_origin=origins,
                           verbose=False, liveness=True, threaded=False, start=False,
@@ -205,26 +214,52 @@ class _StopRequest:
             self.loop.asyncio_loop.call_soon_threadsafe(self.loop.stop)
 
 
-def _spare_sessions(path, host, port) -> None:
-    """Build the first tab's session at start-up (:mod:`tapeviz.ui.serve.warm_session`); it is dropped
-    if the file changed before a tab asks."""
+def _spare_sessions(path, host, port, compare=None) -> None:
+    """Build the first tab's session at start-up (:mod:`tapeviz.ui.serve.warm_session`); it
+    is dropped if the file (or the one it is compared with) changed before a tab asks."""
     from .ui.serve.warm_session import SpareSession, build_first
 
     def key():
         try:
-            st = os.stat(path)
+            return tuple((st.st_mtime_ns, st.st_size) for st in
+                         (os.stat(p) for p in (path, compare) if p is not None))
         except OSError:
             return None
-        return st.st_mtime_ns, st.st_size
 
     spare = SpareSession(key=key)
     if spare.install():
         build_first(spare, f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
 
 
+def _compared(path, other, follow, options) -> str:
+    """``other`` as a full path, once the two recordings compare (read and diffed now, and
+    kept for the sessions); else a one-line error and exit status 2."""
+    from .recording.reader import RecordingError
+    if follow:
+        _fail("tapeviz: --compare takes two finished recordings, not --follow")
+    if os.path.isdir(path) or os.path.isdir(other):
+        _fail("tapeviz: --compare takes two recording files; in a folder's view, pick one "
+              "and choose the other under \"Compare with\"")
+    _check_recording(other, "serve --compare")
+    other = os.path.abspath(other)
+    from .ui.store.compare_store import comparison_for
+    try:
+        comparison_for(path, other, **options)
+    except (RecordingError, ValueError) as exc:
+        _fail(f"tapeviz serve --compare: {exc}")
+    except OSError as exc:
+        _fail(f"tapeviz serve --compare: {exc.filename or ''}: {exc.strerror or exc}")
+    return other
+
+
 def _cmd_serve(args):
+    options = {k: getattr(args, k) for k in ("tape_a", "tape_b", "call_a", "call_b", "rtol",
+                                             "atol")}
+    if args.compare is None and any(options[k] is not None for k in options
+                                    if k not in ("rtol", "atol")):
+        _fail("tapeviz serve: --tape-a, --tape-b, --call-a and --call-b go with --compare")
     serve(args.recording, follow=args.follow, port=args.port, address=args.address, show=args.show,
-          allow_origins=args.allow_origin)
+          allow_origins=args.allow_origin, compare=args.compare, compare_options=options)
 
 
 def _cmd_run(args):
@@ -352,9 +387,24 @@ def main(argv=None) -> int:
                              "(repeatable; required there; a token is printed in the URL)")
         sp.add_argument("--show", action="store_true", help="open a browser")
 
+    def diff_options(sp):
+        for side in "ab":
+            sp.add_argument(f"--tape-{side}", type=int, default=None, metavar="N",
+                            help=f"compare only tape N of {side} (give both --tape-a and "
+                                 "--tape-b)")
+        for side in "ab":
+            sp.add_argument(f"--call-{side}", type=int, default=None, metavar="N",
+                            help=f"compare only gradient call N of {side} and its tape")
+        sp.add_argument("--rtol", type=float, default=1e-5,
+                        help="relative tolerance: |a - b| <= atol + rtol * |b| agrees (1e-5)")
+        sp.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (1e-8)")
+
     sp = sub.add_parser("serve", help="serve the dashboard on a recording (or a folder of them)")
     sp.add_argument("recording", help="a .tvz file, or a folder: a picker lists its .tvz files")
     sp.add_argument("--follow", action="store_true", help="follow the file while it grows")
+    sp.add_argument("--compare", default=None, metavar="B",
+                    help="another recording: one graph coloured by where the two differ")
+    diff_options(sp)
     net(sp)
     sp.set_defaults(fn=_cmd_serve)
     sp = sub.add_parser("run", help="run a script with recording on and follow it live")
@@ -375,15 +425,7 @@ def main(argv=None) -> int:
                         "0: they agree, 1: they differ, 2: an error)")
     sp.add_argument("a", help="a .tvz recording")
     sp.add_argument("b", help="another (or the same one, with --tape-* or --call-*)")
-    for side in "ab":
-        sp.add_argument(f"--tape-{side}", type=int, default=None, metavar="N",
-                        help=f"compare only tape N of {side} (give both --tape-a and --tape-b)")
-    for side in "ab":
-        sp.add_argument(f"--call-{side}", type=int, default=None, metavar="N",
-                        help=f"compare only gradient call N of {side} and its tape")
-    sp.add_argument("--rtol", type=float, default=1e-5,
-                    help="relative tolerance: |a - b| <= atol + rtol * |b| agrees (1e-5)")
-    sp.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (1e-8)")
+    diff_options(sp)
     sp.set_defaults(fn=_cmd_diff)
     args = p.parse_args(argv)
     return args.fn(args) or 0

@@ -41,12 +41,57 @@ def _call(fn, element):
     return fn(*element) if isinstance(element, tuple) else fn(element)
 
 
+def _shuffled(items, size, rng):
+    """TensorFlow's shuffle buffer over `items`: fill `size` slots, then hand out a random
+    slot and refill it with the next item; at the end, hand out what is left in a random
+    order. Random numbers are drawn 1,024 at a time (one draw per item costs more than the
+    rest of the loop)."""
+    it = iter(items)
+    buffer = list(itertools.islice(it, size))
+    draws, k = (), 0
+    for item in it:
+        if k == len(draws):
+            draws, k = rng.random(1024), 0
+        i = int(draws[k] * size)
+        k += 1
+        yield buffer[i]
+        buffer[i] = item
+    for j in rng.permutation(len(buffer)):
+        yield buffer[j]
+
+
+class _Rows:
+    """The elements of a dataset that are rows of arrays (from_tensor_slices, then shuffle):
+    the arrays, their structure, and each epoch's row order. A batch of such a dataset is
+    one gather per array instead of a stack of single rows."""
+
+    def __init__(self, structure, arrays, order):
+        self.structure = structure
+        self.arrays = arrays
+        self.order = order            # () -> this epoch's row indices, an int array
+
+    def element(self, i):
+        return nest.pack_sequence_as(self.structure, [Tensor(a[i]) for a in self.arrays])
+
+    def elements(self):
+        return (self.element(i) for i in self.order())
+
+    def batches(self, size, drop_remainder):
+        order = self.order()
+        for start in range(0, len(order), size):
+            part = order[start:start + size]
+            if drop_remainder and len(part) < size:
+                return
+            yield nest.pack_sequence_as(self.structure, [Tensor(a[part]) for a in self.arrays])
+
+
 class Dataset:
     """A sequence of elements, built by the static constructors and transformed by methods."""
 
-    def __init__(self, make_iterator, cardinality: int):
+    def __init__(self, make_iterator, cardinality: int, rows: _Rows = None):
         self._make_iterator = make_iterator      # () -> a fresh iterator of elements
         self._cardinality = cardinality
+        self._rows = rows                        # set when the elements are rows of arrays
 
     # --- constructors -------------------------------------------------------------------------
     @staticmethod
@@ -67,12 +112,8 @@ class Dataset:
                              f"differ ({shapes}). Fix: give every component the same number "
                              "of rows")
         n = sizes.pop()
-        values = [t._value for t in flat]
-
-        def rows():
-            for i in range(n):
-                yield nest.pack_sequence_as(structure, [Tensor(v[i]) for v in values])
-        return Dataset(rows, n)
+        rows = _Rows(structure, [t._value for t in flat], lambda: np.arange(n))
+        return Dataset(rows.elements, n, rows)
 
     @staticmethod
     def from_tensors(tensors, name=None):
@@ -110,6 +151,12 @@ class Dataset:
         if size <= 0:
             raise ValueError(f"Dataset.batch: batch_size must be positive, got {batch_size}")
 
+        n = self._cardinality
+        if n >= 0:
+            n = n // size if drop_remainder else -(-n // size)
+        if self._rows is not None:
+            return Dataset(lambda: self._rows.batches(size, drop_remainder), n)
+
         def batches():
             it = iter(self)
             while True:
@@ -119,9 +166,6 @@ class Dataset:
                 flats = [nest.flatten(e) for e in chunk]
                 yield nest.pack_sequence_as(chunk[0], [stack(list(parts))
                                                        for parts in zip(*flats)])
-        n = self._cardinality
-        if n >= 0:
-            n = n // size if drop_remainder else -(-n // size)
         return Dataset(batches, n)
 
     def unbatch(self, name=None):
@@ -154,22 +198,20 @@ class Dataset:
         base = int(seed) if seed is not None else int(_makers._Random.rng.integers(2 ** 62))
         epochs = itertools.count()
 
-        def shuffled():
-            epoch = next(epochs) if reshuffle_each_iteration else 0
-            rng = np.random.default_rng((base, epoch))
-            # TensorFlow's buffer: fill it, then hand out a random slot and refill that slot
-            buffer, it = [], iter(self)
-            for e in it:
-                buffer.append(e)
-                if len(buffer) == size:
-                    break
-            for e in it:
-                i = int(rng.integers(len(buffer)))
-                yield buffer[i]
-                buffer[i] = e
-            while buffer:
-                yield buffer.pop(int(rng.integers(len(buffer))))
-        return Dataset(shuffled, self._cardinality)
+        def epoch_rng():
+            return np.random.default_rng((base, next(epochs) if reshuffle_each_iteration else 0))
+
+        if self._rows is not None:
+            upstream = self._rows
+
+            def order():
+                indices, rng = upstream.order(), epoch_rng()
+                if size >= len(indices):       # what _shuffled does then, in one step
+                    return indices[rng.permutation(len(indices))]
+                return np.fromiter(_shuffled(indices, size, rng), np.intp, count=len(indices))
+            rows = _Rows(upstream.structure, upstream.arrays, order)
+            return Dataset(rows.elements, self._cardinality, rows)
+        return Dataset(lambda: _shuffled(self, size, epoch_rng()), self._cardinality)
 
     def repeat(self, count=None, name=None):
         times = None if count is None or int(count) < 0 else int(count)

@@ -1,3 +1,4 @@
 """`tv.errors`: TensorFlow's exception classes."""
 from .engine.errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,  # noqa: F401
-                            OpError, ResourceExhaustedError, UnimplementedError)
+                            OpError, OutOfRangeError, ResourceExhaustedError,
+                            UnimplementedError)

@@ -2351,6 +2351,12 @@ def lambda_layer_using_numpy_on_a_symbolic_input(tf):
     return keras.layers.Lambda(lambda t: np.asarray(t) * 2)(keras.Input(shape=(3,)))
 
 
+@raises("ValueError", "tf.math.reduce_sum", "Invalid reduction dimension 5", "2 dimensions")
+def tf_function_on_a_symbolic_input_with_a_bad_axis(tf):
+    keras = _keras(tf)
+    return tf.reduce_sum(keras.Input(shape=(3,)), axis=5)
+
+
 @raises("RuntimeError", "You must compile your model before training/testing",
         "model.compile(optimizer, loss)")
 def fit_before_compile(tf):

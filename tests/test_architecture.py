@@ -29,7 +29,8 @@ def _absolute(path, mod, level):
 
 
 def test_engine_never_imports_the_ui_stack():
-    offenders = [(p.name, mod) for p in (PKG / "engine").rglob("*.py")
+    offenders = [(p.name, mod) for folder in ("engine", "explain")
+                 for p in (PKG / folder).rglob("*.py")
                  for mod, _ in _imports(p) if mod.split(".")[0] in UI_STACK or "ui" in mod.split(".")]
     assert offenders == []
 
@@ -63,3 +64,30 @@ def test_every_op_is_defined_in_exactly_one_place():
                     definitions.setdefault(node.args[0].value, []).append(path.name)
     assert {k: v for k, v in definitions.items() if len(v) > 1} == {}
     assert set(definitions) <= set(REGISTRY) | {"ConcatV2"}
+
+
+def test_nothing_guesses_who_holds_a_value_from_reference_counts():
+    """Whether an array may be written in place is decided by plain rules, never by
+    `sys.getrefcount` (its counts differ between interpreters and versions)."""
+    offenders = [str(p.relative_to(PKG)) for p in PKG.rglob("*.py")
+                 if "getrefcount" in p.read_text()]
+    assert offenders == []
+
+
+def _long_functions(folder, limit):
+    """(file, function, lines) of every function or method in `folder` longer than `limit`
+    lines, from its `def` line (decorators excluded) to its last line."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > limit:
+                    found.append((str(path.relative_to(PKG)), node.name, lines))
+    return found
+
+
+def test_no_engine_function_is_longer_than_80_lines():
+    """A function of the engine (or of its explanations) fits on a screen or two: longer ones
+    are split by step."""
+    assert _long_functions(PKG / "engine", 80) + _long_functions(PKG / "explain", 80) == []

@@ -265,6 +265,34 @@ def test_the_recorded_w3_workload_records_its_steps_and_cleans_up():
     assert not os.path.exists(path)
 
 
+def test_e1_fit_and_the_hand_written_loop_make_the_same_updates():
+    # E1 times model.fit against the guide's GradientTape loop: both must train alike
+    import timing
+    import workloads
+    fit, loop = workloads.FACTORIES["fit E1"](), workloads.FACTORIES["loop E1"]()
+    assert timing.agree(fit.check(), loop.check(), 1e-4, 1e-6) is None
+
+
+def test_e2_epochs_see_every_sample_once_in_a_new_order(monkeypatch):
+    # E2 times a tf.data pipeline feeding W3's step: each epoch must be the whole data set
+    import training_loops
+    seen = []
+    make_step = training_loops._w3_step
+
+    def spying_step():
+        step = make_step()
+        return lambda x, labels: (seen.append(np.asarray(labels)), step(x, labels))[1]
+    monkeypatch.setattr(training_loops, "_w3_step", spying_step)
+    epoch = training_loops.FACTORIES["tf.data E2"]()
+    epoch()
+    epoch()
+    _, labels = training_loops.epoch_data()
+    first, second = np.concatenate(seen[:8]), np.concatenate(seen[8:])
+    assert len(seen) == 16
+    assert sorted(first) == sorted(second) == sorted(labels)
+    assert list(first) != list(second)
+
+
 def test_markdown_has_every_row_its_verdict_and_escapes_pipes():
     rows = [report.row("engine", "W1 a | b", 6.4, "us", peer="autograd", peer_value=10.0,
                        ratio=0.64, target=("<=", 0.6, "ratio"), spread=(0.62, 0.66)),

@@ -39,7 +39,7 @@ def recorded_calls(path, tmp_path):
     tv.keras.backend.clear_session()     # layer names start at 'dense', as in a new process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with tv.record(str(out)):
+        with tv.record(str(out), full=True):
             runpy.run_path(str(path), run_name="__main__")
     events = list(tv.load_recording(str(out)))
     ops = {e.node: e.op for e in events if e.kind == "op_recorded"}
@@ -115,7 +115,7 @@ def test_a_dead_layer_names_the_bias_that_killed_it_and_its_line(tmp_path):
 
 
 def test_explain_warnings_name_all_zero_gradients_once_per_variable(tmp_path, monkeypatch):
-    from tapeviz.engine import explain
+    from tapeviz.explain import explanation as explain
     monkeypatch.setattr(tv.config, "explain_none", True)
     monkeypatch.setattr(explain, "_WARNED_ZERO", set())
     with warnings.catch_warnings(record=True) as caught:

@@ -31,6 +31,27 @@ def test_a_buffer_of_one_keeps_the_order_and_a_small_buffer_moves_elements_only_
     assert all(pos >= value - 3 for pos, value in enumerate(out))
 
 
+@pytest.mark.parametrize("buffer", [1, 4, 29, 30, 100])
+def test_shuffled_slices_come_in_the_order_of_any_shuffled_dataset_and_batch_as_rows(buffer):
+    # slices of arrays shuffle and batch by gathering rows; the order and the batches must
+    # be those of the element-by-element pipeline (Dataset.range, or a map in between)
+    x = np.arange(60, dtype=np.float32).reshape(30, 2)
+    sliced = tv.data.Dataset.from_tensor_slices((x, np.arange(30))).shuffle(
+        buffer, seed=5, reshuffle_each_iteration=False)
+    order = _order(tv.data.Dataset.range(30).shuffle(buffer, seed=5))
+    assert [int(i) for _, i in sliced] == order
+    assert sorted(order) == list(range(30))
+    mapped = tv.data.Dataset.from_tensor_slices((x, np.arange(30))).map(
+        lambda a, i: (a, i)).shuffle(buffer, seed=5)
+    assert [int(i) for _, i in mapped] == order
+    batches = list(sliced.batch(8))
+    assert [tuple(b.shape) for b, _ in batches] == [(8, 2)] * 3 + [(6, 2)]
+    assert batches[0][0].dtype == tv.float32 and batches[0][1].dtype == tv.int64
+    np.testing.assert_array_equal(np.concatenate([i.numpy() for _, i in batches]), order)
+    np.testing.assert_array_equal(np.concatenate([b.numpy() for b, _ in batches]), x[order])
+    assert len(list(sliced.batch(8, drop_remainder=True))) == 3
+
+
 def test_a_function_step_is_recorded_and_explained():
     w = tv.Variable([1.0, 2.0], name="w")
     b = tv.Variable(0.5, name="b")

@@ -44,7 +44,7 @@ def test_a_variable_ref_keeps_the_value_it_had():
 
 def test_deferred_equals_eager_and_round_trips(tmp_path):
     path = tmp_path / "r.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         _run()
     loaded = tv.load_recording(path)
     live = [e for e in seen if e.kind != "op_defined"]
@@ -187,7 +187,7 @@ def test_a_deferred_payload_without_some_fields_gives_them_their_defaults(tmp_pa
     read = events.materialize(events.deferred(events.OpRecorded, partial)).to_dict()
     assert {**read, "seq": 1, "time": 2.0} == by_hand
     path = tmp_path / "partial.tvz"
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         rec._subscription.close()
         emitted = events.deferred(events.OpRecorded, partial)
         rec._on_event(emitted)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tv
-from tapeviz.engine.messages import CAUSES
+from tapeviz.explain import CAUSES
 
 
 def _expected_line(fn):
@@ -636,7 +636,7 @@ def test_vanishing_gradient_after_a_one_shot_gradient_is_still_explained():
 
 def test_explanation_as_dict_has_every_field_in_order():
     import dataclasses
-    from tapeviz.engine.explain import Explanation
+    from tapeviz.explain import Explanation
     e = Explanation("x (x:0)", "none", "not_watched", "msg", "fix", "a.py", 3, ("Mul",), 7,
                     origin_call=2, cell=4)
     expected = dataclasses.asdict(e)

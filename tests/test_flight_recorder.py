@@ -1,4 +1,4 @@
-"""Flight recordings (``tv.record(path, flight=True)``): a summary of every gradient call, the
+"""Flight recordings (``tv.record(path)``, the default): a summary of every gradient call, the
 full events of the calls the policy keeps, the lead-up of an anomaly from the ring buffer."""
 import json
 import os
@@ -25,11 +25,13 @@ def _clean_state():
     assert events.subscribers() == before, "a test left a subscriber behind"
 
 
-def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None):
+def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None, guard=False):
     """A 3-4-1 regression, one gradient call per step (steps count from 1). At ``bad_step``
     the batch holds a negative number: its log is NaN, so are the gradients of that call and,
-    through the update, of every later one. At ``scale_at`` the loss is 10,000 times larger
-    (a jump in the gradient norm, every number finite), and that step updates nothing."""
+    through the update, of every later one (with ``guard``, that step updates nothing, as a
+    loop that skips non-finite gradients: the NaN stays in one call). At ``scale_at`` the
+    loss is 10,000 times larger (a jump in the gradient norm, every number finite), and that
+    step updates nothing."""
     rng = np.random.default_rng(0)
     w1 = tv.Variable(rng.normal(size=(3, 4)).astype(np.float32) * 0.5, name="w1")
     b1 = tv.Variable(np.full(4, 0.5, np.float32), name="b1")
@@ -48,7 +50,7 @@ def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None):
                 loss = loss * 10000.0
         grads = tape.gradient(loss, [w1, b1, w2, scale])
         for v, g in zip((w1, b1, w2, scale), grads):
-            if step != scale_at:            # the jump stays in one call
+            if step != scale_at and not (guard and step == bad_step):
                 v.assign_sub(0.01 * g)
         tv.events.log_scalar("loss", loss, step)
 
@@ -119,14 +121,11 @@ def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
     # the training chart covers the whole run: its losses come from the summaries (and the
     # last one, logged after the last call, as a scalar event at close)
     assert [step for step, _, _ in d.store.scalars["loss"]] == list(range(1, STEPS + 1))
-    # it opens on the last call, whose NaN came in through the update of call 217: one
-    # click away
-    assert {c["cause"] for c in d.parts["Why"].results} == {"nan_input"}
-    assert d.parts["Why"].results[0]["origin_call"] == bad_call
-    d.parts["Why"].origin_buttons[0].clicks += 1
-    assert d.state.call == bad_call
+    # it opens on the first anomalous call, 217, with its Why cards: the NaN's origin
+    assert d.state.call == bad_call and d.state.tape == finished.tape
     cards = d.parts["Why"].results
     assert [c["cause"] for c in cards] == ["nan_origin"] * 4
+    assert d.side.active == 2           # the Why tab
     # the source whose path runs through the Log: its card names the line that made the NaN
     (card,) = [c for c in cards if c["source_name"].startswith("scale")]
     assert card["lineno"] == log_line and "at Log" in card["message"]
@@ -153,19 +152,19 @@ def test_the_ring_never_holds_more_than_its_bound(tmp_path):
     """A bound of about two and a half calls: after every step the ring holds at most that
     many bytes, and the lead-up written is the newest calls that fitted."""
     sizes, held = [], []
-    with tv.record(tmp_path / "probe.tvz", flight=True) as rec:
+    with tv.record(tmp_path / "probe.tvz") as rec:
         flight = rec.flight
         _train(steps=10, bad_step=None)
         sizes = [h.bytes for h in flight.ring]
     bound = int(2.5 * max(sizes))
     path = tmp_path / "run.tvz"
     with tv.record(path, flight={"ring_bytes": bound}) as rec:
-        original = rec.flight._grow
+        original = rec.flight._settle
 
-        def watched(held_call, size):
-            original(held_call, size)
+        def watched(held_call):
+            original(held_call)
             held.append(rec.flight.ring_held)
-        rec.flight._grow = watched
+        rec.flight._settle = watched
         _train()
     assert held and max(held) <= bound
     bad = next(r for r in _rows(path) if r.get("kind") == "call_summary"
@@ -206,15 +205,40 @@ def test_the_environment_variable_records_a_flight(tmp_path):
             tape.gradient(y, x)
     """))
     path = tmp_path / "run.tvz"
-    env = dict(os.environ, TAPEVIZ_RECORD=str(path), TAPEVIZ_RECORD_FLIGHT="1",
-               PYTHONPATH=ROOT)
+    env = dict(os.environ, TAPEVIZ_RECORD=str(path), PYTHONPATH=ROOT)
     env.pop("_TAPEVIZ_RECORD_PID", None)
+    env.pop("TAPEVIZ_RECORD_FULL", None)
     subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
     rows = _rows(path)
     assert rows[0]["flight"]["every"] == 100
     assert [r["why"] for r in rows if r.get("kind") == "call_summary"] == [
         "first", "first", "first", "", ""]
     assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    # TAPEVIZ_RECORD_FULL=1: every event of every call, no summaries
+    env["TAPEVIZ_RECORD_FULL"] = "1"
+    subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
+    rows = _rows(path)
+    assert "flight" not in rows[0]
+    assert not [r for r in rows if r.get("kind") == "call_summary"]
+    assert len([r for r in rows if r.get("kind") == "gradient_finished"]) == 5
+
+
+def test_record_keeps_a_flight_by_default_and_every_event_with_full(tmp_path):
+    with tv.record(tmp_path / "default.tvz") as rec:
+        _train(steps=8, bad_step=None)
+    rows = _rows(tmp_path / "default.tvz")
+    assert rec.flight is not None and rows[0]["flight"]["first"] == 3
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    with tv.record(tmp_path / "full.tvz", full=True) as rec:
+        _train(steps=8, bad_step=None)
+    rows = _rows(tmp_path / "full.tvz")
+    assert rec.flight is None and "flight" not in rows[0]
+    assert len([r for r in rows if r.get("kind") == "gradient_finished"]) == 8
+    with pytest.raises(ValueError, match="full=True.*takes no flight policy"):
+        tv.record(tmp_path / "both.tvz", full=True, flight={"every": 5})
+    with pytest.raises(TypeError, match=r"full=True\)"):
+        tv.record(tmp_path / "both.tvz", flight=False)
+    assert not (tmp_path / "both.tvz").exists()
 
 
 def test_the_lead_up_is_the_calls_just_before_even_with_a_kept_call_among_them(tmp_path):
@@ -265,7 +289,7 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
         sys.path.insert(0, {os.path.join(ROOT, "tests")!r})
         import tapeviz as tv
         from test_flight_recorder import _train
-        rec = tv.record(sys.argv[1], flight=True)
+        rec = tv.record(sys.argv[1])
         _train(steps=230)
         print("trained", flush=True)
         time.sleep(600)
@@ -292,3 +316,95 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
     assert summaries[BAD_STEP - 1].lead_up == [212, 213, 214, 215, 216]
     finished = {e.call for e in loaded if e.kind == "gradient_finished"}
     assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
+
+
+@pytest.mark.parametrize("max_unbuilt", [events.MAX_UNBUILT, 5])
+def test_a_call_not_kept_builds_no_payload(tmp_path, monkeypatch, max_unbuilt):
+    """Only the kept calls' events are built: the gradient_finished payload (summaries and
+    explanations) and the op payloads of the 17 calls not kept are never made, not even
+    when far more than ``tv.events.MAX_UNBUILT`` events follow the ring's (the recording
+    bounds its ring itself)."""
+    from tapeviz.engine import emit, tape as tape_module
+    monkeypatch.setattr(events, "MAX_UNBUILT", max_unbuilt)
+    built = {"finished": 0, "ops": 0}
+    real_finished, real_op = tape_module.finished_payload, emit._op_payload
+
+    def finished(*args):
+        built["finished"] += 1
+        return real_finished(*args)
+
+    def op(*args):
+        built["ops"] += 1
+        return real_op(*args)
+    monkeypatch.setattr(tape_module, "finished_payload", finished)
+    monkeypatch.setattr(emit, "_op_payload", op)
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 3, "every": 0, "before": 2}):
+        _train(steps=20, bad_step=None)
+    rows = _rows(path)
+    assert _full_indices(rows, "gradient_finished") == {1, 2, 3}
+    assert built["finished"] == 3
+    assert built["ops"] == sum(1 for r in rows if r.get("kind") == "op_recorded")
+
+
+def _verdict_cases():
+    """One gradient call per case: sources whose gradients are a value, None, all zeros,
+    NaN (and finite elements), Inf."""
+    a = tv.Variable(np.array([1.0, 2.0], np.float32), name="a")
+    b = tv.Variable(np.array([3.0], np.float32), name="b")
+    z = tv.Variable(np.array([0.0, 0.0], np.float32), name="z")
+    n = tv.Variable(np.array([-1.0, 4.0], np.float32), name="n")
+    i = tv.Variable(np.array([0.0, 1.0], np.float32), name="i")
+    with tv.GradientTape() as tape:
+        loss = (tv.reduce_sum(a * a) + tv.reduce_sum(z * 0.0) + tv.reduce_sum(tv.sqrt(n))
+                + tv.reduce_sum(tv.math.log(i)))
+    tape.gradient(loss, [a, b, z, n, i])
+
+
+def test_the_cheap_verdicts_say_what_the_results_say():
+    """``verdicts`` (set when the event is made) against ``results`` (the payload, built the
+    slow way): the same verdict, the same norm to float32 rounding."""
+    with np.errstate(all="ignore"), events.capture() as seen:
+        _verdict_cases()
+    (finished,) = seen.of("gradient_finished")
+    verdicts = finished.verdicts
+    results = finished.results
+    assert [v["verdict"] for v in verdicts] == [r["verdict"] for r in results] == [
+        "value", "none", "zero", "nan", "inf"]
+    for v, r in zip(verdicts, results):
+        assert v["name"] == r["tensor"]["name"] and v["id"] == r["tensor"]["id"]
+        if r["norm"] is None:
+            assert v["norm"] is None
+        else:
+            assert v["norm"] == pytest.approx(r["norm"], rel=1e-6)
+
+
+def _none_source_calls(steps, none_from=0, none_until=10**9):
+    """A loop whose second source gets no gradient for steps in [none_from, none_until)."""
+    w = tv.Variable(np.array([1.0, 2.0], np.float32), name="w")
+    u = tv.Variable(np.array([1.0], np.float32), name="u")
+    for step in range(steps):
+        with tv.GradientTape() as tape:
+            loss = tv.reduce_sum(w * w)
+            if not none_from <= step < none_until:
+                loss = loss + tv.reduce_sum(u * u)
+        tape.gradient(loss, [w, u])
+
+
+def test_a_source_that_is_always_none_is_not_an_anomaly_every_call(tmp_path):
+    """A None gradient is an anomaly when it appears, not on every call after: a frozen
+    variable passed as a source does not make every call kept in full."""
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 0}):
+        _none_source_calls(20)
+    whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
+    assert whys == ["verdict"] + [""] * 19
+
+
+def test_a_gradient_that_turns_none_is_an_anomaly_each_time_it_turns(tmp_path):
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 0}):
+        _none_source_calls(6, none_from=2, none_until=4)
+        _none_source_calls(4, none_from=1, none_until=2)
+    whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
+    assert whys == ["", "", "verdict", "", "", "", "", "verdict", "", ""]

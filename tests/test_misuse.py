@@ -169,7 +169,7 @@ def test_log_scalar_refuses_bad_arguments_whether_or_not_recorded(case, recordin
         tv.events.log_scalar("after", 2.5, step=3)     # the next good call still works
 
     if recording:
-        with tv.record(path):
+        with tv.record(path, full=True):
             call()
         scalars = [(e.name, e.value, e.step) for e in tv.load_recording(path).of("scalar")]
         assert scalars == [("after", 2.5, 3)]

@@ -609,3 +609,22 @@ def test_third_derivative_of_softplus_through_its_gradient_kernels():
     g3 = t3.gradient(g2, x).numpy()
     s = 1 / (1 + np.exp(-x.numpy()))
     np.testing.assert_allclose(g3, s * (1 - s) * (1 - 2 * s), rtol=1e-10)
+
+
+def test_reduce_prod_second_derivative_beside_an_infinite_factor_is_exact():
+    """d/dx_j Σ_k u_k ∂prod/∂x_k = Σ_{k≠j} u_k Π_{i∉{j,k}} x_i: finite at the infinite
+    factor itself (TensorFlow's inf/inf gives NaN there), infinite at the others."""
+    x_np = np.array([np.inf, -0.16, -0.6])
+    u = np.array([0.7, 0.2, 0.1])
+    x = tv.constant(x_np)
+    with tv.GradientTape() as outer:
+        outer.watch(x)
+        with tv.GradientTape() as inner:
+            inner.watch(x)
+            p = tv.reduce_prod(x)
+        d = tv.reduce_sum(inner.gradient(p, x) * u)
+    got = outer.gradient(d, x).numpy()
+    with np.errstate(invalid="ignore"):
+        expected = [sum(u[k] * np.prod(np.delete(x_np, [j, k])) for k in range(3) if k != j)
+                    for j in range(3)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)

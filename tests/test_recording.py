@@ -69,7 +69,7 @@ def _write(path, data: bytes):
 
 def _recorded_file(tmp_path, name="run.tvz"):
     path = tmp_path / name
-    with tv.record(path):
+    with tv.record(path, full=True):
         _program()
     return path
 
@@ -79,7 +79,7 @@ def _recorded_file(tmp_path, name="run.tvz"):
 def test_round_trip_of_a_real_program(tmp_path):
     path = tmp_path / "run.tvz"
     with events.capture() as seen:
-        with tv.record(path) as rec:
+        with tv.record(path, full=True) as rec:
             _program()
     assert rec.closed and events.ACTIVE is False
     loaded = load_recording(path)
@@ -128,7 +128,7 @@ def test_every_line_is_strict_json_and_ends_with_a_newline(tmp_path):
 def test_recording_describes_itself_even_when_ops_were_announced_before(tmp_path):
     with events.capture():
         tv.sigmoid(tv.constant(1.0))       # Sigmoid announced outside the recording
-    with tv.record(tmp_path / "late.tvz"):
+    with tv.record(tmp_path / "late.tvz", full=True):
         tv.sigmoid(tv.constant(2.0))
     loaded = load_recording(tmp_path / "late.tvz")
     ops = {e.op for e in loaded.of("op_recorded")}
@@ -139,7 +139,7 @@ def test_recording_describes_itself_even_when_ops_were_announced_before(tmp_path
 def test_record_as_object_close_is_idempotent_and_replaces_old_file(tmp_path):
     path = tmp_path / "r.tvz"
     path.write_text("old content\n")
-    r = tv.record(path)
+    r = tv.record(path, full=True)
     assert events.ACTIVE is True
     tv.constant(1.0) + 1.0
     r.close()
@@ -153,7 +153,7 @@ def test_record_as_object_close_is_idempotent_and_replaces_old_file(tmp_path):
 
 def test_value_limit_of_a_recording(tmp_path):
     before = events.config["value_limit"]
-    with tv.record(tmp_path / "v.tvz", value_limit=200):
+    with tv.record(tmp_path / "v.tvz", value_limit=200, full=True):
         tv.reduce_sum(tv.constant(np.arange(150, dtype=np.float32)))
     assert events.config["value_limit"] == before
     loaded = load_recording(tmp_path / "v.tvz")
@@ -163,13 +163,13 @@ def test_value_limit_of_a_recording(tmp_path):
     keep = tmp_path / "keep.tvz"
     keep.write_text("precious\n")
     with pytest.raises(ValueError, match="value_limit"):
-        tv.record(keep, value_limit=-1)
+        tv.record(keep, value_limit=-1, full=True)
     assert keep.read_text() == "precious\n" and events.ACTIVE is False
 
 
 def test_unserialisable_payloads_are_sanitised_not_lost(tmp_path):
     path = tmp_path / "s.tvz"
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         events.emit(events.make(events.OpRecorded, op="Weird",
                                 attrs={"x": np.float32(1.5), (1, 2): float("inf"),
                                        "o": object()}))
@@ -181,7 +181,7 @@ def test_unserialisable_payloads_are_sanitised_not_lost(tmp_path):
 
 def test_events_reach_the_file_within_a_second_without_closing(tmp_path):
     path = tmp_path / "live.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         events.log_scalar("loss", 1.0)
         deadline = time.monotonic() + 5
         while b'"scalar"' not in path.read_bytes() and time.monotonic() < deadline:
@@ -194,7 +194,7 @@ def test_events_reach_the_file_within_a_second_without_closing(tmp_path):
 
 def test_forked_child_does_not_write_into_the_parents_recording(tmp_path):
     path = tmp_path / "fork.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         events.log_scalar("parent", 1.0)        # buffered, not yet flushed
         pid = os.fork()
         if pid == 0:                             # the child: ops, then exit with atexit
@@ -242,7 +242,8 @@ def _script(tmp_path):
 def test_tapeviz_record_env_records_a_script_unchanged(tmp_path):
     script, out = _script(tmp_path), tmp_path / "env.tvz"
     proc = subprocess.run([sys.executable, str(script), "5", "0"], capture_output=True,
-                          text=True, env=_env(TAPEVIZ_RECORD=str(out)), cwd=ROOT, timeout=120)
+                          text=True, cwd=ROOT, timeout=120,
+                          env=_env(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"))
     assert proc.returncode == 0, proc.stderr
     assert "imported: []" in proc.stdout              # no Panel/Bokeh/Graphviz at import
     loaded = load_recording(out)
@@ -265,7 +266,8 @@ def test_subprocess_of_a_recording_process_does_not_overwrite_its_file(tmp_path)
         tv.events.log_scalar("parent", 3.0)
     """)
     proc = subprocess.run([sys.executable, "-c", parent], capture_output=True, text=True,
-                          env=_env(TAPEVIZ_RECORD=str(out)), cwd=ROOT, timeout=120)
+                          env=_env(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"), cwd=ROOT,
+                          timeout=120)
     assert proc.returncode == 0, proc.stderr
     loaded = load_recording(out)
     assert [e.name for e in loaded.of("scalar")] == ["parent", "parent"] and loaded.complete
@@ -274,7 +276,8 @@ def test_subprocess_of_a_recording_process_does_not_overwrite_its_file(tmp_path)
 def test_unwritable_tapeviz_record_warns_and_the_script_still_runs(tmp_path):
     bad = tmp_path / "no_such_dir" / "x.tvz"
     proc = subprocess.run([sys.executable, "-c", "import tapeviz as tv; print(tv.constant(2.0))"],
-                          capture_output=True, text=True, env=_env(TAPEVIZ_RECORD=str(bad)),
+                          capture_output=True, text=True,
+                          env=_env(TAPEVIZ_RECORD=str(bad), TAPEVIZ_RECORD_FULL="1"),
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0 and "2.0" in proc.stdout
     assert "TAPEVIZ_RECORD" in proc.stderr and "cannot record" in proc.stderr
@@ -283,7 +286,7 @@ def test_unwritable_tapeviz_record_warns_and_the_script_still_runs(tmp_path):
 def test_follow_a_file_while_a_subprocess_writes_it(tmp_path):
     out = tmp_path / "live.tvz"
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, "30", "0.05"],
-                            env=_env(TAPEVIZ_RECORD=str(out)), cwd=ROOT,
+                            env=_env(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"), cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         follower = follow_recording(out, poll=0.02, idle_timeout=60)
@@ -308,7 +311,7 @@ def test_follow_a_file_while_a_subprocess_writes_it(tmp_path):
 def test_killed_producer_leaves_a_file_that_loads_to_the_last_whole_event(tmp_path):
     out = tmp_path / "killed.tvz"
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, "-1", "0"],
-                            env=_env(TAPEVIZ_RECORD=str(out)), cwd=ROOT,
+                            env=_env(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"), cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
@@ -571,7 +574,7 @@ def test_follower_idle_timeout_and_truncation(tmp_path):
 
 def test_follower_poll_is_bounded_and_memory_stays_flat(tmp_path):
     path = tmp_path / "long.tvz"
-    rec = tv.record(path)
+    rec = tv.record(path, full=True)
     rec._subscription.close()                      # feed it directly: 40,000 events
     for i in range(40_000):
         rec._on_event(events.Scalar(seq=i + 1, name="loss", value=i * 0.5, step=i))
@@ -615,9 +618,9 @@ def test_endless_devices_and_same_path_twice_are_refused_quickly(tmp_path):
             load_recording(device)
     assert time.monotonic() - start < 5
     path = tmp_path / "one.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         with pytest.raises(ValueError, match="already being recorded"):
-            tv.record(tmp_path / "." / "one.tvz")
+            tv.record(tmp_path / "." / "one.tvz", full=True)
     assert load_recording(path).complete
 
 
@@ -629,7 +632,7 @@ def test_events_from_several_threads_all_arrive_as_whole_lines(tmp_path):
         for i in range(2000):
             events.log_scalar(name, i, step=i)
 
-    with tv.record(path):
+    with tv.record(path, full=True):
         threads = [threading.Thread(target=work, args=(f"t{k}",)) for k in range(4)]
         for t in threads:
             t.start()
@@ -654,7 +657,7 @@ def test_a_failing_disk_stops_the_recording_with_one_warning_not_the_program(tmp
         def close(self):
             pass
 
-    rec = tv.record(tmp_path / "full.tvz")
+    rec = tv.record(tmp_path / "full.tvz", full=True)
     rec._file = FullDisk()
     with pytest.warns(RuntimeWarning, match="No space left on device") as caught:
         for i in range(3 * recording.FLUSH_EVENTS):
@@ -686,7 +689,7 @@ _FUZZ_BASE: dict = {}
 def _fuzz_base(tmp_path_factory):
     if "raw" not in _FUZZ_BASE:
         path = tmp_path_factory.mktemp("fuzz") / "base.tvz"
-        with tv.record(path):
+        with tv.record(path, full=True):
             _program()
         _FUZZ_BASE["raw"] = path.read_bytes()
     return _FUZZ_BASE["raw"]
@@ -762,7 +765,7 @@ def test_a_variable_updated_in_place_is_recorded_with_its_new_value(tmp_path):
     w = tv.Variable(np.full((9, 9), 2.0, np.float32), name="w")       # 81 > value_limit
     x = tv.constant(np.ones((1, 9), np.float32))
     path = tmp_path / "in_place.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         for _ in range(4):
             with tv.GradientTape() as tape:
                 loss = tv.reduce_sum(tv.matmul(x, w))

@@ -32,7 +32,7 @@ def test_both_encoders_write_valid_ascii_json_that_loads_back(tmp_path, monkeypa
     else:
         monkeypatch.setattr(encode, "_orjson", False)
     path = tmp_path / "r.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         _work()
     raw = path.read_bytes()
     assert raw.isascii()
@@ -81,7 +81,7 @@ def test_ascii_escapes_match_json_including_astral_characters():
 @pytest.mark.parametrize("value", [0.5, float("nan"), float("-inf"), 10**30, True])
 def test_scalars_take_the_fast_path_only_when_plain_and_finite(tmp_path, value):
     path = tmp_path / "s.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         events.log_scalar("loss", value, step=3)
     raw = path.read_bytes()
     for line in raw.splitlines():

@@ -32,7 +32,7 @@ def test_a_version_1_recording_loads_as_its_lines_say():
 def test_version_1_events_rewritten_in_the_current_version_come_back_equal_and_smaller(tmp_path):
     old = load_recording(V1)
     path = tmp_path / "current.tvz"
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         rec._subscription.close()     # only these events, not this process's (as the benchmark)
         for e in old:                 # events from a file (not engine-built): the strict encoder
             rec._on_event(e)
@@ -74,7 +74,7 @@ def test_sites_are_defined_before_use_when_threads_race(tmp_path):
             tv.sin(x)
             tv.cos(x)
 
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         threads = [threading.Thread(target=work) for _ in range(4)]
         for t in threads:
             t.start()
@@ -102,7 +102,7 @@ def _training(steps=3):
 
 def test_repeated_refs_are_written_as_ids_and_come_back_whole(tmp_path):
     path = tmp_path / "train.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         _training()
     loaded = load_recording(path)
     assert loaded.complete and loaded.warnings == []
@@ -130,7 +130,7 @@ def test_a_full_ref_table_is_cleared_in_the_file_and_by_readers(tmp_path, monkey
     from tapeviz.recording import tables
     monkeypatch.setattr(tables, "MAX_REFS", 5)
     path = tmp_path / "small_table.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         _training(steps=4)
     rows = _json_lines(path)
     assert sum(r.get("kind") == "refs_cleared" for r in rows) >= 3
@@ -142,7 +142,7 @@ def test_a_full_ref_table_is_cleared_in_the_file_and_by_readers(tmp_path, monkey
 def test_an_event_that_must_be_sanitised_does_not_leave_stale_refs(tmp_path):
     import numpy as np
     path = tmp_path / "sanitised.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         a = tv.constant([1.0, 2.0])
         tv.sin(a)
         ref = seen.of("op_recorded")[0].inputs[0]
@@ -172,7 +172,7 @@ def _accumulating_training(steps=2):
 
 def test_a_gradient_that_is_its_own_total_is_written_once_and_read_back_whole(tmp_path):
     path = tmp_path / "totals.tvz"
-    with events.capture() as seen, tv.record(path):
+    with events.capture() as seen, tv.record(path, full=True):
         _accumulating_training()
     steps = [e for e in seen if e.kind == "backward_step"]
     emitted = [ig for e in steps for ig in e.input_grads]

@@ -54,7 +54,7 @@ def test_a_realistic_run_reads_back_equal_to_what_was_emitted(tmp_path, monkeypa
         from tapeviz.recording import tables
         monkeypatch.setattr(tables, "MAX_REFS", max_refs)
     path = tmp_path / "run.tvz"
-    with tv.record(path), events.capture() as seen:
+    with tv.record(path, full=True), events.capture() as seen:
         _run()
     rows = _rows(path)
     assert rows[0]["version"] == events.SCHEMA_VERSION and rows[-1]["kind"] == "recording_closed"
@@ -78,7 +78,7 @@ def test_a_realistic_run_reads_back_equal_to_what_was_emitted(tmp_path, monkeypa
 
 def test_a_tensor_used_twice_by_one_op_is_written_in_full_once(tmp_path):
     path = tmp_path / "square.tvz"
-    with tv.record(path), events.capture() as seen:
+    with tv.record(path, full=True), events.capture() as seen:
         a = tv.constant(np.arange(3, dtype=np.float32))
         a * a
     op = [r for r in _rows(path) if r.get("kind") == "op_recorded" and r["op"] == "Mul"][0]
@@ -118,7 +118,7 @@ def test_a_field_read_builds_a_deferred_event_once_and_leaves_it_built():
 
 def test_a_flush_leaves_whole_lines_and_later_events_follow_them(tmp_path):
     path = tmp_path / "flushed.tvz"
-    rec = tv.record(path)
+    rec = tv.record(path, full=True)
     try:
         tv.events.log_scalar("a", 1.0)
         rec.flush()
@@ -138,7 +138,7 @@ def test_a_line_larger_than_the_buffer_is_written_whole(tmp_path):
     from tapeviz.recording import writer
     path = tmp_path / "big.tvz"
     name = "n" * (writer.FLUSH_BYTES * 3)
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         tv.events.log_scalar("before", 1.0)
         tv.events.log_scalar(name, 2.0)
         assert len(rec._buffer) <= writer._BUFFER_SIZE   # grown for that line, then let go
@@ -156,7 +156,7 @@ def test_lines_larger_than_the_buffer_are_counted_and_keep_their_order(tmp_path,
     path = tmp_path / "big.tvz"
     names = ["a", "n" * (writer._BUFFER_SIZE + 10), "m" * (writer._BUFFER_SIZE // 2), "b",
              "o" * (writer._BUFFER_SIZE - 20)] + ([] if last else ["c"])
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         rec._subscription.close()                 # fed directly: only these events
         for i, name in enumerate(names):
             rec._on_event(events.make(events.OpRecorded, node=i, op=name,
@@ -183,7 +183,7 @@ def test_a_hand_made_ref_that_cannot_be_compared_leaves_no_site_undefined(tmp_pa
     def op(site, ref):
         return events.make(events.OpRecorded, op="Add", inputs=[ref], site=site)
 
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         rec._subscription.close()               # fed directly: only these three events
         rec._on_event(op({"file": "a.py", "line": 1}, {"id": 1, "summary": {"n": 1}}))
         rec._on_event(op({"file": "b.py", "line": 2},

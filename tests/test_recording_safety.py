@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOLDER = """\
 import sys
 import tapeviz as tv
-rec = tv.record(sys.argv[1])
+rec = tv.record(sys.argv[1], full=True)
 x = tv.Variable(1.0, name="held")
 with tv.GradientTape() as t:
     y = x * x
@@ -67,7 +67,7 @@ def test_a_second_process_cannot_record_to_the_file_another_one_records_to(tmp_p
     rec = load_recording(path)           # the first run, whole and alone
     assert rec.complete and rec.warnings == [] and rec.header["pid"] == first.pid
     assert [e.tensor["name"] for e in rec.of("watched")] == ["held:0"]
-    with tv.record(path):                # its lock went with it
+    with tv.record(path, full=True):                # its lock went with it
         _program()
     assert load_recording(path).header["pid"] == os.getpid()
 
@@ -80,7 +80,7 @@ def test_a_refused_writer_leaves_the_first_ones_file_untouched(tmp_path):
         before = path.read_bytes()
         from tapeviz.recording.files import RecordingLocked
         with pytest.raises(RecordingLocked, match=f"process {first.pid}"):
-            tv.record(path)
+            tv.record(path, full=True)
         assert path.read_bytes() == before       # not truncated, nothing appended
     finally:
         first.stdin.close()
@@ -168,7 +168,7 @@ except RecordingError as exc:
 
 def test_an_op_too_large_to_summarise_is_counted_as_dropped(tmp_path):
     path = tmp_path / "run.tvz"
-    with tv.record(path) as rec:
+    with tv.record(path, full=True) as rec:
         one = tv.constant(np.float32(1.0))
         tv.broadcast_to(one, [1 << 20, 1 << 20])    # a view: summarising it needs 8 TiB
         tv.constant(1.0) + 1.0
@@ -181,7 +181,7 @@ def test_an_op_too_large_to_summarise_is_counted_as_dropped(tmp_path):
 
 def test_an_event_the_fast_encoder_runs_out_of_memory_on_is_written_the_general_way(tmp_path):
     path = tmp_path / "run.tvz"
-    rec = tv.record(path)
+    rec = tv.record(path, full=True)
     fast = rec._dumps
     # orjson is a dependency: a writer without its fast encoder is a broken install, and
     # this test must say so rather than skip
@@ -209,7 +209,7 @@ def test_an_event_the_fast_encoder_runs_out_of_memory_on_is_written_the_general_
 def test_a_large_value_limit_never_writes_a_line_the_reader_skips(tmp_path):
     path = tmp_path / "run.tvz"
     big = np.linspace(0.0, 1.0, 2_000_000)
-    with tv.record(path, value_limit=3_000_000):
+    with tv.record(path, value_limit=3_000_000, full=True):
         a = tv.constant(big)
         b = a * 2.0
         c = tv.constant([1.0, 2.0]) * 3.0
@@ -228,7 +228,7 @@ def test_a_large_value_limit_never_writes_a_line_the_reader_skips(tmp_path):
 # --- a follower notices the file changing under it --------------------------------------------------
 
 def _recorded(path, name):
-    with tv.record(path):
+    with tv.record(path, full=True):
         tv.events.log_scalar(name, 1.0)
 
 
@@ -289,7 +289,7 @@ def test_a_follower_notices_a_file_rewritten_in_place_to_a_longer_one(tmp_path):
 
 def test_a_follower_follows_a_rotated_file_to_the_new_one(tmp_path):
     path = tmp_path / "run.tvz"
-    rec = tv.record(path)
+    rec = tv.record(path, full=True)
     tv.events.log_scalar("before", 1.0)
     rec.flush()
     follower = follow_recording(path, poll=0.01)

@@ -105,7 +105,7 @@ def test_a_missing_field_or_a_raising_comparison_is_an_error_the_writer_handles(
 
 def test_a_compacted_recording_reads_back_as_the_events_were(tmp_path):
     path = tmp_path / "compacted.tvz"
-    with events.capture() as live, tv.record(path):
+    with events.capture() as live, tv.record(path, full=True):
         _engine_event_dicts()
     back = tv.load_recording(path)
     kept = [e for e in live if e.kind != "op_defined"]

@@ -103,7 +103,7 @@ def test_threads_with_their_own_tapes_get_their_own_gradients():
 
 def test_threads_under_a_recording_record_each_op_with_its_own_tape_call_and_scope(tmp_path):
     path = tmp_path / "threads.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         seen = _run_threads(RECORDED_STEPS)
     _check_gradients(seen)
     thread_of_tape = {tape: i for i, s in enumerate(seen) for tape in s["tapes"]}

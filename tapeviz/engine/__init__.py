@@ -1,8 +1,8 @@
-"""The autodiff engine: tensors, ops, tapes, backprop, explanations. Imports only NumPy.
+"""The autodiff engine: tensors, ops, tapes, backprop. Imports only NumPy.
 
 Its modules, in the order they are loaded (each imports only those above it):
 
-- threadstate, site, dtypes, errors: what belongs to a thread, the user's source line, the
+- threadstate, call_site, dtypes, errors: what belongs to a thread, the user's source line, the
   dtypes, TensorFlow's error classes
 - node: lineage (`Node`), which op made a value, from what, where
 - tensor: `Tensor`, `Variable`, `TensorShape`; their operators call the op functions
@@ -10,7 +10,7 @@ Its modules, in the order they are loaded (each imports only those above it):
 - op: `Op`, `defop`, `apply` (compute, remember, record, tell)
 - assign: `Variable.assign` and friends
 - ops: the op functions, one module a family
-- backprop, tape: the backward pass, `GradientTape`
+- backprop, tape: the backward pass, `GradientTape` (its explanations are in `tapeviz.explain`)
 
 `Tensor`'s methods reach the modules above them through this package (`engine.ops.add`),
 at call time; importing them here makes sure they are loaded.

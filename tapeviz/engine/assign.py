@@ -1,8 +1,6 @@
-"""Assignment to a `Variable` (`assign`, `assign_add`, `assign_sub`): checks, the update (in
-place when nothing else holds the variable's array), its lineage node, tapes' notes, events."""
+"""Assignment to a `Variable` (`assign`, `assign_add`, `assign_sub`): checks, the update (a
+new array: whoever read the old one keeps it), its lineage node, tapes' notes, events."""
 from __future__ import annotations
-
-from sys import getrefcount as _getrefcount
 
 import numpy as np
 
@@ -10,7 +8,7 @@ from .. import events as _events
 from .convert import _to_array, convert_to_tensor
 from .node import Node, watched_site
 from .refs import _assigned_payload
-from .site import user_site
+from .call_site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand, _ids
 from .threadstate import here, tapes
@@ -89,25 +87,17 @@ def _assign(var: Variable, value, method: str):
 
 
 def _combined(var: Variable, delta, method: str):
-    """The variable's value plus (assign_add) or minus (assign_sub) the array ``delta``. The
-    caller must hold no reference to the variable's array (the in-place test counts them)."""
+    """The variable's value plus (assign_add) or minus (assign_sub) the array ``delta``, as a
+    new array: tapes, reads, views and the user's own NumPy array may hold the old one (a VJP
+    needs it; TensorFlow's reads keep their values), and nothing can tell cheaply that none
+    does. (NumPy's allocator reuses the block the previous step freed, so a training loop pays
+    little for the copy.)"""
     combine = np.add if method == "assign_add" else np.subtract
-    sole = _refs(var) <= _SOLE      # (before `old` below adds a reference)
     old = var._value
-    if (sole and type(old) is np.ndarray and old.base is None and old.flags.writeable
-            and (delta.shape == old.shape or delta.ndim == 0)):
-        # Nothing but the variable holds the old array (a tape entry, a read, a view or
-        # the user's own NumPy array would each hold a reference), so nobody can see it
-        # change: update it in place, as a NumPy training loop would (no fresh array,
-        # no page faults). A weak reference is not counted: a cache keyed by arrays
-        # must hold them (events' summary cache does).
-        result = combine(old, delta, old)     # (out= positionally: no keyword parsing)
-    else:
-        # a fresh array: tapes and tensors may hold the old value (VJPs need it)
-        try:
-            result = combine(old, delta)
-        except ValueError:
-            result = None
+    try:
+        result = combine(old, delta)
+    except ValueError:
+        result = None
     if result is None or result.shape != old.shape:
         from .errors import InvalidArgumentError
         raise InvalidArgumentError(
@@ -140,25 +130,3 @@ def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> Non
     var._value = result
     if var._id in NONFINITE_GRADIENT:     # (rare: this variable had a NaN/Inf gradient)
         note_assigned(var._id, result, site or user_site(2))
-
-
-def _refs(holder) -> int:
-    """References to `holder._value` as `sys.getrefcount` counts them from here."""
-    value = holder._value
-    return _getrefcount(value)
-
-
-class _Probe:
-    __slots__ = ("_value",)
-
-
-def _probe_sole() -> int:
-    """What `_refs` says for an array only its holder references (measured, not assumed:
-    interpreters differ in the temporary references they count)."""
-    probe = _Probe()
-    probe._value = np.empty(0)
-    return _refs(probe)
-
-
-#: `_refs(var)` when nothing but the variable holds its array.
-_SOLE = _probe_sole()

@@ -93,7 +93,8 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
             if xid not in reach:
                 continue
             value = x._value
-            if value.dtype.kind != "f":
+            dtype = value.dtype     # (read once: a NumPy scalar looks its dtype up each time)
+            if dtype.kind != "f":
                 continue
             vjp = vjps[i]
             if vjp is None:
@@ -108,8 +109,8 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting):
                 continue
             gv = gx._value
             # (`is not` first: NumPy's builtin dtypes are singletons, and `!=` costs more)
-            if batch or gv.shape != value.shape or (gv.dtype is not value.dtype and
-                                                    gv.dtype != value.dtype):
+            if batch or gv.shape != value.shape or (gv.dtype is not dtype and
+                                                    gv.dtype != dtype):
                 gx = _fit(gx, x, batch, g)
             prev = get(xid)
             total = grads[xid] = gx if prev is None else add(prev, gx)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import events as _events
 from ..events import OpDefined, OpRecorded, emit, emit_deferred, make
-from .site import as_dict
+from .call_site import as_dict
 from .refs import ref_dict
 from .threadstate import here, tapes
 

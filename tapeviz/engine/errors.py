@@ -29,6 +29,10 @@ class FailedPreconditionError(OpError):
     pass
 
 
+class OutOfRangeError(OpError):
+    """An index past the end (a TensorArray's read or write)."""
+
+
 class ResourceExhaustedError(OpError, MemoryError):
     """An op's output does not fit in memory (TensorFlow's "OOM when allocating tensor");
     also a MemoryError, so `except MemoryError` catches it."""

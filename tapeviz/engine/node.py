@@ -8,7 +8,7 @@ little memory and can be kept as long as the tensors that point to it.
 from __future__ import annotations
 
 from .. import events as _events
-from .site import user_site
+from .call_site import user_site
 from .threadstate import _local
 
 #: Lineage deeper than this is cut, so a long loop of `x = x + 1` cannot grow memory forever.

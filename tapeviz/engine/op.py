@@ -27,7 +27,7 @@ from .emit import op_event
 from .errors import InvalidArgumentError, out_of_memory
 # (the lineage and this thread's state are re-exported: the engine reaches them through op)
 from .node import MAX_LINEAGE_DEPTH, Node, leaf_node, peek_node_id, watched_site  # noqa: F401
-from .site import user_site
+from .call_site import user_site
 from .tensor import Tensor, ValueNotKept
 from .threadstate import _IGNORE_ALL, _NUMPY_ERRSTATE, _local, call, forget_dead, here  # noqa: F401
 
@@ -94,11 +94,12 @@ def _saved(op, node, inputs, outputs) -> tuple:
     # leaves (constants, variable reads: no op made them) are kept: they cost nothing more
     # (the user or the variable holds them) and they let an explanation recompute the rest;
     # so are small values (a stand-in costs more to make than they weigh)
-    return (node,
-            tuple([t if i in keep_in or t._value.size < SMALL or t._node is None or
-                   type(t._node.op) is str else _shell(t) for i, t in enumerate(inputs)]),
-            outputs if keep_out else
-            tuple([t if t._value.size < SMALL else _shell(t) for t in outputs]))
+    if len(keep_in) < len(inputs) and max(map(_size_of, inputs)) >= SMALL:
+        inputs = tuple([t if i in keep_in or t._value.size < SMALL or t._node is None or
+                        type(t._node.op) is str else _shell(t) for i, t in enumerate(inputs)])
+    if not keep_out and max(map(_size_of, outputs)) >= SMALL:
+        outputs = tuple([t if t._value.size < SMALL else _shell(t) for t in outputs])
+    return (node, inputs, outputs)
 
 
 _EMPTY: dict = {}
@@ -144,7 +145,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     if node is not None:
         node.out_ids = tuple(map(_id_of, outputs))
         if state.recording:
-            _record(op, node, inputs, outputs)
+            _record(state, op, node, inputs, outputs)
         if _events.OP_EVENTS:
             op_event(op, node, inputs, outputs)
     return outputs[0] if op.n_out == 1 else outputs
@@ -153,18 +154,19 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
 _value_of, _node_of, _id_of = attrgetter("_value"), attrgetter("_node"), attrgetter("_id")
 _size_of = attrgetter("_value.size")
 
-#: what a kernel returns (a Python number or list it returns is made an array)
-_ARRAYS = (np.ndarray, np.generic)
+#: what a kernel returns (a Python number or list it returns is made an array); NumPy scalars
+#: first: `isinstance` walks a scalar type's long MRO for each class it tries
+_ARRAYS = (np.generic, np.ndarray)
 
 
-def _record(op, node, inputs, outputs):
-    """Add the call to every recording tape that watches one of its inputs; the float
-    outputs of a differentiable op become watched by those tapes."""
+def _record(state, op, node, inputs, outputs):
+    """Add the call to every recording tape of this thread (`state`) that watches one of its
+    inputs; the float outputs of a differentiable op become watched by those tapes."""
     recorded = None
     in_ids = node.in_ids
     entry = None
     dead = False
-    for ref in _local.state.recording:
+    for ref in state.recording:
         tape = ref()
         if tape is None:    # dropped inside its `with` block (GradientTape.__del__ warned)
             dead = True
@@ -172,9 +174,8 @@ def _record(op, node, inputs, outputs):
         ids = tape._ids
         if ids.isdisjoint(in_ids):
             continue
-        if entry is None:   # (small values are kept whole: a stand-in would weigh more)
-            entry = ((node, inputs, outputs) if max(map(_size_of, inputs + outputs)) < SMALL
-                     else _saved(op, node, inputs, outputs))
+        if entry is None:
+            entry = _saved(op, node, inputs, outputs)
         tape._entries.append(entry)
         if op.vjps is not None:
             for o in outputs:
@@ -183,7 +184,7 @@ def _record(op, node, inputs, outputs):
         recorded = (tape._id,) if recorded is None else recorded + (tape._id,)
     if recorded is not None:
         node.tapes = recorded
-        scopes = _local.state.scopes
+        scopes = state.scopes
         node.scope = "/".join(scopes) if scopes else ""
     if dead:
         forget_dead()

@@ -7,7 +7,7 @@ import re
 
 from .. import events as _events
 from . import dtypes as _dt
-from .site import as_dict, escape_site
+from .call_site import as_dict, escape_site
 from .tensor import ValueNotKept, Variable
 from .threadstate import here, tapes
 
@@ -27,7 +27,7 @@ def note_escape(tensor, via):
         return
     site = escape_site(2)
     if via is None:
-        from .site import source_line
+        from .call_site import source_line
         match = _NP_CALL.search(source_line(site))
         via = f"np.{match.group(1)}" if match else "np.asarray"
     # a trainable variable counts even before an op has read it (and so watched it) there:

@@ -11,7 +11,7 @@ import weakref
 from .. import config as _config
 from .. import events as _events
 from . import op as _op
-from .site import as_dict
+from .call_site import as_dict
 from .refs import _VARIABLE_NODES, ref
 
 
@@ -58,7 +58,7 @@ def released_story(tape) -> list:
                         outputs=[_bare_ref(o, node) for o in node.out_ids],
                         attrs={}, site=as_dict(node.site)))
     from . import nest
-    from .explain import explain_flat
+    from ..explain import explain_flat
     from .jacobians import VALUE_LIMIT as JACOBIAN_LIMIT
     from .tape_events import finished_payload, started_payload
     from .gradient_args import _as_target, _sources, _unconnected

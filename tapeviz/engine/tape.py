@@ -20,7 +20,7 @@ from . import op as _op
 from .backprop import backward
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _unconnected)
-from .site import as_dict, user_names, user_prefix, user_site, where
+from .call_site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
                           watched_payload)
 from .tensor import Tensor, Variable
@@ -261,7 +261,7 @@ class GradientTape:
     def explain(self, target, sources, output_gradients=None,
                 unconnected_gradients=UnconnectedGradients.NONE):
         """Why each source's gradient is what it is: one `Explanation` per (flattened) source."""
-        from .explain import explain
+        from ..explain import explain
         return explain(self, target, sources, output_gradients, unconnected_gradients)
 
     def show(self, **kwargs):
@@ -314,13 +314,17 @@ class GradientTape:
                 value_limit=None, raw=None):
         explanations = later = None
         listening = _events.wanted(_events.GradientFinished)
-        health = gradient_health(results) if listening or not self._persistent else None
+        # (listening: each gradient's verdict and norm from the health check's own pass, for
+        # subscribers that want only those: they are read without building the payload)
+        verdicts = [] if listening else None
+        health = gradient_health(results, verdicts) if listening or not self._persistent \
+            else None
         if health == "nonfinite":    # (for `nan_input`: an update may write it into a variable)
             note_nonfinite(call, sources, results)
         if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)
-            from .explain import explain_flat, warn_if_broken
+            from ..explain import explain_flat, warn_if_broken
             explanations = explain_flat(self, targets, sources, results, unconnected)
             if _config.explain_none:
                 warn_if_broken(explanations)
@@ -333,15 +337,19 @@ class GradientTape:
             if health == "healthy":
                 state = self    # ("ok" or "saturated": only the entries are read)
             else:
-                from .explain import TapeState
+                from ..explain import TapeState
                 state = TapeState(self, entries)
             later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
-            _events.emit(_events.deferred(
+            verdicts = [{"id": s._id, "name": s.name, "verdict": v, "norm": n}
+                        for s, (v, n) in zip(sources, verdicts)]
+            event = _events.deferred(
                 _events.GradientFinished, finished_payload, call, self._id,
                 [(s, s._value, s._node) for s in sources], results, explanations, limit,
-                limit if value_limit is None else value_limit, later))
+                limit if value_limit is None else value_limit, later, verdicts)
+            _events.preset(event, call=call, tape=self._id, verdicts=verdicts)
+            _events.emit(event)
         # before any ZERO filling: a later explain() applies its own unconnected_gradients
         self._last_results = {s._id: r for s, r in
                               zip(sources, raw if raw is not None else results)}

@@ -8,7 +8,7 @@ from math import isfinite
 
 import numpy as np
 
-from .site import as_dict
+from .call_site import as_dict
 from .refs import ref_dict
 
 
@@ -54,7 +54,7 @@ def _finite(value) -> bool:
     return value.dtype.kind != "f" or bool(np.isfinite(value).all())
 
 
-def gradient_health(results) -> str:
+def gradient_health(results, verdicts=None) -> str:
     """"healthy": every gradient a float array with a finite norm of at least 1e-6;
     "nonfinite": some gradient is NaN/Inf; "broken": some gradient is None, zero or vanishing
     (in both cases the tape keeps its values for `explain`); "mixed": neither (an integer
@@ -62,24 +62,58 @@ def gradient_health(results) -> str:
 
     One BLAS dot per gradient, shared by both questions: NaN/Inf make it non-finite and
     all-zero makes it 0 (an overflow or underflow only keeps the values once more than
-    needed)."""
+    needed). Given a list, ``verdicts`` gets each gradient's ``(verdict, norm)`` from the
+    same dot (see :func:`verdict_and_norm`): what `gradient_finished` says before its
+    payload is built."""
     healthy = True
     broken = False
+    nonfinite = False
     for r in results:
         if r is None:
             broken = True
+            if verdicts is not None:
+                verdicts.append(("none", None))
             continue
         v = r._value
         if v.dtype.kind != "f":
             healthy = False
+            if verdicts is not None:
+                verdicts.append(verdict_and_norm(v, None))
             continue
         flat = v.reshape(-1)
         d = flat.dot(flat)       # (the method: np.dot adds its dispatcher's Python call)
+        if verdicts is not None:
+            verdicts.append(verdict_and_norm(flat, d))
         if not isfinite(d):      # NaN/Inf (or a norm that overflows: checked as if NaN)
-            return "nonfinite"
-        if d < 1e-12:            # zero or vanishing (norm < 1e-6)
+            if verdicts is None:
+                return "nonfinite"
+            nonfinite = True
+        elif d < 1e-12:          # zero or vanishing (norm < 1e-6)
             broken = True
+    if nonfinite:
+        return "nonfinite"
     return "broken" if broken else "healthy" if healthy else "mixed"
+
+
+def verdict_and_norm(flat, dot) -> tuple:
+    """``(verdict, norm)`` of one gradient, as its explanation and summary would say:
+    ``"nan"``/``"inf"`` when any element is, ``"zero"`` when all are 0, else ``"value"``; the
+    L2 norm over the finite elements (None when there are none). ``dot``: the gradient's
+    sum of squares when already known (float arrays), which makes the usual case a square
+    root; the rare ones (NaN, Inf, an overflowing dot, other dtypes) are summarised."""
+    if dot is not None and isfinite(dot):
+        if dot == 0 and not flat.any():
+            return "zero", 0.0
+        return "value", float(dot) ** 0.5
+    from ..events import summarize
+    s = summarize(flat, 0)
+    norm = s.get("norm")
+    norm = norm if type(norm) is float else None
+    if s.get("nan"):
+        return "nan", norm
+    if s.get("inf"):
+        return "inf", norm
+    return ("zero" if s.get("zeros") == s.get("size") else "value"), norm
 
 
 def result_payload(source, result, explanation, value_limit=None, value=None,
@@ -97,7 +131,8 @@ def explain_later(sources, results, tape, targets, entries, names, unconnected,
                   prefix="tv") -> list:
     """`explain_flat` for finite results, from what `_finish` kept: `tape` is the tape itself
     when every result is healthy (its state is not read), a `TapeState` copy otherwise."""
-    from .explain import _Context, _explain_one, _lineage
+    from ..explain.context import _Context, _lineage
+    from ..explain.explanation import _explain_one
     ctx = _Context.__new__(_Context)
     ctx.tape, ctx.targets, ctx.entries = tape, targets, entries
     ctx.nodes = [e[0] for e in entries]
@@ -108,9 +143,9 @@ def explain_later(sources, results, tape, targets, entries, names, unconnected,
 
 
 def finished_payload(call, tape, sources, results, explanations, ref_limit,
-                      grad_limit, later=None) -> dict:
+                      grad_limit, later=None, verdicts=()) -> dict:
     if explanations is None:
         explanations = explain_later([s for s, _, _ in sources], results, *later)
-    return {"call": call, "tape": tape,
+    return {"call": call, "tape": tape, "verdicts": list(verdicts),
             "results": [result_payload(s, r, e, grad_limit, value, node, ref_limit)
                         for (s, value, node), r, e in zip(sources, results, explanations)]}

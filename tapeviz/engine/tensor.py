@@ -19,8 +19,8 @@ from .. import engine
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
 from .node import Node
-from .site import user_site
-from .threadstate import _local
+from .call_site import user_site
+from .threadstate import _local, current_scope
 
 _ids = itertools.count(1)
 
@@ -283,7 +283,9 @@ class Variable(_Operand):
         self._id = next(_ids)
         self._node = Node("Variable", (), (), user_site(2), None)
         self._site = self._node.site     # where it was created, kept across assigns
-        self._name = (name or "Variable")
+        # as TensorFlow: a variable made inside name scopes is named under them ('outer/w')
+        scope = current_scope()
+        self._name = f"{scope}/{name or 'Variable'}" if scope else (name or "Variable")
         self.trainable = bool(trainable)
         # reads share the variable's id and node: the node carries its name for events
         self._node.attrs = {"name": self._name, "trainable": self.trainable}

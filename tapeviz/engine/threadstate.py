@@ -134,6 +134,18 @@ def current_scope() -> str:
     return "/".join(here().scopes)
 
 
+class outside_name_scopes:
+    """`with outside_name_scopes():` no name scope is open inside (what TensorFlow's
+    `init_scope` gives a Sequential model building its layers)."""
+
+    def __enter__(self):
+        state = here()
+        self._saved, state.scopes = state.scopes, []
+
+    def __exit__(self, *exc):
+        here().scopes = self._saved
+
+
 class name_scope:
     """`with tv.name_scope("dense"):` groups the ops inside it in the dashboard (the ops of
     this thread only: scopes are per thread, as TensorFlow's)."""

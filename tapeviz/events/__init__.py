@@ -25,7 +25,8 @@ from typing import Any, Callable
 from weakref import ref as _weakref
 
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import Lazy, _seq, deferred, engine_built, make, materialize, unbuilt  # noqa: F401
+from .deferred import (Lazy, _seq, deferred, engine_built, make, materialize,  # noqa: F401
+                       preset, unbuilt)
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # noqa: F401
                     Escaped, Event,
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
@@ -55,6 +56,7 @@ _definitions: dict = {}           # op name -> its OpDefined event, replayed to 
 _only_to: dict = {}               # thread id -> the pair its events go to, inside
                                   # delivered_only_to()
 _exclusive = 0                    # how many threads are inside delivered_only_to()
+_TRACK_UNBUILT = False            # some subscriber may keep unbuilt events unbounded
 
 
 def _after_fork_in_child() -> None:
@@ -70,8 +72,9 @@ if hasattr(os, "register_at_fork"):
 
 def _update_active() -> None:
     """Recompute the flags and forget the routes (after any change of the subscribers)."""
-    global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered
+    global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered, _TRACK_UNBUILT
     _routes.clear()
+    _TRACK_UNBUILT = _exclusive > 0 or any(s.holds_unbuilt for s in _subscriptions)
     # (a thread inside delivered_only_to() has its own route: `_route` is then asked)
     _filtered = _exclusive > 0 or any(s.kinds is not None for s in _subscriptions)
     ACTIVE = bool(_subscriptions) or _exclusive > 0
@@ -166,13 +169,14 @@ class delivered_only_to:
 class Subscription:
     """Returned by :func:`subscribe`; ``close()`` it, or use it as a context manager."""
 
-    __slots__ = ("callback", "kinds", "failed", "closed")
+    __slots__ = ("callback", "kinds", "failed", "closed", "holds_unbuilt")
 
-    def __init__(self, callback, kinds: frozenset | None = None):
+    def __init__(self, callback, kinds: frozenset | None = None, holds_unbuilt: bool = True):
         self.callback = callback
         self.kinds = kinds       # the event kinds it receives (None: all)
         self.failed = False      # it raised once: reported, further errors ignored
         self.closed = False
+        self.holds_unbuilt = holds_unbuilt   # see subscribe()
 
     def close(self) -> None:
         """Stop delivering events to this subscriber (idempotent)."""
@@ -197,7 +201,7 @@ class Subscription:
 
 
 def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False,
-              kinds=None) -> Subscription:
+              kinds=None, holds_unbuilt: bool = True) -> Subscription:
     """Call ``callback(event)`` for every event from now on.
 
     ``kinds`` (an iterable of kind names such as ``"gradient_finished"``) limits it to those
@@ -208,6 +212,10 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     With ``replay_definitions=True`` the callback first receives the ``op_defined`` event of
     every op already used in this process (each op announces itself once per process), so
     what it receives describes itself, as a recording must.
+
+    ``holds_unbuilt=False`` says the subscriber itself bounds the unbuilt events it keeps
+    (a recording's ring of a few calls): while every subscriber says so, delivered events
+    are not tracked for :data:`MAX_UNBUILT`, so none is built unless someone reads it.
 
     A callback that raises is reported once as a ``RuntimeWarning`` and kept; the user's
     program never sees the error. Events emitted while a callback runs (tapeviz ops it
@@ -222,7 +230,7 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    sub = Subscription(callback, subscribed_kinds(kinds))
+    sub = Subscription(callback, subscribed_kinds(kinds), bool(holds_unbuilt))
     with _lock:
         if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
             for event in list(_definitions.values()):
@@ -314,7 +322,7 @@ def _deliver_all(pairs, event) -> None:
                 _report(sub, exc)
     finally:
         _busy.discard(me)
-    if getattr(event, "_build", None):     # (unbuilt: see deferred.py)
+    if _TRACK_UNBUILT and getattr(event, "_build", None):     # (unbuilt: see deferred.py)
         _delivered_unbuilt(event)
 
 

@@ -87,6 +87,13 @@ def deferred(cls, build, *args) -> Event:
     return event
 
 
+def preset(event, **fields) -> None:
+    """Set some payload fields of a deferred event now (cheap facts its builder also returns):
+    reading them builds nothing; the rest waits for the first read as before."""
+    for name, value in fields.items():
+        _set(event, name, value)
+
+
 def materialize(event) -> Event:
     """Build a deferred event's payload now (reading any field does the same); returns it."""
     build_payload(event)

@@ -158,12 +158,17 @@ class BackwardStep(Event):
 
 @_event_class
 class GradientFinished(Event):
-    """Per source: ``{"tensor": ref, "grad": summary | None, "norm": float | None,
-    "verdict", "cause", "message", "fix", "filename", "lineno", "path"}``."""
+    """``results``, per source: ``{"tensor": ref, "grad": summary | None, "norm": float |
+    None, "verdict", "cause", "message", "fix", "filename", "lineno", "path"}``.
+    ``verdicts``, per source: ``{"id", "name", "verdict", "norm"}``, the same verdict and
+    (to rounding) norm, set when the engine makes the event: reading them (and ``call``,
+    ``tape``) builds no payload, so a subscriber that wants only those pays for no summaries
+    and no explanations."""
     KIND = "gradient_finished"
     call: int = 0
     tape: int = 0
     results: list = field(default_factory=list)
+    verdicts: list = field(default_factory=list)
 
 
 @_event_class
@@ -178,7 +183,7 @@ class Scalar(Event):
 @_event_class
 class CallSummary(Event):
     """One gradient call in a few numbers, written by a flight recording
-    (``tv.record(path, flight=True)``) for every call, never sent to subscribers. ``index``
+    (``tv.record(path)``, the flight policy) for every call, never sent to subscribers. ``index``
     counts the calls this recording saw (1, 2, ...), ``call`` is the engine's call id;
     ``sources``: ``[{"name", "norm", "verdict"}]`` per source; ``norm``: the global gradient
     norm over the finite ones; ``scalars``: ``[{"name", "value", "step"}]`` logged since the

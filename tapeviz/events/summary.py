@@ -45,9 +45,8 @@ def summarize(array, limit: int | None = None) -> dict:
 #: Summaries of the last arrays summarised, by identity (tensors are immutable: the engine
 #: summarises one array several times, as an op's output, the next op's input, a gradient).
 #: The cache holds the arrays it describes (at most this many, of at most this many bytes
-#: together): an array someone else may still change in place (the engine updates a
-#: variable's array in place only when nothing else holds it, by its reference count) is
-#: then never described by a stale summary, and a cached id is never a dead array's.
+#: together), so a cached id is never a dead array's. The engine never writes into an array
+#: once it is made (an assignment gives the variable a new one).
 _SUMMARY_CACHE = 1024
 _SUMMARY_BYTES = 32 << 20
 _summaries: dict = {}            # id(array) -> (array, limit, summary), oldest first

@@ -17,7 +17,8 @@ Enough for the tutorials' training loops with `tf.GradientTape`:
 ['dense/kernel:0', 'dense/bias:0', 'dense_1/kernel:0', 'dense_1/bias:0']
 """
 from . import activations, initializers, layers, losses, metrics, optimizers  # noqa: F401
-from . import callbacks, functional, lambda_layer, merging  # noqa: F401
+from . import callbacks, functional, lambda_layer, merging, op_layers, regularizers, utils  # noqa: F401,E501
+from . import activation_layers  # noqa: F401
 from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
@@ -27,6 +28,7 @@ from . import models  # noqa: F401
 for _name in ("Input", "InputLayer"):
     setattr(layers, _name, getattr(functional, _name))
 layers.Lambda = lambda_layer.Lambda
+layers.LeakyReLU = activation_layers.LeakyReLU
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate"):
     setattr(layers, _name, getattr(merging, _name))

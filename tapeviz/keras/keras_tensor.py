@@ -11,6 +11,11 @@ from ..engine import dtypes as _dt
 from ..engine.tensor import TensorShape
 
 
+class SymbolicTensorError(TypeError):
+    """A KerasTensor was used where a value is needed (a TypeError, as in TensorFlow); the
+    public `tf.*` functions catch it to make a layer of the call (see op_layers.py)."""
+
+
 class KerasNode:
     """One symbolic layer call: the layer, its arguments (KerasTensors among them) and the
     KerasTensors it returned."""
@@ -67,12 +72,12 @@ class KerasTensor:
                 f"(created by layer '{self._node.layer.name if self._node else '?'}')>")
 
     def __array__(self, *args, **kwargs):
-        raise TypeError(
+        raise SymbolicTensorError(
             f"Cannot convert a symbolic KerasTensor (shape {_shape_text(self._shape)}, dtype "
             f"{self._dtype.name}, made by layer "
             f"'{self._node.layer.name if self._node else '?'}') to a NumPy array or tensor: it "
-            "has no value until the model is called on data. Fix: put tf.* functions on "
-            "symbolic inputs inside a layer, e.g. tf.keras.layers.Lambda(lambda t: "
+            "has no value until the model is called on data. Fix: pass it to tf.* functions "
+            "or layers, or wrap NumPy code in a layer, e.g. tf.keras.layers.Lambda(lambda t: "
             "tf.reduce_sum(t, axis=1))(x)")
 
     def __bool__(self):

@@ -21,7 +21,7 @@ import weakref
 import numpy as np
 
 from ..engine import dtypes as _dt
-from ..engine.site import user_site
+from ..engine.call_site import user_site
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
@@ -29,6 +29,7 @@ from ..module import Module
 from . import activations as _activations
 from . import backend as _backend
 from . import initializers as _initializers
+from . import regularizers as _regularizers
 
 _NAME_UIDS: dict = {}
 
@@ -87,20 +88,24 @@ class Layer(Module):
         return self._dtype.name
 
     # --- weights -------------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, trainable=True,
-                   **kwargs):
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, **kwargs):
         dtype = _dt.as_dtype(dtype or self._dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _initializers.get(initializer)
         value = init(shape, dtype=dtype)
-        var = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'Variable'}",
-                       dtype=dtype)
+        # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
+        # for a layer built inside another layer's call, as Keras names it)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
         self._own_weights.append(var)
+        regularizer = _regularizers.get(regularizer)
+        if regularizer is not None:          # recomputed from the weight at each `.losses`
+            self.add_loss(lambda: regularizer(var))
         return var
 
     def _sublayers(self):
@@ -317,6 +322,8 @@ class Dense(Layer):
         self.use_bias = bool(use_bias)
         self.kernel_initializer = _initializers.get(kernel_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel = None
         self.bias = None
 
@@ -331,9 +338,11 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         last = int(input_shape[-1])
         self.kernel = self.add_weight("kernel", (last, self.units),
-                                      initializer=self.kernel_initializer)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+            self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs):

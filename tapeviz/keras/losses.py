@@ -108,6 +108,18 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return reduce_mean(-bce, axis=axis)
 
 
+def huber(y_true, y_pred, delta=1.0):
+    """½·e² where |e| <= delta, else delta·|e| - ½·delta² (e = y_pred - y_true), averaged over
+    the last axis."""
+    from ..engine.ops import abs as _abs, where
+    y_true, y_pred = _float_pair(y_true, y_pred)
+    error = y_pred - y_true
+    abs_error = _abs(error)
+    delta = float(delta)
+    return reduce_mean(where(abs_error <= delta, 0.5 * square(error),
+                             delta * abs_error - 0.5 * delta * delta), axis=-1)
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
@@ -164,6 +176,15 @@ class MeanAbsoluteError(Loss):
 
     def call(self, y_true, y_pred):
         return mean_absolute_error(y_true, y_pred)
+
+
+class Huber(Loss):
+    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
+        super().__init__(reduction, name)
+        self.delta = float(delta)
+
+    def call(self, y_true, y_pred):
+        return huber(y_true, y_pred, self.delta)
 
 
 class SparseCategoricalCrossentropy(Loss):
@@ -226,7 +247,8 @@ def get(identifier):
              "mae": mean_absolute_error, "mean_absolute_error": mean_absolute_error,
              "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
              "categorical_crossentropy": categorical_crossentropy,
-             "binary_crossentropy": binary_crossentropy}
+             "binary_crossentropy": binary_crossentropy, "huber": huber,
+             "huber_loss": huber}
     if identifier in table:
         return table[identifier]
     raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(table)}")

@@ -147,3 +147,14 @@ class MeanSquaredError(Mean):
         t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
             _np(y_true, np.float64)
         return super().update_state(np.mean(np.square(p - t), axis=-1), sample_weight)
+
+
+class MeanAbsoluteError(Mean):
+    def __init__(self, name="mean_absolute_error", dtype="float32"):
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        p = _np(y_pred, np.float64)
+        t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
+            _np(y_true, np.float64)
+        return super().update_state(np.mean(np.abs(p - t), axis=-1), sample_weight)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..engine import nest
+from ..engine.tensor import Tensor
+from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
 from .layers import Layer, _accepts
@@ -226,6 +228,12 @@ class Sequential(Model):
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
+            if not layer.built and isinstance(x, Tensor):
+                # Keras builds a Sequential's layers outside every name scope: 'dense/kernel',
+                # not 'sequential/dense/kernel', wherever the model is first called
+                with outside_name_scopes():
+                    layer._maybe_build(tuple(x.shape))
+                layer.built = True
             if training is not None and _accepts(layer.call, "training"):
                 x = layer(x, training=training)
             else:

@@ -21,10 +21,14 @@ says what the file seems to be. Only JSON is parsed: loading never executes code
     ...     train()
     >>> rec = tv.load_recording("run.tvz")  # doctest: +SKIP
 
-The writer is in ``writer.py`` (its JSON encoding in ``encode.py``), loading in
-``reader.py``, following in ``follow.py``, what a file writes once in ``tables.py``, the
-source lines it carries in ``sources.py``, the flight recording's policy in ``flight.py``, and safe opening and locking in ``files.py``. The
-schema is documented in ``docs/events.md``. Imports: stdlib and ``events`` only.
+By default a recording keeps a summary of every gradient call and the full events of the
+calls worth them (the flight policy of ``flight.py``); ``tv.record(path, full=True)`` keeps
+every event. The writer is in ``writer.py`` (its JSON encoding in ``encode.py``, its flusher
+thread and closing at exit in ``lifecycle.py``), loading in ``reader.py`` (the header and
+foreign files in ``header.py``), following in ``follow.py``, what a file writes once in
+``tables.py``, the source lines it carries in ``sources.py``, and safe opening and locking
+in ``files.py``. The schema is documented in ``docs/events.md``. Imports: stdlib and
+``events`` only.
 """
 from __future__ import annotations
 

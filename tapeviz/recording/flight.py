@@ -1,7 +1,7 @@
 """A flight recording: a summary of every gradient call, and the full events of the few
 calls worth them, so a recording can stay on for a whole training run.
 
-``tv.record(path, flight=True)`` (or ``TAPEVIZ_RECORD_FLIGHT=1``) puts a
+``tv.record(path)`` (and ``TAPEVIZ_RECORD=path``) puts a
 :class:`FlightRecorder` between the event stream and the writer. It cuts the stream into
 calls: a call's events run from the tape opening (or ``gradient_started``) that begins it to
 its ``gradient_finished``; what follows until the next call begins (the optimizer's updates,
@@ -9,11 +9,18 @@ a logged loss) goes with it. For every call it writes one ``call_summary`` line;
 own events only for the first ``first`` calls, every ``every``-th call, and every call where
 a source's verdict is not ``value`` or the global gradient norm is more than ``jump`` times
 its running median. The last ``before`` calls not written wait in a ring buffer of at most
-``ring_bytes`` (the bytes their events would take in the file; the oldest call goes first,
-and is counted) and are written just before such an anomalous call. Their events wait
-unbuilt: a payload is built only if it is written (and an event held past
-``tv.events.MAX_UNBUILT`` newer ones is built then), so a call that is never written costs
-its delivery and its summary, not its summaries of every op.
+``ring_bytes`` (about the bytes their events would take in the file, counted at the mean
+size of their kinds' events as written so far; the oldest call goes first, and is counted)
+and are written just before such an anomalous call.
+
+What a call costs that is not kept: its events' delivery, an append to a list for each, and
+its summary line. Nothing of it is built: the verdicts and norms come from the
+``gradient_finished`` event's ``verdicts`` (set by the engine from the one dot product per
+gradient its health check takes anyway), the ring's byte count from means, and the events
+wait unbuilt in the ring (an event held past ``tv.events.MAX_UNBUILT`` newer ones is built
+then). A ``none`` or ``zero`` verdict is an anomaly when a source turns to it (the first call
+that source is seen with it), not on every call it stays so: a frozen variable passed as a
+source does not make every call kept; ``nan`` and ``inf`` always are.
 
 Buffered events are handed to the writer as events, in the order they are written, so the
 writer's tables (``tables.py``) name a site or a tensor ref only after the line that defines
@@ -26,9 +33,10 @@ from __future__ import annotations
 import collections
 import math
 import threading
+from threading import get_ident as _ident
 
 from .. import events as _events
-from ..events import sanitize, unbuilt
+from ..events import engine_built, sanitize, unbuilt
 from .encode import _encode, _fast_dumps
 
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
@@ -39,13 +47,17 @@ _GradientStarted, _GradientFinished = _events.GradientStarted, _events.GradientF
 #: many it needs before a jump can be told.
 MEDIAN_WINDOW = 100
 MEDIAN_MIN = 3
-#: Events of one kind measured before the ring counts the rest of that kind at their mean.
+#: At most this many sources' last verdicts are remembered (then forgotten all at once).
+MAX_SEEN = 10_000
+#: Events of one kind measured (as they are written) for the ring's count of its bytes, and
+#: what an event of a kind none of which was written yet counts for.
 MEASURED = 4
+UNMEASURED_BYTES = 1024
 _WRITE = "write"        # where the events after a written call go: straight to the file
 
 
 class FlightPolicy:
-    """What a flight recording keeps (see the module's doc); ``tv.record(path,
+    """What a recording keeps (see the module's doc); ``tv.record(path,
     flight=dict(every=50))`` takes these as a dict."""
 
     __slots__ = ("first", "every", "before", "jump", "ring_bytes")
@@ -67,12 +79,18 @@ class FlightPolicy:
         return {name: getattr(self, name) for name in self.__slots__}
 
 
-def policy_from(option) -> FlightPolicy | None:
-    """``flight=`` of ``tv.record``: False/None (every event), True (the defaults), a dict of
+def policy_from(option, full: bool = False) -> FlightPolicy | None:
+    """``flight=`` and ``full=`` of ``tv.record``: None for a full recording (every event),
+    else the policy: the defaults for ``flight=None`` (or True), a dict of
     :class:`FlightPolicy` arguments, or a policy."""
-    if option is None or option is False:
+    if type(full) is not bool:
+        raise TypeError(f"tv.record(full=...) takes True or False, got {full!r}")
+    if full:
+        if option is not None and option is not True:
+            raise ValueError("tv.record(full=True) records every event: it takes no flight "
+                             f"policy (got flight={option!r}); pass one or the other")
         return None
-    if option is True:
+    if option is None or option is True:
         return FlightPolicy()
     if isinstance(option, FlightPolicy):
         return option
@@ -82,24 +100,29 @@ def policy_from(option) -> FlightPolicy | None:
         except TypeError as exc:
             raise TypeError(f"tv.record(flight=...): {exc}; it takes first, every, before, "
                             "jump and ring_bytes") from None
-    raise TypeError(f"tv.record(flight=...) takes True, False, a dict of options or a "
-                    f"FlightPolicy, got {type(option).__name__}")
+    if option is False:
+        raise TypeError("tv.record(flight=False): every event is recorded with "
+                        "tv.record(path, full=True)")
+    raise TypeError(f"tv.record(flight=...) takes a dict of options or a FlightPolicy "
+                    f"(or full=True for every event), got {type(option).__name__}")
 
 
-class _Held:
-    """A call waiting in the ring: its events, built, and the bytes they would take."""
-    __slots__ = ("index", "events", "bytes", "gone")
-
-    def __init__(self, index: int):
-        self.index, self.events, self.bytes, self.gone = index, [], 0, False
-
-
-class _Open:
-    """A call under way in one thread: its events so far and how many tapes it has open."""
-    __slots__ = ("events", "tapes", "gradient")
+class _Call:
+    """One gradient call's events, from one thread: while it is under way (``index`` 0, its
+    ``tapes`` open, ``gradient`` once started), then, not kept, waiting in the ring (its
+    ``index`` in the run and about the ``bytes`` its events would take, of which ``counted``
+    are counted)."""
+    __slots__ = ("events", "tapes", "gradient", "index", "bytes", "counted")
 
     def __init__(self):
         self.events, self.tapes, self.gradient = [], 0, False
+        self.index = self.bytes = self.counted = 0
+
+
+#: The kinds that start, end or stand beside a call; every other event goes where its thread's
+#: events go now (its call under way, the call it follows, the file, or nowhere).
+_MARKS = frozenset((_OpDefined, _Scalar, _TapeOpened, _TapeClosed, _GradientStarted,
+                    _GradientFinished))
 
 
 class FlightRecorder:
@@ -109,37 +132,59 @@ class FlightRecorder:
         self.writer = writer
         self.policy = policy
         self.calls = 0                  # gradient calls seen
-        self.ring: collections.deque = collections.deque()     # _Held, oldest first
+        self.ring: collections.deque = collections.deque()     # _Call, oldest first
         self.ring_held = 0              # bytes of the calls in the ring
         self.ring_dropped = 0           # calls the byte bound let go, over the whole run
         self._dropped = collections.deque(maxlen=max(policy.before, 1))  # their indices
-        self._open: dict = {}           # thread id -> _Open
-        self._after: dict = {}          # thread id -> where events after its last call go
+        # thread id -> where its events go: its _Call (under way, or in the ring), _WRITE,
+        # or None (a call not kept and not held: nowhere); no entry: _WRITE
+        self._where: dict = {}
         self._scalars: list = []
         self._norms = collections.deque(maxlen=MEDIAN_WINDOW)
+        self._seen: dict = {}           # (position, name) -> a source's last verdict not value
         self._dumps = _fast_dumps()
         self._learned: dict = {}        # event class -> [bytes measured, events measured]
         self._lock = threading.Lock()
 
     # --- the subscriber -----------------------------------------------------------------------
     def on_event(self, event) -> None:
+        """Most events (ops, backward steps, updates) are only appended to a list here: no
+        payload is read, nothing is measured until the call is decided."""
         cls = type(event)
+        if cls in _MARKS:
+            self._mark(cls, event)
+            return
+        me = _ident()
+        with self._lock:
+            where = self._where.get(me, _WRITE)
+            if where is _WRITE:
+                self.writer.write(event)
+            elif where is not None:
+                where.events.append(event)
+
+    def _mark(self, cls, event) -> None:
         if cls is _OpDefined:       # belongs to no call: every later op line may need it
             self.writer.write(event)
             return
-        me = threading.get_ident()
+        me = _ident()
         with self._lock:
             if cls is _Scalar:
                 self._scalars.append(event)
                 return
-            call = self._open.get(me)
-            if call is not None and cls is _TapeOpened and not call.tapes and not call.gradient:
-                call = None         # its tapes closed with no gradient call: let go
-            if call is None:
-                if cls is not _TapeOpened and cls is not _GradientStarted:
-                    self._after_call(me, event)
-                    return
-                call = self._open[me] = _Open()
+            where = self._where.get(me, _WRITE)
+            call = where if type(where) is _Call and not where.index else None
+            if cls is _TapeOpened or cls is _GradientStarted:
+                if call is None or (cls is _TapeOpened and not call.tapes and not call.gradient):
+                    # a new call (one whose tapes closed with no gradient call is let go)
+                    if call is None and type(where) is _Call:
+                        self._settle(where)
+                    call = self._where[me] = _Call()
+            if call is None:        # between calls: where the thread's last call went
+                if where is _WRITE:
+                    self.writer.write(event)
+                elif where is not None:
+                    where.events.append(event)
+                return
             call.events.append(event)
             if cls is _TapeOpened:
                 call.tapes += 1
@@ -148,38 +193,31 @@ class FlightRecorder:
             elif cls is _GradientStarted:
                 call.gradient = True
             elif cls is _GradientFinished:
-                del self._open[me]
-                self._finish(me, call.events, event)
-
-    def _after_call(self, me, event) -> None:
-        """An event between calls goes where its thread's last call went."""
-        where = self._after.get(me, _WRITE)        # before any call: written
-        if where is _WRITE:
-            self.writer.write(event)
-        elif where is not None and not where.gone:
-            where.events.append(event)
-            self._grow(where, self._size(event))
+                self._finish(me, call, event)
 
     # --- deciding -----------------------------------------------------------------------------
-    def _finish(self, me, events: list, finished) -> None:
+    def _finish(self, me, call: _Call, finished) -> None:
         self.calls += 1
         index, policy = self.calls, self.policy
-        sources, squares, anomaly = [], 0.0, False
-        for r in finished.results if type(finished.results) is list else ():
-            if type(r) is not dict:
-                continue
-            ref = r.get("tensor")
-            name = r.get("source_name") or (ref.get("name") if type(ref) is dict else None)
-            norm, verdict = r.get("norm"), r.get("verdict")
-            sources.append({"name": name, "norm": norm, "verdict": verdict})
-            anomaly = anomaly or verdict != "value"
-            if type(norm) in (int, float) and math.isfinite(norm):
+        # (the verdicts and norms the engine set when it made the event: reading them builds
+        # no payload, so a call that is not kept costs no summaries and no explanations)
+        sources = finished.verdicts if type(finished.verdicts) is list else []
+        squares, why, seen = 0.0, "", self._seen
+        for position, source in enumerate(sources):
+            verdict, norm = source.get("verdict"), source.get("norm")
+            if verdict != "value":
+                key = (position, source.get("name"))
+                if verdict in ("nan", "inf") or seen.get(key) != verdict:
+                    why = "verdict"
+                if len(seen) >= MAX_SEEN:
+                    seen.clear()
+                seen[key] = verdict
+            elif seen and (position, source.get("name")) in seen:
+                del seen[(position, source.get("name"))]
+            if type(norm) is float:
                 squares += norm * norm
         norm = math.sqrt(squares) if sources and math.isfinite(squares) else None
-        why = ""
-        if anomaly:
-            why = "verdict"
-        elif norm is not None and len(self._norms) >= MEDIAN_MIN:
+        if not why and norm is not None and len(self._norms) >= MEDIAN_MIN:
             median = sorted(self._norms)[len(self._norms) // 2]
             if median > 0 and norm > policy.jump * median:
                 why = "jump"
@@ -189,6 +227,7 @@ class FlightRecorder:
             why = "every"
         if norm is not None:
             self._norms.append(norm)
+        call.index = index
         lead_up, lost = [], 0
         if why in ("verdict", "jump"):
             # (a call kept in between leaves an older one in the ring: not part of it)
@@ -196,55 +235,57 @@ class FlightRecorder:
             lead_up = [held.index for held in ring]
             lost = sum(1 for i in self._dropped if i >= index - policy.before)
             for held in ring:
-                for event in held.events:
-                    self.writer.write(event)
-            for held in self.ring:
-                held.gone = True
-            for thread, where in self._after.items():   # what follows a written call: too
+                self._write_call(held.events)
+            for thread, where in self._where.items():   # what follows a written call: too
                 if where in ring:
-                    self._after[thread] = _WRITE
+                    self._where[thread] = _WRITE
+                elif where in self.ring:
+                    self._where[thread] = None
             self.ring.clear()
             self.ring_held = 0
             self._dropped.clear()
         if why:
-            for event in events:
-                self.writer.write(event)
-            self._after[me] = _WRITE
+            self._write_call(call.events)
+            self._where[me] = _WRITE
         elif policy.before:
-            held = _Held(index)
-            self.ring.append(held)
+            self.ring.append(call)
             while len(self.ring) > policy.before:     # older than the lead-up: not lost
-                old = self.ring.popleft()
-                old.gone = True
-                self.ring_held -= old.bytes
-            self._after[me] = held
-            held.events = events
-            self._grow(held, sum(self._size(e) for e in events))
+                self._let_go(self.ring.popleft())
+            self._settle(call)
         else:
-            self._after[me] = None
+            self._where[me] = None
         scalars = [{"name": s.name, "value": s.value, "step": s.step} for s in self._scalars]
         self._scalars = []
-        self.writer.write(_events.make(
-            _events.CallSummary, index=index, call=finished.call, tape=finished.tape,
-            sources=sanitize(sources), norm=norm, scalars=sanitize(scalars), full=bool(why),
-            why=why, lead_up=lead_up, lead_up_dropped=lost))
+        if not (unbuilt(finished) or engine_built(finished)):
+            sources = sanitize(sources)     # (not the engine's: its numbers are not checked)
+        # made as tapeviz makes its own events (JSON-safe: the writer's fast encoder takes it)
+        self.writer.write(_events.deferred(_events.CallSummary, dict, {
+            "index": index, "call": finished.call, "tape": finished.tape,
+            "sources": sources, "norm": norm, "scalars": sanitize(scalars), "full": bool(why),
+            "why": why, "lead_up": lead_up, "lead_up_dropped": lost}))
 
     # --- the ring -----------------------------------------------------------------------------
     def _size(self, event) -> int:
-        """About the bytes ``event`` would take in the file (refs and sites in full). The
-        first :data:`MEASURED` events of each kind are built and measured; later ones are
-        counted at their kind's mean and stay unbuilt (built only if written)."""
-        cls = type(event)
-        learned = self._learned.get(cls)
-        if learned is not None and learned[1] >= MEASURED and unbuilt(event):
-            return learned[0] // learned[1]
-        size = self._measure(event)
-        if learned is None:
-            self._learned[cls] = [size, 1]
-        else:
-            learned[0] += size
-            learned[1] += 1
-        return size
+        """About the bytes ``event`` would take in the file, without building it: the mean of
+        its kind's events measured as they were written (:meth:`_write_call`), or
+        :data:`UNMEASURED_BYTES` before any was."""
+        learned = self._learned.get(type(event))
+        return learned[0] // learned[1] if learned is not None else UNMEASURED_BYTES
+
+    def _write_call(self, events) -> None:
+        """Write a kept call's events (built now by the writer); the first :data:`MEASURED`
+        of each kind are measured for :meth:`_size`."""
+        learned_all = self._learned
+        for event in events:
+            learned = learned_all.get(type(event))
+            if learned is None or learned[1] < MEASURED:
+                size = self._measure(event)
+                if learned is None:
+                    learned_all[type(event)] = [size, 1]
+                else:
+                    learned[0] += size
+                    learned[1] += 1
+            self.writer.write(event)
 
     def _measure(self, event) -> int:
         try:
@@ -261,25 +302,39 @@ class FlightRecorder:
         except Exception:
             return 1024
 
-    def _grow(self, held: _Held, size: int) -> None:
-        """``size`` more bytes for ``held``; the oldest calls go until the ring fits its bound."""
+    def _settle(self, held: _Call) -> None:
+        """Count the events ``held`` got since it was last counted (its own, when it joins the
+        ring; what followed it, when its thread's next call begins); the oldest calls go
+        until the ring fits its bound."""
+        if held.index == 0 or held.counted == len(held.events) or held not in self.ring:
+            return
+        size = sum(map(self._size, held.events[held.counted:]))
+        held.counted = len(held.events)
         held.bytes += size
         self.ring_held += size
         while self.ring_held > self.policy.ring_bytes and self.ring:
             old = self.ring.popleft()
-            old.gone = True
-            old.events = []
-            self.ring_held -= old.bytes
+            self._let_go(old)
             self.ring_dropped += 1
             self._dropped.append(old.index)
+
+    def _let_go(self, old: _Call) -> None:
+        """A call leaves the ring unwritten: its events go, and so does what follows it."""
+        self.ring_held -= old.bytes
+        old.events = []
+        for thread, where in self._where.items():
+            if where is old:
+                self._where[thread] = None
 
     # --- closing ------------------------------------------------------------------------------
     def close(self) -> None:
         """Write what is left: the events of a call still under way (the run may have stopped
         in it) and the scalars logged since the last call."""
         with self._lock:
-            left = [e for call in self._open.values() for e in call.events] + self._scalars
-            self._open.clear()
+            left = [e for call in self._where.values()
+                    if type(call) is _Call and not call.index for e in call.events]
+            left += self._scalars
+            self._where.clear()
             self._scalars = []
         for event in sorted(left, key=lambda e: e.seq):
             self.writer.write(event)

@@ -4,15 +4,15 @@ close and at interpreter exit); ``TAPEVIZ_RECORD=run.tvz`` records a script unch
 Sites and repeated tensor refs are written once (``tables.py``).
 A writer locks its file (``files.py``): a second process recording to the same path gets
 an error naming the first one's process id instead of mixing two runs into one file.
-Imports: stdlib, ``events``, ``encode``, ``files``, ``flight``, ``reader`` and ``tables``.
+The flusher thread, closing at exit and forgetting in a forked child are in ``lifecycle.py``.
+Imports: stdlib, ``events``, ``encode``, ``files``, ``flight``, ``lifecycle``, ``reader``,
+``tables``.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import sys
 import threading
-import time
 import warnings
 
 from .. import events as _events
@@ -22,6 +22,7 @@ from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_att
                      _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
 from .flight import FlightRecorder, policy_from
+from .lifecycle import FLUSH_SECONDS, _ensure_flusher, _open_recordings  # noqa: F401
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
 
@@ -30,7 +31,6 @@ _BackwardStep, _OpRecorded, _Scalar = _events.BackwardStep, _events.OpRecorded, 
 #: The writer flushes after this many events, this many bytes, or this many seconds.
 FLUSH_EVENTS = 2048
 FLUSH_BYTES = 1 << 20
-FLUSH_SECONDS = 0.2
 _BUFFER_SIZE = FLUSH_BYTES + (64 << 10)   # a batch, and the line that tips it over, usually
 #: what a line that cannot be written the usual way raises: the event is then written the
 #: general way (sanitised).
@@ -44,19 +44,22 @@ MAX_LINE = MAX_LINE_BYTES
 
 
 class record:
-    """Record every tape event to ``path`` (JSON Lines), from now until ``close()``.
+    """Record a run to ``path`` (JSON Lines), from now until ``close()``: a summary of every
+    gradient call and the full events of the calls worth them (the first few, every 100th,
+    the anomalous ones and the calls before those: the flight policy of ``flight.py``,
+    ``docs/recordings.md``), or, with ``full=True``, every event of every call.
 
+    ``flight``: a dict of :class:`~tapeviz.recording.flight.FlightPolicy` options (``first``,
+    ``every``, ``before``, ``jump``, ``ring_bytes``) or a policy; None takes the defaults.
     Use it as a context manager, or keep the object and call ``close()``; recordings still
     open when the interpreter exits are closed then. ``value_limit`` sets how many elements
     an array may have to be stored whole (default ``tv.events.config["value_limit"]``, 64);
     it applies to every subscriber while this recording is open. An existing file at
     ``path`` is replaced, unless another process is recording to it:
     :class:`~tapeviz.recording.files.RecordingLocked` then names that process.
-    ``flight=True`` (or a dict of ``FlightPolicy`` options) records a summary of every
-    gradient call and the full events of a few (``flight.py``, ``docs/recordings.md``).
 
     >>> import tapeviz as tv
-    >>> with tv.record("run.tvz") as rec:    # doctest: +SKIP
+    >>> with tv.record("run.tvz", full=True) as rec:    # doctest: +SKIP
     ...     x = tv.Variable(3.0)
     ...     with tv.GradientTape() as tape:
     ...         y = x * x
@@ -65,9 +68,9 @@ class record:
     9
     """
 
-    def __init__(self, path, value_limit: int | None = None, flight=False):
+    def __init__(self, path, value_limit: int | None = None, full: bool = False, flight=None):
         self.path = os.fspath(path)
-        policy = policy_from(flight)
+        policy = policy_from(flight, full)
         real = os.path.realpath(self.path)
         for other in _open_recordings:
             if os.path.realpath(other.path) == real:
@@ -103,7 +106,8 @@ class record:
         _open_recordings.append(self)
         self.flight = None if policy is None else FlightRecorder(self, policy)
         self._subscription = _events.subscribe(
-            self.write if policy is None else self.flight.on_event, replay_definitions=True)
+            self.write if policy is None else self.flight.on_event, replay_definitions=True,
+            holds_unbuilt=False)   # (a writer builds what it writes; the ring is bounded)
         _ensure_flusher()
 
     def _header(self, value_limit) -> dict:
@@ -331,67 +335,13 @@ class record:
         return f"<tapeviz recording {self.path!r} {state}, {self.events_written} events written>"
 
 
-_open_recordings: list = []
-_flusher: threading.Thread | None = None
-_flusher_lock = threading.Lock()
-
-
-def _ensure_flusher() -> None:
-    """One daemon thread flushes every open recording every FLUSH_SECONDS."""
-    global _flusher
-    with _flusher_lock:
-        if _flusher is not None and _flusher.is_alive():
-            return
-        _flusher = threading.Thread(target=_flush_loop, name="tapeviz-recording-flusher",
-                                    daemon=True)
-        _flusher.start()
-
-
-def _flush_loop() -> None:
-    global _flusher
-    while True:
-        time.sleep(FLUSH_SECONDS)
-        with _flusher_lock:
-            if not _open_recordings:
-                _flusher = None
-                return
-            open_now = list(_open_recordings)
-        for rec in open_now:
-            if rec._end:
-                try:
-                    rec.flush()
-                except Exception:   # never let the flusher die on one bad recording
-                    pass
-
-
-@atexit.register
-def _close_all_at_exit() -> None:
-    for rec in list(_open_recordings):
-        try:
-            rec.close(reason="exit")
-        except Exception:
-            pass
-
-
-def _forget_in_child() -> None:
-    global _flusher, _flusher_lock
-    _flusher_lock = threading.Lock()
-    for rec in list(_open_recordings):
-        rec._abandon()
-    _open_recordings.clear()
-    _flusher = None
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_in_child)
-
-
 _ENV_OWNER = "_TAPEVIZ_RECORD_PID"
 env_recording: record | None = None
 
 
 def start_from_env() -> record | None:
-    """``TAPEVIZ_RECORD=run.tvz python script.py`` records the script (called at import).
+    """``TAPEVIZ_RECORD=run.tvz python script.py`` records the script (called at import), with
+    the flight policy's defaults, or every event with ``TAPEVIZ_RECORD_FULL=1``.
 
     A subprocess that inherits the variable from a recording process does not record (it
     would replace its parent's file)."""
@@ -403,8 +353,8 @@ def start_from_env() -> record | None:
     if owner and owner != str(os.getpid()):
         return None
     try:
-        flight = os.environ.get("TAPEVIZ_RECORD_FLIGHT", "").strip() not in ("", "0")
-        env_recording = record(path, flight=flight)
+        full = os.environ.get("TAPEVIZ_RECORD_FULL", "").strip() not in ("", "0")
+        env_recording = record(path, full=full)
     except Exception as exc:   # a bad path must not stop the user's script
         warnings.warn(f"tapeviz: TAPEVIZ_RECORD={path!r}: cannot record there ({exc})",
                       RuntimeWarning, stacklevel=2)

@@ -16,7 +16,7 @@ from .compare import compare_refs, compare_summaries
 from .result import GradientDiff, OpDiff, RunDiff, StepDiff
 from .runs import Run, site_file
 
-__all__ = ["diff", "RunDiff", "OpDiff", "StepDiff", "GradientDiff"]
+__all__ = ["diff", "compare_runs", "Run", "RunDiff", "OpDiff", "StepDiff", "GradientDiff"]
 
 
 def diff(a, b, *, tape_a=None, tape_b=None, call_a=None, call_b=None,
@@ -26,6 +26,14 @@ def diff(a, b, *, tape_a=None, tape_b=None, call_a=None, call_b=None,
     (pass the same recording twice to compare within one run). Values within
     ``|a - b| <= atol + rtol * |b|`` agree. Raises ``ValueError`` for bad options or a tape or
     call a run does not have, and what :func:`tapeviz.load_recording` raises for a file."""
+    return compare_runs(a, b, tape_a=tape_a, tape_b=tape_b, call_a=call_a, call_b=call_b,
+                        rtol=rtol, atol=atol)[0]
+
+
+def compare_runs(a, b, *, tape_a=None, tape_b=None, call_a=None, call_b=None,
+                 rtol: float = 1e-5, atol: float = 1e-8) -> tuple:
+    """As :func:`diff`, and the two :class:`Run` sides it read: ``(RunDiff, run_a, run_b)``.
+    A view of the comparison draws the ops of one run only from the other's store."""
     for name, value in (("rtol", rtol), ("atol", atol)):
         if not isinstance(value, (int, float)) or isinstance(value, bool) or \
                 not value >= 0 or value == math.inf:
@@ -42,7 +50,7 @@ def diff(a, b, *, tape_a=None, tape_b=None, call_a=None, call_b=None,
     with _collector_paused():
         run_a = Run(_load(a), _label(a, "a"), tape=tape_a, call=call_a)
         run_b = Run(_load(b), _label(b, "b"), tape=tape_b, call=call_b)
-        return _compare(run_a, run_b, float(rtol), float(atol))
+        return _compare(run_a, run_b, float(rtol), float(atol)), run_a, run_b
 
 
 @contextlib.contextmanager
@@ -241,24 +249,25 @@ def _compare_results(call_a, call_b, rtol, atol) -> list:
     res_a, res_b = call_a["results"] or [], call_b["results"] or []
     names_b = {}
     for j, r in enumerate(res_b):
-        names_b.setdefault(_source_name(r), j)
+        names_b.setdefault(source_name(r), j)
     out, used = [], set()
     for i, ra in enumerate(res_a):
-        j = names_b.get(_source_name(ra))
+        j = names_b.get(source_name(ra))
         if j is None or j in used:
             j = i if i < len(res_b) and i not in used else None
         rb = res_b[j] if j is not None else None
         if j is not None:
             used.add(j)
-        out.append(_gradient(_source_name(ra), call_a["id"], call_b["id"], ra, rb, rtol, atol))
+        out.append(_gradient(source_name(ra), call_a["id"], call_b["id"], ra, rb, rtol, atol))
     for j, rb in enumerate(res_b):
         if j not in used:
-            out.append(_gradient(_source_name(rb), call_a["id"], call_b["id"], None, rb,
+            out.append(_gradient(source_name(rb), call_a["id"], call_b["id"], None, rb,
                                  rtol, atol))
     return out
 
 
-def _source_name(result) -> str:
+def source_name(result) -> str:
+    """The name a gradient call's result is reported and paired under."""
     return str(result.get("source_name") or (result.get("tensor") or {}).get("name") or "?")
 
 

@@ -28,21 +28,12 @@ class DiffStore(Store):
         self.loose: dict = {}        # node id -> op dict, forward ops on no tape
         self.assigns: list = []      # variable_assigned, as timeline entries
 
-    def ingest(self, events) -> None:
-        """As :meth:`Store.ingest`, with the two kinds that make up most of a run (forward
-        ops, backward steps) kept in a leaner form: a diff reads two files, and this keeps
-        it within twice the time of opening one."""
-        n = 0
-        for ev in events:
-            try:
-                e = ev if type(ev) is dict else ev.to_dict()
-                if not self._fast(e):
-                    self._apply(e)
-            except Exception:        # a malformed event must not stop the others
-                self.unknown += 1
-            n += 1
-        if n:
-            self.param.update(n_events=self.n_events + n, version=self.version + 1)
+    def _take(self, e: dict) -> None:
+        """The two kinds that make up most of a run (forward ops, backward steps) are kept
+        in a leaner form: a diff reads two files, and this keeps it within twice the time of
+        opening one."""
+        if not self._fast(e):
+            self._apply(e)
 
     def _fast(self, e: dict) -> bool:
         """Apply an ordinary op or backward step and say so; False for anything else. Refs

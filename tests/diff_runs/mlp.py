@@ -15,7 +15,7 @@ def train(path, activation="relu", lr=0.1, extra=False, dtype="float32", seed=0,
     w1 = tf.Variable(init.normal(size=(4, 6)).astype(np.float32), name="w1")
     w2 = tf.Variable(init.normal(size=(6, 1)).astype(np.float32), name="w2")
     act = tf.nn.relu if activation == "relu" else tf.nn.tanh
-    with tf.record(path):
+    with tf.record(path, full=True):
         for _ in range(steps):
             with tf.GradientTape() as tape:
                 z = tf.matmul(x, w1)                        # first: seed

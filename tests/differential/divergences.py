@@ -45,11 +45,13 @@ def _labels(program):
 
 DIVERGENCES = [
     Divergence(
-        "reduce_prod's second derivative at an exact zero",
+        "reduce_prod's second derivative at a zero or infinite factor",
         "TensorFlow's product gradient avoids dividing by zero and so drops the terms of the "
-        "other factors' derivatives at a zero entry; tapeviz's ProdOthers keeps them",
+        "other factors' derivatives at a zero entry, and divides inf by inf (NaN) beside an "
+        "infinite one; tapeviz sums the products of the other factors exactly",
         frozenset({"grad2"}),
-        lambda p, e, d: _calls(p, "reduce_prod") and _inputs_hold(p, lambda v: v == 0),
+        lambda p, e, d: _calls(p, "reduce_prod") and _inputs_hold(
+            p, lambda v: (v == 0) | np.isinf(v)),
         tensorflow_wrong=True),
     Divergence(
         "softmax_cross_entropy_with_logits: second derivative through the labels",
@@ -57,6 +59,17 @@ DIVERGENCES = [
         "d(dL/dlogits)/dlabels is 0 there instead of -1 per class",
         frozenset({"grad2"}),
         lambda p, e, d: bool(_differing_inputs(p, d)) and _differing_inputs(p, d) <= _labels(p),
+        tensorflow_wrong=True),
+    Divergence(
+        "softmax_cross_entropy_with_logits: second derivative with infinite labels or logits",
+        "TensorFlow's gradient of its fused loss multiplies the loss output's gradient, 0 when "
+        "only the backprop output softmax - labels is differentiated again, by that output: "
+        "where it is infinite, 0·inf puts NaN into the logits' second derivative (the "
+        "labels' part differs as in the entry above); tapeviz gives the derivative of "
+        "softmax(logits) - labels, finite at finite logits",
+        frozenset({"grad2"}),
+        lambda p, e, d: _calls(p, "nn.softmax_cross_entropy_with_logits")
+        and _inputs_hold(p, np.isinf),
         tensorflow_wrong=True),
     Divergence(
         "softsign's second derivative",

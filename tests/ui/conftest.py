@@ -28,7 +28,7 @@ def env_with_repo(**extra):
     env = dict(os.environ)
     # (no empty entry: Python reads one as the current folder)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    for var in ("TAPEVIZ_RECORD", "_TAPEVIZ_RECORD_PID", "TAPEVIZ_EXPLAIN"):
+    for var in ("TAPEVIZ_RECORD", "TAPEVIZ_RECORD_FULL", "_TAPEVIZ_RECORD_PID", "TAPEVIZ_EXPLAIN"):
         env.pop(var, None)
     env.update(extra)
     return env
@@ -66,7 +66,8 @@ def record_program(directory: pathlib.Path, name: str, code: str) -> pathlib.Pat
     script.write_text(textwrap.dedent(code))
     out = directory / f"{name}.tvz"
     proc = subprocess.run([sys.executable, str(script)], cwd=directory, capture_output=True,
-                          text=True, timeout=120, env=env_with_repo(TAPEVIZ_RECORD=str(out)))
+                          text=True, timeout=120,
+                          env=env_with_repo(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert out.exists() and out.stat().st_size > 0, "the program recorded nothing"
     return out

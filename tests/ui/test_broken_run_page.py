@@ -28,7 +28,7 @@ def broken(tmp_path_factory):
             out = d / f"{name}.tvz"
             proc = subprocess.run([sys.executable, str(CORPUS / f"{name}.py")], cwd=d,
                                   capture_output=True, text=True, timeout=180,
-                                  env=env_with_repo(TAPEVIZ_RECORD=str(out)))
+                                  env=env_with_repo(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"))
             assert proc.returncode == 0, proc.stdout + proc.stderr
             made[name] = out
         return made[name]
@@ -303,7 +303,8 @@ def test_a_live_corpus_run_ends_on_its_newest_tape_and_why_tells_the_truth(serve
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
     run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                          text=True, timeout=300,
-                         env=env_with_repo(TAPEVIZ_RECORD=str(out), TRAIN_PAUSE="0.05"))
+                         env=env_with_repo(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1",
+                                           TRAIN_PAUSE="0.05"))
     assert run.returncode == 0, run.stdout + run.stderr
     page.locator(".tv-status .tv-badge", has_text="stream ended").first.wait_for(timeout=180_000)
     from tapeviz.recording import load_recording

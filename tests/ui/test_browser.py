@@ -221,7 +221,7 @@ import sys, time
 import tapeviz as tv
 from tapeviz.recording import record
 
-with record(sys.argv[1]):
+with record(sys.argv[1], full=True):
     x = tv.Variable(1.0, name="x")
     for step in range(6):
         with tv.GradientTape() as tape:

@@ -34,7 +34,8 @@ def _truths(script):
 def _record_script(path: pathlib.Path, out_dir: pathlib.Path) -> pathlib.Path:
     out = out_dir / (path.stem + ".tvz")
     proc = subprocess.run([sys.executable, str(path)], cwd=out_dir, capture_output=True,
-                          text=True, timeout=180, env=env_with_repo(TAPEVIZ_RECORD=str(out)))
+                          text=True, timeout=180,
+                          env=env_with_repo(TAPEVIZ_RECORD=str(out), TAPEVIZ_RECORD_FULL="1"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
 
@@ -213,7 +214,7 @@ import sys, time
 import tapeviz as tv
 from tapeviz.recording import record
 
-with record(sys.argv[1]):
+with record(sys.argv[1], full=True):
     w = tv.Variable(1.0, name="w")
     for step in range(8):
         with tv.GradientTape() as tape:

@@ -42,7 +42,7 @@ def _corpus_notebook(name: str, work) -> tuple:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
                                           "import tapeviz as tv\n"
-                                          f"rec = tv.record({str(work / (name + '.tvz'))!r})"),
+                                          f"rec = tv.record({str(work / (name + '.tvz'))!r}, full=True)"),
                 nbformat.v4.new_code_cell(script)]
     return nb, script.splitlines()
 
@@ -162,7 +162,7 @@ def test_the_notebook_widget_tells_the_truth_of_corpus_runs(tmp_path, watched_pa
     script_cell = {}
     for name, calls in NOTEBOOK_CASES:
         path = tmp_path / f"{name}.tvz"
-        nb.cells.append(nbformat.v4.new_code_cell(f"rec = tv.record({str(path)!r})"))
+        nb.cells.append(nbformat.v4.new_code_cell(f"rec = tv.record({str(path)!r}, full=True)"))
         script_cell[name] = len(nb.cells)
         nb.cells.append(nbformat.v4.new_code_cell((CORPUS / f"{name}.py").read_text()))
         nb.cells.append(nbformat.v4.new_code_cell("rec.close()"))

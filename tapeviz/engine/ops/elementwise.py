@@ -41,15 +41,16 @@ def _binary(name, forward, vjps, formula, grads, kinds=NUMERIC, what="a numeric"
 
     def fn(x, y, name=None):
         # two tensors of one dtype (every VJP's `g * b`) need no `pair`, nor a float tensor
-        # and a Python number (the user's `x * 2.0`): one call less
-        if type(x) is not Tensor or type(y) is not Tensor or \
-                x._value.dtype is not y._value.dtype:
-            if type(x) is Tensor and type(y) in _PY_NUMBERS and x._value.dtype.kind == "f":
-                dtype = x._value.dtype
+        # and a Python number (the user's `x * 2.0`): one call less. (A NumPy scalar's
+        # `.dtype` is looked up on every read: each operand's is read once.)
+        dtype = x._value.dtype if type(x) is Tensor else None
+        if dtype is None or type(y) is not Tensor or y._value.dtype is not dtype:
+            if dtype is not None and type(y) in _PY_NUMBERS and dtype.kind == "f":
                 y = Tensor(SCALARS.get((y, dtype)) or scalar(y, dtype))
             else:
                 x, y = pair(x, y, op.name)
-        if x._value.dtype.kind not in kinds:
+                dtype = x._value.dtype
+        if dtype.kind not in kinds:
             require(x, op.name, kinds, what)
         if check is not None:
             check(x, y)

@@ -13,8 +13,9 @@ from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import dtype_mismatch, tensor
 from .axes import expand_dims
-from .elementwise import cast, sigmoid
+from .elementwise import cast, sigmoid, where
 from .indexing import one_hot
+from .makers import zeros_like
 from .reduce import reduce_sum
 from .nn import (_float, _flush_subnormal, _log_softmax_np, _neg_axis, _softmax_np,
                  log_softmax, softmax)
@@ -41,8 +42,18 @@ def _sigmoid_xent_forward(z, x):
     return _flush_subnormal(out)
 
 
+def _sigmoid_xent_logits_vjp(g, y, z, x):
+    """g · (sigmoid(x) - z), summed as TensorFlow sums the gradients of the loss's three terms
+    (TensorFlow builds the loss from `where`, `-x·z` and `log1p(exp(-|x|))`): so an infinite
+    g gives inf - inf = NaN, and the second derivative at x = 0 is TensorFlow's."""
+    positive = x >= 0
+    softplus_part = g * sigmoid(where(positive, -x, x))   # (sigmoid(-|x|), -|x| as TF's where)
+    return (where(positive, g, zeros_like(g)) - g * z
+            + where(positive, -softplus_part, softplus_part))
+
+
 _sigmoid_xent = defop("SigmoidCrossEntropyWithLogits", _sigmoid_xent_forward,
-                      [lambda g, y, z, x: -g * x, lambda g, y, z, x: g * (sigmoid(x) - z)],
+                      [lambda g, y, z, x: -g * x, _sigmoid_xent_logits_vjp],
                       "y = max(x, 0) - x·z + log(1 + e^-|x|)  (z: labels, x: logits)",
                       ["∂z = -g · x", "∂x = g · (sigmoid(x) - z)"])
 

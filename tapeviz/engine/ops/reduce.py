@@ -215,7 +215,9 @@ def _prod_others_vjp(g, y, x, axes):
     # reduce_prod (exact where x ≠ 0)
     k = lead(g, y)
     n = x._value.ndim
-    if np.any(x._value == 0):   # the quotient below would be 0/0 (NaN; TF's is finite)
+    if np.any((x._value == 0) | np.isinf(x._value)):
+        # the quotient below would be 0/0 or inf/inf (NaN) where the true value is finite
+        # or infinite: the exact sum of products instead (a NaN factor stays NaN either way)
         return apply(_prod_others_grad, (g, x), {"axes": axes, "k": k})
     red = [a + k for a in (range(n) if axes is None else axes)]
     gy = g * y

@@ -19,6 +19,7 @@ from ..graph.plot import GraphView
 from ..store.store import Store
 from .backward_player import BackwardPlayer
 from .charts import TrainingCharts
+from .flight_timeline import FlightTimeline
 from .graph_panel import GraphPanel
 from .inspector import Inspector
 from .jacobian_view import JacobianView
@@ -34,7 +35,7 @@ skip_webgl()        # (server pages only)
 #: The components a dashboard is made of, in the order they are refreshed and, within an
 #: area, laid out: ``top`` (the toolbar row and above the graph), ``main`` (the graph's
 #: place), ``side`` (tabs beside the graph), ``bottom`` (tabs under it).
-COMPONENTS = [RunPicker, GraphPanel, Inspector, BackwardPlayer, WhyCards, VariablesTable,
+COMPONENTS = [RunPicker, FlightTimeline, GraphPanel, Inspector, BackwardPlayer, WhyCards, VariablesTable,
               TrainingCharts, JacobianView]
 
 

@@ -1,6 +1,6 @@
 """The tape and gradient-call pickers above the graph: they set ``state.tape`` and
 ``state.call``. While events stream, the latest tape with a gradient call is shown, until the
-user picks one (``state.pinned``)."""
+user picks one (``state.pinned``); a flight recording opens on its first anomalous call."""
 from __future__ import annotations
 
 import contextlib
@@ -39,8 +39,10 @@ class RunPicker(Component):
             label += f" · {len(t['nodes'])} ops"
             opts[label] = tid
         want = state.tape
-        if want not in s.tapes or (not state.pinned and want != s.latest_tape()):
-            want = s.latest_tape()
+        start = s.opening_call()      # a flight recording's first anomalous call, if kept
+        latest = s.calls[start]["tape"] if start is not None else s.latest_tape()
+        if want not in s.tapes or (not state.pinned and want != latest):
+            want = latest
         if opts != self.tape_select.options:
             with self._not_the_user():
                 self.tape_select.param.update(options=opts, value=want)
@@ -79,7 +81,9 @@ class RunPicker(Component):
             with self._not_the_user():
                 self.call_select.param.update(options=opts, value=keep)
         if state.call not in opts.values():
-            state.call = list(opts.values())[-1] if opts else None
+            start = s.opening_call()
+            state.call = (start if start in opts.values() else
+                          list(opts.values())[-1] if opts else None)
         if self.call_select.value != state.call:
             with self._not_the_user():
                 self.call_select.value = state.call

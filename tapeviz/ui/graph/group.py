@@ -130,7 +130,7 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT, closed=()) -> dict:
                       "node": None, "tensor": None, "shapes": "", "dtypes": "",
                       "summary": f"{len(members)} nodes", "site": members[0].get("site"),
                       "scope": "", "cluster": None, "how": None, "members": len(members),
-                      "group": g})
+                      "group": g, **_group_fills(members)})
         if n["key"] in unit_of:
             unit_of["grp:" + g] = unit_of[n["key"]]
     edges = []
@@ -156,6 +156,16 @@ def collapse(graph: dict, expanded=(), limit: int = LIMIT, closed=()) -> dict:
             units.setdefault(unit, []).append(key)
     return {"nodes": nodes, "edges": edges, "clusters": clusters, "collapsed": True, "gmap": gmap,
             "units": units}
+
+
+def _group_fills(members: list) -> dict:
+    """Where nodes carry fills of their own, ``fill_<name>`` ranked by ``rank_<name>`` (the
+    compare view's colourings, by how much a node differs), a group's: its top member's."""
+    out = {}
+    for rank in {k for m in members for k in m if k.startswith("rank_")}:
+        top = max((m for m in members if rank in m), key=lambda m: m[rank])
+        out["fill_" + rank[5:]] = top.get("fill_" + rank[5:])
+    return out
 
 
 def _all_groups(graph: dict) -> frozenset:

@@ -84,6 +84,8 @@ class GraphView(param.Parameterized):
             if not _in_notebook():
                 self.figure.on_event("tap", self._on_plot_tap)
         self._highlights: dict = {}    # role -> (node keys, edge indices, color)
+        self.lasting: set = set()      # roles whose highlight outlives a redraw (same keys)
+        self.fill_field = "fill"       # the node field that overrides the fill of its kind
 
     # ---- drawing ---------------------------------------------------------------------------
     def _figure(self, height):
@@ -200,8 +202,10 @@ class GraphView(param.Parameterized):
             x, y, w, h = (round(v, 1) for v in lay.nodes[n["key"]])
             cols["key"].append(n["key"]); cols["x"].append(x); cols["y"].append(y)
             cols["w"].append(w); cols["h"].append(h); cols["kind"].append(n["kind"])
-            cols["shape"].append(n["shape"]); cols["fill"].append(FILL.get(n["kind"], "#ffffff"))
-            cols["dash"].append("dashed" if n["kind"] in DASHED else "solid")
+            # (a node may carry its own fill and outline: the compare view colours by difference)
+            cols["shape"].append(n["shape"])
+            cols["fill"].append(self._fill_of(n))
+            cols["dash"].append(n.get("dash") or ("dashed" if n["kind"] in DASHED else "solid"))
             for k in ("label", "name", "op", "shapes", "dtypes", "summary"):
                 cols[k].append(str(n.get(k) or ""))
             flag = n.get("flag") if n.get("flag") in FLAG_COLORS else ""
@@ -255,7 +259,7 @@ class GraphView(param.Parameterized):
         self.elabels.data = lcols
         self.clusters.data = ccols
         self.labels.visible = len(nodes) <= LABEL_LIMIT
-        self._highlights = {}
+        self._highlights = {r: h for r, h in self._highlights.items() if r in self.lasting}
         self._redraw_highlights()
         if self.selected and self.selected in self.index:
             self.nodes.selected.indices = [self.index[self.selected]]
@@ -300,6 +304,19 @@ class GraphView(param.Parameterized):
         idx = self.index.get(key)
         self.nodes.selected.indices = [] if idx is None else [idx]
         self.selected = key if idx is not None else ""
+
+    def _fill_of(self, node) -> str:
+        return node.get(self.fill_field) or FILL.get(node["kind"], "#ffffff")
+
+    def use_fill(self, field: str) -> None:
+        """Fill nodes from their ``field`` (their kind's colour where they have none), now
+        and at every redraw: one column is sent (the compare view's colouring toggle)."""
+        self.fill_field = field
+        if self.graph and self.keys:
+            by_key = {n["key"]: n for n in self.graph["nodes"]}
+            self.nodes.data["fill"] = [self._fill_of(by_key[k]) if k in by_key else
+                                       self.nodes.data["fill"][i]
+                                       for i, k in enumerate(self.keys)]
 
     def set_states(self, visited_keys) -> None:
         """Outline the nodes already visited by the backward pass (one int8 column)."""

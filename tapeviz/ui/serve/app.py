@@ -26,8 +26,11 @@ import panel as pn
 from tapeviz.ui.compat import close_component_route, escape_title_when_served
 
 
-def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None):
-    """The page for one session: a BootstrapTemplate holding a :class:`Dashboard`."""
+def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None,
+             compare: str | None = None, compare_options: dict | None = None):
+    """The page for one session: a BootstrapTemplate holding a :class:`Dashboard` (with
+    ``compare``, another recording: the compare view of the two, ``compare_options`` as
+    :func:`tapeviz.diff` takes them)."""
     path = path or os.environ.get("TAPEVIZ_RECORDING") or None
     if follow is None:
         follow = os.environ.get("TAPEVIZ_FOLLOW", "") not in ("", "0")
@@ -40,15 +43,23 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
         hint = _how_to_pass_one(here, has_recordings)
         path = here if has_recordings else None
     if path and os.path.isdir(path):
+        from tapeviz.ui.serve.compare_picker import ComparePicker
         from tapeviz.ui.serve.recording_picker import FolderDashboard
         folder = FolderDashboard(path)
+        ComparePicker(folder)
         title = title or f"tapeviz · {os.path.basename(os.path.abspath(path))}/"
         main, header = folder.main, [folder.header]
     else:
         name = os.path.basename(path) if path else "no recording"
+        if compare:
+            name += f" vs {os.path.basename(compare)}"
         title = title or f"tapeviz · {name}"
         try:
-            main = open_dashboard(path, follow, title)
+            if compare:
+                from tapeviz.ui.dashboard.compare_view import compare_dashboard
+                main = compare_dashboard(path, compare, title, **(compare_options or {}))
+            else:
+                main = open_dashboard(path, follow, title)
         except Exception as exc:      # a broken file: say so on the page, never a blank page
             main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
                                  alert_type="danger")

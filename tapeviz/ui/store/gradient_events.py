@@ -83,9 +83,14 @@ def gradient_finished(store, e):
         store.pinned_calls.add(cid)
         store.pinned_tapes.add(call["tape"])
     store._last_nonfinite = nonfinite
+    # (a flight recording's history rows come from its summaries, one per call: a
+    # lead-up call's events follow its summary)
+    summarized = store.flight.first_seen(cid)
     for r in results:
         ref = r.get("tensor") or {}
         store._note_tensor(ref)
+        if summarized:
+            continue
         name = store.tensor_name(ref.get("id"), ref.get("name", "?"))
         store.history.append({"call": cid, "tape": call["tape"], "name": name,
                              "id": ref.get("id"), "norm": r.get("norm"),
@@ -115,8 +120,16 @@ def scalar(store, e):
 
 
 def call_summary(store, e):
-    """A flight recording's summary of one gradient call: the scalars it carries feed the
-    training charts (a flight recording writes no ``scalar`` events of its own)."""
+    """A flight recording's summary of one gradient call: a row of ``flight``, and the
+    training charts' norms and scalars (it writes no ``scalar`` events of its own), so
+    the charts cover every call, kept in full or not."""
     for scalar in clip_list(e.get("scalars")):
         if isinstance(scalar, dict):
             store._on_scalar(scalar)
+    row = store.flight.add(e)
+    if row is None or (store.history and store.history[-1]["call"] == row["call"]):
+        return      # (a kept call: its gradient_finished, just before, wrote its rows)
+    for source in row["sources"]:
+        store.history.append({"call": row["call"], "tape": row["tape"],
+                              "name": source["name"], "id": None, "norm": source["norm"],
+                              "verdict": source["verdict"], "state": source["verdict"]})

@@ -24,6 +24,7 @@ from collections import OrderedDict, deque
 import param
 
 from . import gradient_events, tape_events
+from .flight_calls import FlightCalls
 from .gradient_events import MAX_PINNED  # noqa: F401  (the store's limit, documented above)
 from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
@@ -56,6 +57,7 @@ class Store(param.Parameterized):
         self.calls: "OrderedDict[int, dict]" = OrderedDict()
         self.history: deque = deque(maxlen=self.max_history)   # per-call, per-source norms
         self.scalars: dict = {}                 # name -> deque of (step, value)
+        self.flight = FlightCalls(self.max_history)   # a flight recording's call summaries
         self.open_tapes: list = []
         self.paused: set = set()
         self.unknown = 0
@@ -75,12 +77,17 @@ class Store(param.Parameterized):
         n = 0
         for ev in events:
             try:
-                self._apply(_d(ev))
+                self._take(_d(ev))
             except Exception:        # a malformed event must not stop the others
                 self.unknown += 1
             n += 1
         if n:
             self.param.update(n_events=self.n_events + n, version=self.version + 1)
+
+    def _take(self, e: dict) -> None:
+        """One event of :meth:`ingest`: a subclass that keeps some kinds its own way
+        overrides this, and the loop (its counting, its bad events) stays the one above."""
+        self._apply(e)
 
     # one handler per event kind (a subclass overrides one as any method)
     _on_tape_opened = tape_events.tape_opened
@@ -165,6 +172,13 @@ class Store(param.Parameterized):
     def calls_for(self, tape_id) -> list:
         tape = self.tapes.get(tape_id)
         return [c for c in (tape or {}).get("calls", []) if c in self.calls]
+
+    def opening_call(self):
+        """The call a view opens on: a flight recording's first anomalous call while its
+        events are kept (None otherwise: the latest tape)."""
+        cid = self.flight.first_anomaly
+        call = self.calls.get(cid) if cid is not None else None
+        return cid if call is not None and call["tape"] in self.tapes else None
 
     def latest_tape(self):
         """The most interesting tape: the last one that has a gradient call, else the last one."""

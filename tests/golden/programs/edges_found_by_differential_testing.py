@@ -69,3 +69,25 @@ with tf.GradientTape(persistent=True) as outer:
         [0.2, -0.7, 0.4]))
 report("divide_no_nan.grad", [ga, gb])
 report("divide_no_nan.grad2", outer.gradient(d, [a, b]))
+
+# reduce_prod's second derivative beside an infinite factor: the other entries are infinite,
+# not inf/inf = NaN (the entry at the infinite factor is finite, TensorFlow's NaN there is a
+# documented divergence, so it is not reported)
+x = tf.constant([np.inf, -0.161812103, -0.595879149], dtype=tf.float64)
+with tf.GradientTape() as outer:
+    outer.watch(x)
+    with tf.GradientTape() as inner:
+        inner.watch(x)
+        p = tf.reduce_prod(x)
+    g = inner.gradient(p, x, output_gradients=tf.constant(0.9, tf.float64))
+    d = tf.reduce_sum(g * tf.constant([0.716, 0.233, 0.141], tf.float64))
+report("reduce_prod_inf.grad2_beside_inf", outer.gradient(d, x)[1:])
+
+# sigmoid_cross_entropy_with_logits under an infinite upstream gradient: TensorFlow sums the
+# gradients of the loss's three terms, so inf - inf gives NaN (not inf · (sigmoid(x) - z))
+logits = tf.constant([0.0, 0.3, -2.0])
+labels = tf.constant([0.0, 0.5, 1.0])
+with tf.GradientTape() as tape:
+    tape.watch([logits, labels])
+    q = tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits) / tf.constant(0.0)
+report("sigmoid_xent_infinite_upstream.grad", tape.gradient(q, [logits, labels]))

@@ -77,7 +77,7 @@ def test_sources(events, tmp_path):
         as_source(42)
     path = tmp_path / "run.tvz"
     from tapeviz.recording import record
-    with record(path):
+    with record(path, full=True):
         sample_program()
     d = ui.show(path)
     assert d.state.title == "run.tvz" and d.store.n_events > 10

@@ -10,7 +10,7 @@ from tapeviz import ui
 
 
 def _run(path, tapes: int, still_open: bool = False):
-    with tv.record(path):
+    with tv.record(path, full=True):
         x = tv.Variable(1.0, name="x")
         for _ in range(tapes):
             with tv.GradientTape() as tape:

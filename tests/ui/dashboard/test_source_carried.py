@@ -31,7 +31,7 @@ def _record_script(tmp_path, text=SCRIPT):
     script.write_text(text)
     path = tmp_path / "run.tvz"
     subprocess.run([sys.executable, str(script)], check=True, timeout=300,
-                   env=env_with_repo(TAPEVIZ_RECORD=str(path)))
+                   env=env_with_repo(TAPEVIZ_RECORD=str(path), TAPEVIZ_RECORD_FULL="1"))
     return script, path
 
 
@@ -97,7 +97,7 @@ def test_a_recording_carries_source_only_for_sites_whose_code_is_the_files_line(
     secret = tmp_path / "secret.py"
     secret.write_text("first = 'SECRET-ONE'\nsecond = 'SECRET-TWO'\n")
     path = tmp_path / "run.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         for code in ("not the line", ""):            # a hand-made event naming the file
             tv.events.emit(tv.events.make(tv.events.Escaped, via="numpy()", tensor={},
                                           site={"file": str(secret), "line": 1,
@@ -137,7 +137,7 @@ def test_a_hand_made_explanation_naming_a_file_carries_none_of_it(tmp_path):
     secret = tmp_path / "secret.py"
     secret.write_text("first = 'SECRET-ONE'\nsecond = 'SECRET-TWO'\n")
     path = tmp_path / "run.tvz"
-    with tv.record(path):
+    with tv.record(path, full=True):
         tv.events.emit(tv.events.make(
             tv.events.GradientFinished, call=1, tape=1,
             results=[{"tensor": {}, "grad": None, "norm": None, "source_name": "s",

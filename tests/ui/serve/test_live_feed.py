@@ -16,7 +16,7 @@ from tapeviz.ui.store.store import Store
 def _steps(path, steps: int, still_open: bool = True):
     """A recording of ``steps`` training steps; ``still_open``: its footer cut off, as a
     producer still writing leaves it."""
-    with tv.record(path):
+    with tv.record(path, full=True):
         x = tv.Variable(1.0, name="x")
         for _ in range(steps):
             with tv.GradientTape() as tape:

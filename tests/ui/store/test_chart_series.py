@@ -66,7 +66,7 @@ def test_a_layers_variables_share_a_colour(tmp_path):
     out = tmp_path / "run.tvz"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with tv.record(str(out)):
+        with tv.record(str(out), full=True):
             runpy.run_path(str(CORPUS / "sequential_six_layers.py"), run_name="__main__")
     d = Dashboard(str(out))
     d.parts["Training"].refresh()

@@ -130,7 +130,7 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
     from tapeviz.ui.serve.app import open_dashboard
     from tapeviz.ui.store.source import load_events, store_for
     path = tmp_path / "run.tvz"
-    with record(str(path)):
+    with record(str(path), full=True):
         sample_program()
     shared = store_for(path)
     assert store_for(str(path)) is shared

@@ -1,12 +1,12 @@
 """Source sites: the user's line of every op, taken without hashing code objects or scanning
-line tables (see tapeviz/engine/site.py), and still right wherever the op runs."""
+line tables (see tapeviz/engine/call_site.py), and still right wherever the op runs."""
 import sys
 import textwrap
 
 import pytest
 
 import tapeviz as tv
-from tapeviz.engine import site as site_mod
+from tapeviz.engine import call_site as site_mod
 
 
 def _line():

@@ -1,11 +1,11 @@
 """Why a gradient is zero (a dead ReLU, an activation stuck in its tail, a clip that holds,
 or values that cancel), and whether a small one went through a saturated activation.
-Loaded by `explain.py` only for a zero gradient, or a tape holding a Sigmoid or Tanh."""
+Loaded by `explanation.py` only for a zero gradient, or a tape holding a Sigmoid or Tanh."""
 from __future__ import annotations
 
 import numpy as np
 
-from .explain import SATURABLE, _on_path, _op_name
+from .context import SATURABLE, _on_path, _op_name
 
 
 #: the ops (besides Relu) whose saved values can show why a gradient through them is zero

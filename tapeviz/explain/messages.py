@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .site import cell_of, source_line
+from ..engine.call_site import cell_of, source_line
 
 #: cause -> when it applies (documented in docs/explanations.md and the README's causes table)
 CAUSES = {
@@ -85,7 +85,21 @@ def render(cause, name, node=None, prefix="tv", **extra):
 
 
 def _texts(cause, name, node, at, extra):
-    op = _op(node)
+    if cause in ("nan_origin", "inf_origin"):
+        return _nonfinite(cause, name, node, _op(node), at, extra)
+    if cause == "nan_input":
+        return _nonfinite_input(name, at, extra)
+    if cause in _ZERO_CAUSES:
+        return _zero_texts(cause, name, _op(node), at, extra)
+    return _none_texts(cause, name, node, _op(node), at, extra)
+
+
+#: the causes of an all-zero gradient, or of a small one (`saturated`)
+_ZERO_CAUSES = frozenset({"zero_unconnected", "dead_relu", "saturated", "clipped", "cancelled"})
+
+
+def _none_texts(cause, name, node, op, at, extra):
+    """(message, fix) of a finite non-zero gradient, or of a None one."""
     table = {
         "ok": ("The gradient is finite and non-zero.", ""),
         "not_watched": (
@@ -145,12 +159,20 @@ def _texts(cause, name, node, at, extra):
             f"Every path goes through {op}{at}, which has no gradient.",
             "Use a differentiable alternative (softmax instead of argmax, a smooth surrogate for "
             "round/sign/comparisons)."),
+    }
+    return table[cause]
+
+
+def _zero_texts(cause, name, op, at, extra):
+    """(message, fix) of an all-zero gradient, or of one that vanished."""
+    if cause == "dead_relu":
+        return _dead_relu(name, at, extra)
+    table = {
         "zero_unconnected": (
             f"The target does not depend on {name}; this zero comes from "
             "unconnected_gradients=ZERO and hides the disconnection.",
             "Check the connection: with the default unconnected_gradients=NONE the answer "
             "would be None."),
-        "dead_relu": _dead_relu(name, at, extra),
         "saturated": (
             (f"The gradient vanishes in the backward pass through a chain of "
              f"{extra['chain']} {op} ops: its norm falls from {extra['start']:.2g} to "
@@ -172,10 +194,6 @@ def _texts(cause, name, node, at, extra):
             "path is exactly zero.",
             "Nothing is broken if that is the maths; otherwise check the ops on the path."),
     }
-    if cause in ("nan_origin", "inf_origin"):
-        return _nonfinite(cause, name, node, op, at, extra)
-    if cause == "nan_input":
-        return _nonfinite_input(name, at, extra)
     return table[cause]
 
 

@@ -1,20 +1,20 @@
 """Where a NaN or Inf gradient began: the first recorded op on the source's path whose inputs
 are finite and whose output is not (forward), else the first backward step that turned
 finite upstream gradients into non-finite ones (the pass is run again, quietly).
-Loaded by `explain.py` only when a gradient is not finite."""
+Loaded by `explanation.py` only when a gradient is not finite."""
 from __future__ import annotations
 
 import numpy as np
 
-from .explain import _on_path, _op_name
-from .op import ValueNotKept
+from ..engine.op import ValueNotKept
+from .context import _on_path, _op_name
 
 
 def nonfinite_input(ctx, source):
     """``(leaf, extra)`` when a value that entered the tape already held NaN/Inf (the source
     itself, a variable an optimizer wrote a NaN gradient into, the data), else None: the
     first such leaf on the source's path, in the order the tape read them."""
-    from .tape_events import NONFINITE_SINCE
+    from ..engine.tape_events import NONFINITE_SINCE
     on = _on_path(ctx.lineage, source._id)
     for node, inputs, _ in ctx.entries:
         if node.id not in on:

@@ -1,0 +1,114 @@
+"""Why a gradient is None: the source is not a float, is not watched (not trainable, the tape
+does not watch accessed variables, a Tensor made from a variable), is not connected, left the
+tape through NumPy, or the first op on its path was cut (an assign, `stop_gradient`, a
+paused or closed tape, an integer cast, an op with no gradient)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.tensor import Variable
+from .context import _ASSIGNS, _on_path
+
+
+def _why_none(ctx, source):
+    tape = ctx.tape
+    if source._value.dtype.kind != "f":
+        return "integer_dtype", None, {"dtype": source.dtype.name}
+    watched = source._id in tape._ids
+    on = _on_path(ctx.lineage, source._id)
+    if not watched:
+        if isinstance(source, Variable):
+            if not source.trainable:
+                return "not_trainable", None, {}
+            if not tape._watch_accessed:
+                return "auto_watch_off", None, {"site": tape._site}
+            if not on:
+                # read only by NumPy or float(): the value left before any op could watch it
+                escape = _escape_in_cone(ctx, source)
+                if escape is not None:
+                    return "numpy_escape", None, escape
+                return "unconnected", None, {}
+            # trainable and auto-watched, yet never read while the tape recorded
+            return _first_cut(ctx, on) or ("outside_tape", None, {})
+        if _from_variable(source):
+            return "replaced_variable", source._node, {}
+        if not on:
+            return "unconnected", None, {}
+        return "not_watched", None, {}
+    if not on:
+        escape = _escape_in_cone(ctx, source)
+        if escape is not None:
+            return "numpy_escape", None, escape
+        return "unconnected", None, {}
+    cut = _first_cut(ctx, on)
+    if cut is not None:
+        return cut
+    return "unconnected", None, {}
+
+
+def _from_variable(t) -> bool:
+    """A Tensor made from a Variable by an op (as `x = x + 1` makes)."""
+    node = t._node
+    if node is None or isinstance(node.op, str):
+        return False
+    return any(p is not None and (p.op == "Variable" or p.op in _ASSIGNS) for p in node.parents)
+
+
+def _first_cut(ctx, on):
+    """The earliest node on a source->target path that blocks the gradient, and why."""
+    tape = ctx.tape
+    lineage = {n.id: n for n in ctx.lineage}
+    for nid in sorted(on):
+        node = lineage[nid]
+        op = node.op
+        if isinstance(op, str):
+            if op in _ASSIGNS:
+                return "variable_assign", node, {"method": op}
+            continue
+        if op.name == "StopGradient":
+            return "stop_gradient", node, {}
+        if tape._id not in node.tapes:
+            span = _pause_containing(tape, node.id)
+            if span is not None:
+                return "stop_recording", node, {"pause_site": span[2]}
+            if tape._open_at is None or node.id < tape._open_at or (
+                    tape._closed_at is not None and node.id >= tape._closed_at):
+                return "outside_tape", node, {}
+            # it ran while the tape recorded, yet was not recorded: nothing it read was
+            # watched then (a `tape.watch` that came too late)
+            return "not_watched", node, {"late": True}
+        if op.name == "Cast" and np.dtype(node.attrs["dtype"]).kind != "f":
+            return "integer_dtype", node, {"dtype": np.dtype(node.attrs["dtype"]).name}
+        if op.vjps is None:
+            return "non_differentiable", node, {}
+    return None
+
+
+def _pause_containing(tape, node_id):
+    for span in tape._pauses:
+        start, end = span[0], span[1]
+        if start <= node_id and (end is None or node_id < end):
+            return span
+    return None
+
+
+def _escape_in_cone(ctx, source):
+    cone = {source._id}
+    for node in ctx.nodes:
+        if any(i in cone for i in node.in_ids):
+            cone.update(node.out_ids)
+    for tid, via, site in ctx.tape._escapes:
+        if tid in cone:
+            return {"via": via, "site": site}
+    return None
+
+
+def _tape_connects(ctx, source) -> bool:
+    """Do the tape's recorded ops lead from the source to a target?"""
+    if source._id not in ctx.tape._ids:
+        return False
+    reach = {source._id}
+    for node in ctx.nodes:
+        if any(i in reach for i in node.in_ids):
+            reach.update(node.out_ids)
+    return any(t._id in reach for t in ctx.targets)

@@ -1,0 +1,96 @@
+"""The gradient calls of a recording made with the flight policy, as the store keeps them.
+
+Such a file has a ``call_summary`` line for every gradient call and the full events of a few
+(``tapeviz/recording/flight.py``). :class:`FlightCalls` keeps one row per summary, in call
+order: what the timeline draws, what the Training charts read (the summaries cover the whole
+run, the full events only some calls), and which call a dashboard opens on: the first
+anomalous one. A call written as the lead-up of a later anomaly is marked kept when that
+later call's summary names it. Imports: stdlib and ``limits``.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from .limits import clip_list, clip_name, number
+
+#: ``why`` of a call kept because something went wrong in it
+ANOMALOUS = ("verdict", "jump")
+#: what ``why`` says, for people
+WHY_WORDS = {"first": "one of the first calls", "every": "a periodic call (every N-th)",
+             "verdict": "anomalous: a gradient turned NaN, Inf, None or zero",
+             "jump": "anomalous: the gradient norm jumped far above its running median",
+             "lead-up": "the lead-up of a later anomalous call"}
+VERDICTS = ("value", "none", "zero", "nan", "inf")
+
+
+def _int(value):
+    return value if type(value) is int else None
+
+
+class FlightCalls:
+    """One row per ``call_summary``, at most ``max_rows`` (the oldest go first)."""
+
+    def __init__(self, max_rows: int):
+        self.max_rows = max_rows
+        self.rows: OrderedDict = OrderedDict()      # call index -> row
+        self.index_of: dict = {}                    # engine call id -> call index
+        self.first_anomaly = None                   # call id of the first anomalous call
+
+    def __len__(self):
+        return len(self.rows)
+
+    def add(self, e: dict) -> dict | None:
+        """The row of summary ``e`` (None when it has no call index)."""
+        index = _int(e.get("index"))
+        if index is None:
+            return None
+        sources = []
+        for s in clip_list(e.get("sources")):
+            if isinstance(s, dict):
+                verdict = s.get("verdict")
+                sources.append({"name": clip_name(s.get("name") or "?"),
+                                "norm": number(s.get("norm")),
+                                "verdict": verdict if verdict in VERDICTS else "value"})
+        why = e.get("why") if isinstance(e.get("why"), str) else ""
+        row = {"index": index, "call": _int(e.get("call")), "tape": _int(e.get("tape")),
+               "norm": number(e.get("norm")), "why": why if why in WHY_WORDS else "",
+               "full": e.get("full") is True, "sources": sources,
+               "lead_up_dropped": _int(e.get("lead_up_dropped")) or 0}
+        for earlier in clip_list(e.get("lead_up")):
+            kept = self.rows.get(earlier) if type(earlier) is int else None
+            if kept is not None and not kept["full"]:
+                kept.update(full=True, why="lead-up")
+        self.rows[index] = row
+        self.index_of[row["call"]] = index
+        while len(self.rows) > self.max_rows:
+            _, old = self.rows.popitem(last=False)
+            if self.index_of.get(old["call"]) == old["index"]:
+                del self.index_of[old["call"]]
+        if row["why"] in ANOMALOUS and self.first_anomaly is None:
+            self.first_anomaly = row["call"]
+        return row
+
+    def first_seen(self, call_id) -> bool:
+        """True when the summary of engine call ``call_id`` came already (a lead-up call's
+        events follow it; a kept call's come before)."""
+        return call_id in self.index_of
+
+    def by_call(self, call_id) -> dict | None:
+        index = self.index_of.get(call_id)
+        return None if index is None else self.rows.get(index)
+
+
+def call_text(row: dict, shown: bool) -> str:
+    """What a click on a call of the timeline says (plain text). ``shown``: its full events
+    are in the view (its tape can be selected)."""
+    head = f"Gradient call #{row['index']} (call {row['call']}, tape {row['tape']})"
+    if row["full"] and shown:
+        return f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}."
+    if row["full"]:
+        return (f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}, but this "
+                "view no longer holds its tape (it keeps the newest tapes and calls, and the "
+                "first anomalous ones); its numbers are in the charts.")
+    return (f"{head}: summary only. The recording's policy did not keep its full events: it "
+            "was not one of the first calls nor a periodic one, nothing in it was anomalous, "
+            "and no anomalous call followed closely enough to keep it as lead-up. Its "
+            "gradient norms and logged scalars are in the charts.")

@@ -1,0 +1,46 @@
+# Keras names that public training code uses beside the basics: the Huber loss (actor-critic),
+# the MeanAbsoluteError metric (customizing fit), the LeakyReLU layer (GANs) and
+# keras.utils.to_categorical (the MNIST examples)
+y_true = tf.constant([[0.0, 1.0], [2.0, -1.0], [0.5, 0.5]])
+y_pred = tf.Variable([[0.3, 2.5], [1.9, 0.4], [0.5, -3.0]])
+huber = tf.keras.losses.Huber()
+with tf.GradientTape() as tape:
+    loss = huber(y_true, y_pred)
+report("huber", loss)
+report("huber.grad", tape.gradient(loss, y_pred))
+report("huber.delta2", tf.keras.losses.Huber(delta=2.0)(y_true, y_pred))
+report("huber.none", tf.keras.losses.Huber(reduction="none")(y_true, y_pred))
+report("huber.weighted", huber(y_true, y_pred, sample_weight=tf.constant([1.0, 0.0, 2.0])))
+report("huber.scalars", huber(tf.expand_dims(1.0, 0), tf.expand_dims(0.0, 0)))
+report("huber.name", huber.name)
+report("huber.fn", tf.keras.losses.huber(y_true, y_pred))
+
+mae = tf.keras.metrics.MeanAbsoluteError()
+mae.update_state(y_true, y_pred)
+report("mae.first", mae.result())
+mae.update_state([[1.0, 1.0]], [[0.0, 3.0]], sample_weight=[2.0])
+report("mae.weighted", mae.result())
+report("mae.name", mae.name)
+mae.reset_states()
+report("mae.reset", mae.result())
+
+leaky = tf.keras.layers.LeakyReLU()
+x = tf.constant([[-2.0, 0.0, 3.0]])
+report("leaky.default", leaky(x))
+leaky2 = tf.keras.layers.LeakyReLU(alpha=0.2)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    out = leaky2(x)
+report("leaky.alpha", out)
+report("leaky.grad", tape.gradient(out, x))
+report("leaky.weights", len(leaky2.weights))
+report("leaky.negative", tf.keras.layers.LeakyReLU(alpha=-1.0)(x))
+expect_error("leaky.none", lambda: tf.keras.layers.LeakyReLU(alpha=None))
+model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(2),
+                             tf.keras.layers.LeakyReLU(0.1)])
+report("leaky.in_model.shape", list(model(tf.ones((3, 2))).shape))
+
+report("to_categorical", tf.keras.utils.to_categorical([0, 2, 1, 2]))
+report("to_categorical.n", tf.keras.utils.to_categorical(np.array([[1], [0]]), num_classes=4))
+report("to_categorical.2d", tf.keras.utils.to_categorical(np.array([[1, 0], [2, 2]])))
+report("to_categorical.int", tf.keras.utils.to_categorical([1, 0], dtype="int32"))

@@ -1,0 +1,131 @@
+"""A flight recording in the dashboard: the timeline of every gradient call, the charts from
+the summaries, and the view opening on the first anomalous call."""
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+import tapeviz as tv
+from tapeviz import ui
+
+from conftest import open_dashboard
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from test_flight_recorder import BAD_STEP, STEPS, _rows, _train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def flight_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("flight") / "run.tvz"
+    with tv.record(path):
+        _train()
+    return path
+
+
+def _calls_by_index(path):
+    return {r["index"]: r for r in _rows(path) if r.get("kind") == "call_summary"}
+
+
+def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
+    d = ui.Dashboard(str(flight_file))
+    data = d.parts["Flight"].source.data
+    assert data["x"] == list(range(1, STEPS + 1))
+    summaries = _calls_by_index(flight_file)
+    kept = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP - 5, STEPS + 1))
+    for i, x in enumerate(data["x"]):
+        marker = data["marker"][i]
+        assert (marker == "x") == (summaries[x]["why"] in ("verdict", "jump")), x
+        assert (data["kept"][i] != "summary only") == (x in kept), x
+    assert data["kept"][data["x"].index(BAD_STEP - 1)] == "lead-up"
+    assert d.parts["Flight"].column.visible
+
+
+def test_the_charts_have_one_row_per_source_of_every_call(flight_file):
+    d = ui.Dashboard(str(flight_file))
+    calls = [h["call"] for h in d.store.history]
+    summaries = _calls_by_index(flight_file)
+    assert calls == [summaries[i]["call"] for i in range(1, STEPS + 1) for _ in range(4)]
+    states = {h["state"] for h in d.store.history if h["call"] == summaries[BAD_STEP]["call"]}
+    assert states == {"nan"}
+
+
+def test_a_click_on_a_summary_only_call_says_why_and_one_on_a_kept_call_shows_it(flight_file):
+    d = ui.Dashboard(str(flight_file))
+    summaries = _calls_by_index(flight_file)
+    opened = d.state.call
+    d.parts["Flight"].show(50)
+    assert "summary only" in d.parts["Flight"].note.object and "#50 " in d.parts["Flight"].note.object
+    assert d.state.call == opened
+    d.parts["Flight"].show(100)        # kept, but past the view's 50 newest tapes
+    assert d.state.call == opened and "no longer holds its tape" in d.parts["Flight"].note.object
+    d = ui.Dashboard(str(flight_file), max_tapes=200, max_calls=400)
+    d.parts["Flight"].show(100)
+    assert d.state.call == summaries[100]["call"] and d.state.tape == summaries[100]["tape"]
+    assert "kept in full, as a periodic call" in d.parts["Flight"].note.object
+
+
+def test_a_full_recording_has_no_timeline(tmp_path):
+    path = tmp_path / "full.tvz"
+    with tv.record(path, full=True):
+        _train(steps=5, bad_step=None)
+    d = ui.Dashboard(str(path))
+    assert not d.parts["Flight"].column.visible and d.parts["Flight"].source.data["x"] == []
+
+
+# --- in a browser ------------------------------------------------------------------------------
+
+def _point_xy(page, index):
+    """Where call ``index`` of the timeline is drawn, in CSS pixels."""
+    return page.evaluate("""(x) => {
+        const d = Bokeh.documents[0], src = d.get_model_by_name('flight_calls');
+        const i = src.data.x.indexOf(x);
+        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('flight_timeline').id);
+        const r = v.canvas_view.el.getBoundingClientRect();
+        return [r.left + v.frame.x_scale.compute(src.data.x[i]),
+                r.top + v.frame.y_scale.compute(src.data.y[i])]; }""", index)
+
+
+def _click_call(page, index, text):
+    """Click call ``index`` on the timeline until the note says ``text`` (a press the loaded
+    browser sees as too long for a tap is dropped: a user clicks again)."""
+    note = page.locator(".tv-flight-note")
+    for attempt in range(3):
+        page.mouse.move(1, 1)
+        page.locator(".tv-flight").scroll_into_view_if_needed()
+        page.mouse.click(*_point_xy(page, index))
+        try:
+            found = note.get_by_text(text).first
+            found.wait_for(timeout=10_000)
+            return found.inner_text()
+        except Exception:   # noqa: BLE001  (playwright's TimeoutError: click again)
+            if attempt == 2:
+                raise
+
+
+@pytest.mark.browser
+def test_a_served_flight_recording_opens_on_the_nan_and_its_timeline_answers_clicks(
+        serve, watched_page, tmp_path):
+    path = tmp_path / "run.tvz"
+    with tv.record(path):
+        _train(steps=230)
+    summaries = _calls_by_index(path)
+    page, watch = watched_page
+    open_dashboard(page, serve(path).url)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('flight_calls')"
+                           ".data.x.length === 230")
+    # opened on the NaN call, its Why cards up: the line that made the NaN
+    tape = page.locator("select").first
+    assert tape.evaluate("s => s.options[s.selectedIndex].text").startswith(
+        f"tape {summaries[BAD_STEP]['tape']} ")
+    page.locator(".tv-why").get_by_text("at Log").first.wait_for()
+    text = _click_call(page, 50, "summary only")
+    assert "#50 " in text and "did not keep its full events" in text
+    text = _click_call(page, 100, "kept in full")
+    assert "periodic" in text
+    page.wait_for_function("([s, t]) => s.options[s.selectedIndex].text.startsWith(t)",
+                           arg=[tape.element_handle(), f"tape {summaries[100]['tape']} "])
+    page.screenshot(path=str(tmp_path / "flight.png"), full_page=True)
+    print("screenshot:", tmp_path / "flight.png")
+    watch.check()
