@@ -89,7 +89,9 @@ class CompareView(pn.viewable.Viewer):
         """``key`` and the keys of the collapsed groups that may hold it on a large graph
         (each scope around it, the block it is drawn in): the outline is drawn on whichever
         of them is shown, now and after a group is opened or closed."""
-        tape = self.store.focus_tape if self.store.focus_tape is not None else self.dashboard.state.tape
+        tape = self.store.focus_tape
+        if tape is None:
+            tape = self.dashboard.state.tape
         node = next((n for n in self.store.graph(tape)["nodes"] if n["key"] == key), None)
         parts = str((node or {}).get("scope") or "").split("/")
         keys = [key] + [f"grp:scope:{'/'.join(parts[:d])}" for d in range(1, len(parts) + 1)

@@ -35,8 +35,8 @@ skip_webgl()        # (server pages only)
 #: The components a dashboard is made of, in the order they are refreshed and, within an
 #: area, laid out: ``top`` (the toolbar row and above the graph), ``main`` (the graph's
 #: place), ``side`` (tabs beside the graph), ``bottom`` (tabs under it).
-COMPONENTS = [RunPicker, FlightTimeline, GraphPanel, Inspector, BackwardPlayer, WhyCards, VariablesTable,
-              TrainingCharts, JacobianView]
+COMPONENTS = [RunPicker, FlightTimeline, GraphPanel, Inspector, BackwardPlayer, WhyCards,
+              VariablesTable, TrainingCharts, JacobianView]
 
 
 class Dashboard(pn.viewable.Viewer):

@@ -1,13 +1,13 @@
 """Following a live source, and the status line that says how it goes: :class:`LiveFollower`.
 
-The dashboard reads its source through a :class:`~tapeviz.ui.serve.live_feed.Feed` (shared by every tab
-of a server that follows one file). A periodic callback asks the feed for a small slice of
-events and redraws the views when they are due: at most once a second, less often when a
-redraw or a layout took long, and never while the user waits for an answer (the feed then
-ingests nothing either), nor before the page has painted the last one (see
-:mod:`~tapeviz.ui.dashboard.page_ack`). The status line says how far behind the source the page is meanwhile,
-whether it is live or ended, and what the recording warned about. The callback holds the
-follower weakly: a live view dropped in a notebook is not kept (and its events paid
+The dashboard reads its source through a :class:`~tapeviz.ui.serve.live_feed.Feed` (shared by
+every tab of a server that follows one file). A periodic callback asks the feed for a small
+slice of events and redraws the views when they are due: at most once a second, less often
+when a redraw or a layout took long, and never while the user waits for an answer (the feed
+then ingests nothing either), nor before the page has painted the last one (see
+:mod:`~tapeviz.ui.dashboard.page_ack`). The status line says how far behind the source the page
+is meanwhile, whether it is live or ended, and what the recording warned about. The callback
+holds the follower weakly: a live view dropped in a notebook is not kept (and its events paid
 for) for ever.
 """
 from __future__ import annotations
