@@ -122,8 +122,8 @@ def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
     # last one, logged after the last call, as a scalar event at close)
     assert [step for step, _, _ in d.store.scalars["loss"]] == list(range(1, STEPS + 1))
     # it opens on the first anomalous call, 217, with its Why cards: the NaN's origin
-    assert d.call == bad_call and d.tape == finished.tape
-    cards = d._why_results
+    assert d.state.call == bad_call and d.state.tape == finished.tape
+    cards = d.parts["Why"].results
     assert [c["cause"] for c in cards] == ["nan_origin"] * 4
     assert d.side.active == 2           # the Why tab
     # the source whose path runs through the Log: its card names the line that made the NaN

@@ -1,7 +1,8 @@
-"""The two places where tapeviz's servers must reach into Panel's non-public API.
+"""Every place where tapeviz reaches into Panel's, Bokeh's or Tornado's non-public API.
 
-Each is a small patch with a test in tests/ui/test_compat.py that fails if a Panel upgrade
-moves what it relies on.
+Each is a small function here with a test in tests/ui/test_compat.py that fails if an upgrade
+moves what it relies on (then the function must be redone, not dropped). Nothing else in
+tapeviz touches a private name of those libraries.
 
 1. :func:`close_component_route`. Panel's ``/components/<module>/<class>/<attr>/<file>``
    route (``panel.io.server.ComponentResourceHandler``) imports ``<module>`` by the name in
@@ -18,11 +19,26 @@ moves what it relies on.
    in the header. The template variables of the session's document (Bokeh's public
    ``Document.template_variables``) get the escaped text; the names of those variables are
    Panel's.
+
+3. :func:`skip_mathjax` and :func:`skip_webgl`: pages without the MathJax and WebGL bundles
+   they do not use (``panel.io.resources._panel_use_mathjax``, ``panel.io.server.
+   bundle_resources``). If either moves, pages merely load those bundles again.
+
+4. :func:`wrap_get_session` and :func:`token_payload`: the warm first session of ``tapeviz
+   serve`` (:mod:`tapeviz.ui.serve.warm_session`) hooks Panel's ``DocHandler.get_session``
+   and builds a session token as Panel does (``DocHandler._generate_token_payload``).
+
+5. :func:`hold_sending_last`: Bokeh's held document events (``doc.callbacks._held_events``) are
+   reordered so a graph's data goes out last in a held message.
+
+6. :data:`KEEP_VIEW_JS`: BokehJS ranges' ``have_updated_interactively`` flag, set in the
+   graph's scripts so a repaint does not re-fit a view the user (or a fit) placed.
 """
 from __future__ import annotations
 
 import html
 import sys
+from contextlib import contextmanager
 
 #: Packages whose already-imported modules the component route may still serve.
 SERVED_PACKAGES = ("panel", "bokeh", "tapeviz")
@@ -83,3 +99,105 @@ def escape_title_when_served(page):
 
     page.server_doc = escaped_server_doc
     return page
+
+
+# ---- 3. bundles a page does not need -----------------------------------------------------------
+def skip_mathjax() -> None:
+    """Panel sends its 1.8 MB MathJax bundle with every page and notebook output holding an
+    HTML pane (``panel.io.resources._panel_use_mathjax``), though HTML panes disable math by
+    default. tapeviz renders no math and the bundle costs a page load about 0.1 s, so pages
+    built in this process go without it unless ``pn.extension("mathjax")`` asked for it."""
+    try:
+        from panel.io import resources
+    except ImportError:
+        return
+    if callable(getattr(resources, "_panel_use_mathjax", None)):
+        resources._panel_use_mathjax = _no_math
+
+
+def _no_math(roots) -> bool:
+    return False
+
+
+def skip_webgl() -> None:
+    """Panel's server pages load BokehJS's WebGL bundle (``bokeh-gl``, 190 KB to fetch, parse
+    and run before the page's document is pulled) whatever they hold. tapeviz draws on canvas
+    (WebGL under a software GPU is far slower), so server pages built in this process go
+    without it unless one of their plots asks for WebGL. Wraps
+    ``panel.io.server.bundle_resources``, which Panel's server page functions call by that
+    module's global name."""
+    try:
+        from panel.io import server
+    except ImportError:
+        return
+    original = getattr(server, "bundle_resources", None)
+    if not callable(original) or getattr(original, "tapeviz_no_gl", False):
+        return
+
+    def bundle_resources(roots, resources, *args, **kw):
+        bundle = original(roots, resources, *args, **kw)
+        files = getattr(bundle, "js_files", None)
+        if files and not _uses_webgl(roots):
+            bundle.js_files = [f for f in files if "/bokeh-gl" not in str(f)]
+        return bundle
+
+    bundle_resources.tapeviz_no_gl = True
+    bundle_resources.__wrapped__ = original
+    server.bundle_resources = bundle_resources
+
+
+def _uses_webgl(roots) -> bool:
+    from bokeh.models import Plot
+    roots = list(roots or ())
+    doc = roots[0].document if roots else None
+    models = doc.models if doc is not None else [m for r in roots for m in r.references()]
+    return any(isinstance(m, Plot) and m.output_backend == "webgl" for m in models)
+
+
+# ---- 4. the warm first session ------------------------------------------------------------------
+def wrap_get_session(get_session) -> bool:
+    """Make Panel's ``DocHandler.get_session`` (the coroutine that makes or finds the session
+    a page request is answered with) call ``get_session(handler, original)`` instead. False
+    (and nothing changed) when Panel no longer has what this and :func:`token_payload` use."""
+    try:
+        from panel.io.server import DocHandler
+        original = DocHandler.get_session
+        DocHandler._generate_token_payload      # noqa: B018 (token_payload calls it)
+    except (ImportError, AttributeError):
+        return False
+
+    async def wrapped(handler):
+        return await get_session(handler, original)
+
+    wrapped.__wrapped__ = original
+    DocHandler.get_session = wrapped
+    return True
+
+
+def token_payload(handler) -> dict:
+    """The extra payload Panel puts in the session token of a page request to ``handler``
+    (its headers, cookies and arguments), for a session built as Panel builds one."""
+    return handler._generate_token_payload()
+
+
+# ---- 5. the order of a held message -----------------------------------------------------------
+@contextmanager
+def hold_sending_last(doc, models):
+    """Hold ``doc`` (``pn.io.hold``) meanwhile and send what changed as one message, with the
+    changes of ``models`` at its end (Bokeh keeps the held events in
+    ``doc.callbacks._held_events``; if that moves, the order is Bokeh's)."""
+    import panel as pn
+    mine = {id(m) for m in models}
+    with pn.io.hold(doc):
+        yield
+        held = getattr(doc.callbacks, "_held_events", None)
+        if isinstance(held, list):
+            ours = [e for e in held if id(getattr(e, "model", None)) in mine]
+            if ours:
+                held[:] = [e for e in held if id(getattr(e, "model", None)) not in mine] + ours
+
+
+# ---- 6. BokehJS ------------------------------------------------------------------------------
+#: JavaScript (ranges ``xr`` and ``yr`` in scope): mark the ranges as placed by the user, as a
+#: wheel zoom does, so BokehJS's own fit on a later repaint or data change leaves them alone
+KEEP_VIEW_JS = "xr.have_updated_interactively = yr.have_updated_interactively = true;"

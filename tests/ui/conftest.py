@@ -34,6 +34,32 @@ def env_with_repo(**extra):
     return env
 
 
+def run_events(fn):
+    """The events ``fn()`` emits."""
+    from tapeviz import events as ev
+    got = []
+    with ev.subscribe(got.append):
+        fn()
+    return got
+
+
+def sample_program():
+    """A small run: a persistent tape, a value escaped to NumPy, a paused block, a
+    stop_gradient, one gradient call over three variables."""
+    import numpy as np
+    import tapeviz as tv
+    x = tv.Variable(3.0, name="x")
+    c = tv.Variable(2.0, trainable=False, name="c")
+    v = tv.Variable(5.0, name="v")
+    with tv.GradientTape(persistent=True) as tape:
+        y = x * x + c
+        np.sin(x)
+        with tape.stop_recording():
+            q = v * 2.0
+        loss = y + tv.stop_gradient(y) + q
+    tape.gradient(loss, [x, c, v])
+
+
 def record_program(directory: pathlib.Path, name: str, code: str) -> pathlib.Path:
     """Write ``code`` to ``name.py``, run it with TAPEVIZ_RECORD set, return the recording."""
     script = directory / f"{name}.py"

@@ -115,12 +115,12 @@ def test_the_outline_and_the_colouring_outlive_a_change_of_tape(runs):
     store = comparison_for(runs["base"], runs["extra"])
     view = CompareView(store)
     graph, dash = view.graph, view.dashboard
-    first_tape = dash.tape
+    first_tape = dash.state.tape
     other = [t for t in store.tape_ids() if t != first_tape][0]
     view.mode = "gradient"
-    dash.tape_select.value = other
-    assert dash.tape == other and graph.keys[0] not in ("",)
-    dash.tape_select.value = first_tape
+    dash.parts["Tape"].tape_select.value = other
+    assert dash.state.tape == other and graph.keys[0] not in ("",)
+    dash.parts["Tape"].tape_select.value = first_tape
     outline = graph.hl_nodes.data
     i = graph.index[store.first_keys()["gradient"]]
     j = outline["role"].index("divergence")

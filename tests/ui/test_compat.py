@@ -61,3 +61,100 @@ def test_panel_templates_still_write_the_escaped_header_title_variables():
     assert re.search(r'class="title"[^>]*>(&nbsp;)?' + re.escape(html.escape(title)), page)
     assert doc.title == title                  # the tab's title: Panel escapes it itself
     assert "<title>&lt;b id=x&gt;" in page
+
+
+def _bundle_files(bundle_resources, roots):
+    from bokeh.resources import CDN
+    return [str(f) for f in bundle_resources(roots, CDN).js_files]
+
+
+def test_panel_still_asks_its_mathjax_predicate_and_skip_mathjax_answers_no(monkeypatch):
+    import panel as pn
+    from panel.io import resources
+    monkeypatch.setattr(resources, "_panel_use_mathjax", resources._panel_use_mathjax)
+    roots = [pn.pane.HTML("<b>x</b>").get_root()]
+    monkeypatch.setattr(resources, "_panel_use_mathjax", lambda roots: True)
+    assert any("mathjax" in f.lower() for f in _bundle_files(resources.bundle_resources, roots))
+    compat.skip_mathjax()
+    assert resources._panel_use_mathjax(roots) is False
+    assert not any("mathjax" in f.lower() for f in _bundle_files(resources.bundle_resources, roots))
+
+
+def test_panel_server_pages_still_bundle_through_the_name_skip_webgl_wraps(monkeypatch):
+    from bokeh.plotting import figure
+    from panel.io import server
+    monkeypatch.setattr(server, "bundle_resources", server.bundle_resources)
+    for page in (server.server_html_page_for_session, server.autoload_js_script):
+        assert "bundle_resources" in page.__code__.co_names      # looked up in server's globals
+    original = getattr(server.bundle_resources, "__wrapped__", server.bundle_resources)
+    roots = [figure()]
+    assert any("/bokeh-gl" in f for f in _bundle_files(original, roots))
+    compat.skip_webgl()
+    compat.skip_webgl()                                       # (twice: wrapped once)
+    assert server.bundle_resources.__wrapped__ is original
+    assert not any("/bokeh-gl" in f for f in _bundle_files(server.bundle_resources, roots))
+    assert any("/bokeh-gl" in f for f in _bundle_files(server.bundle_resources,
+                                                       [figure(output_backend="webgl")]))
+
+
+def test_panel_page_requests_still_go_through_get_session_and_its_token_payload(monkeypatch):
+    import asyncio
+    import inspect
+    from panel.io.server import DocHandler
+    monkeypatch.setattr(DocHandler, "get_session", DocHandler.get_session)
+    assert "get_session" in inspect.unwrap(DocHandler.get).__code__.co_names
+    original = DocHandler.get_session
+    assert inspect.iscoroutinefunction(inspect.unwrap(original))
+    seen = []
+
+    async def hook(handler, wrapped):
+        seen.append((handler, wrapped))
+        return "session"
+    assert compat.wrap_get_session(hook)
+    assert asyncio.run(DocHandler.get_session("handler")) == "session"
+    assert seen == [("handler", original)]
+
+    class App:
+        include_headers = exclude_headers = include_cookies = exclude_cookies = None
+
+    class Context:
+        class application:
+            @staticmethod
+            def process_request(request):
+                return {}
+
+    class Request:
+        headers = {"X-Test": "1"}
+        cookies = {}
+        arguments = {"a": [b"1"]}
+    handler = DocHandler.__new__(DocHandler)
+    handler.application, handler.application_context, handler.request = App(), Context(), Request()
+    assert compat.token_payload(handler) == {"headers": {"X-Test": "1"}, "cookies": {},
+                                             "arguments": {"a": [b"1"]}}
+
+
+def test_a_held_message_still_sends_the_named_models_last():
+    from bokeh.document import Document
+    from bokeh.models import ColumnDataSource
+    doc = Document()
+    graph, other = ColumnDataSource({"x": [0]}), ColumnDataSource({"x": [0]})
+    doc.add_root(graph)
+    doc.add_root(other)
+    order = []
+    doc.on_change(lambda event: order.append(event.model))
+    doc.hold("combine")         # as a served session's document is held while it updates
+    with compat.hold_sending_last(doc, [graph]):
+        graph.data = {"x": [1]}
+        other.data = {"x": [1]}
+    doc.unhold()
+    assert order == [other, graph]
+
+
+def test_bokehjs_ranges_still_have_the_flag_the_graph_scripts_set():
+    import pathlib
+    import bokeh
+    from tapeviz.ui.graph.plot_js import FIT_JS, ZOOM_JS
+    js = (pathlib.Path(bokeh.__file__).parent / "server" / "static" / "js" / "bokeh.js").read_text()
+    # a DataRange1d's update leaves a range the user (or a script) placed alone
+    assert re.search(r"if \(this\.have_updated_interactively\)", js)
+    assert compat.KEEP_VIEW_JS in FIT_JS and compat.KEEP_VIEW_JS in ZOOM_JS

@@ -30,7 +30,7 @@ def _calls_by_index(path):
 
 def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
     d = ui.Dashboard(str(flight_file))
-    data = d.timeline.source.data
+    data = d.parts["Flight"].source.data
     assert data["x"] == list(range(1, STEPS + 1))
     summaries = _calls_by_index(flight_file)
     kept = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP - 5, STEPS + 1))
@@ -39,7 +39,7 @@ def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
         assert (marker == "x") == (summaries[x]["why"] in ("verdict", "jump")), x
         assert (data["kept"][i] != "summary only") == (x in kept), x
     assert data["kept"][data["x"].index(BAD_STEP - 1)] == "lead-up"
-    assert d.timeline.panel.visible
+    assert d.parts["Flight"].column.visible
 
 
 def test_the_charts_have_one_row_per_source_of_every_call(flight_file):
@@ -54,16 +54,16 @@ def test_the_charts_have_one_row_per_source_of_every_call(flight_file):
 def test_a_click_on_a_summary_only_call_says_why_and_one_on_a_kept_call_shows_it(flight_file):
     d = ui.Dashboard(str(flight_file))
     summaries = _calls_by_index(flight_file)
-    opened = d.call
-    d.timeline.show(50)
-    assert "summary only" in d.timeline.note.object and "#50 " in d.timeline.note.object
-    assert d.call == opened
-    d.timeline.show(100)        # kept, but past the view's 50 newest tapes
-    assert d.call == opened and "no longer holds its tape" in d.timeline.note.object
+    opened = d.state.call
+    d.parts["Flight"].show(50)
+    assert "summary only" in d.parts["Flight"].note.object and "#50 " in d.parts["Flight"].note.object
+    assert d.state.call == opened
+    d.parts["Flight"].show(100)        # kept, but past the view's 50 newest tapes
+    assert d.state.call == opened and "no longer holds its tape" in d.parts["Flight"].note.object
     d = ui.Dashboard(str(flight_file), max_tapes=200, max_calls=400)
-    d.timeline.show(100)
-    assert d.call == summaries[100]["call"] and d.tape == summaries[100]["tape"]
-    assert "kept in full, as a periodic call" in d.timeline.note.object
+    d.parts["Flight"].show(100)
+    assert d.state.call == summaries[100]["call"] and d.state.tape == summaries[100]["tape"]
+    assert "kept in full, as a periodic call" in d.parts["Flight"].note.object
 
 
 def test_a_full_recording_has_no_timeline(tmp_path):
@@ -71,7 +71,7 @@ def test_a_full_recording_has_no_timeline(tmp_path):
     with tv.record(path, full=True):
         _train(steps=5, bad_step=None)
     d = ui.Dashboard(str(path))
-    assert not d.timeline.panel.visible and d.timeline.source.data["x"] == []
+    assert not d.parts["Flight"].column.visible and d.parts["Flight"].source.data["x"] == []
 
 
 # --- in a browser ------------------------------------------------------------------------------

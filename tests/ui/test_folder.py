@@ -51,26 +51,26 @@ def test_switching_recordings_keeps_nothing_of_the_previous_one(folder):
     f = FolderDashboard(folder)
     d = f.dashboard
     assert f.shown == "other.tvz" and not f.message.visible
-    assert "Sin" in d.graph.nodes.data["op"]
+    assert "Sin" in d.plot.nodes.data["op"]
     assert f.open("main.tvz")
-    ops = set(d.graph.nodes.data["op"])
+    ops = set(d.plot.nodes.data["op"])
     assert "MatMul" in ops and "Sin" not in ops
-    key = next(k for k, op in zip(d.graph.keys, d.graph.nodes.data["op"]) if op == "MatMul")
-    d.graph.select(key)
-    d.player.value = 2
-    d.show_cut(0)
-    assert "MatMul" in d.inspector.object and d.graph.hl_nodes.data["x"]
+    key = next(k for k, op in zip(d.plot.keys, d.plot.nodes.data["op"]) if op == "MatMul")
+    d.plot.select(key)
+    d.parts["Backward"].player.value = 2
+    d.parts["Why"].show_cut(0)
+    assert "MatMul" in d.parts["Inspector"].html.object and d.plot.hl_nodes.data["x"]
     assert f.open("other.tvz")
-    assert d.graph.selected == "" and "Click a node" in d.inspector.object
-    assert d.step == 0 and d.player.value == 0
-    assert d.graph.hl_nodes.data["role"] == ["current"]       # the new call's first step only
-    assert "MatMul" not in d.graph.nodes.data["op"]
-    assert "main" not in d.status.object and "other.tvz" in d.status.object
-    names = set(d.variables.value["name"])
+    assert d.plot.selected == "" and "Click a node" in d.parts["Inspector"].html.object
+    assert d.state.step == 0 and d.parts["Backward"].player.value == 0
+    assert d.plot.hl_nodes.data["role"] == ["current"]       # the new call's first step only
+    assert "MatMul" not in d.plot.nodes.data["op"]
+    assert "main" not in d.live.status.object and "other.tvz" in d.live.status.object
+    names = set(d.parts["Variables"].table.value["name"])
     assert any(n.startswith("alpha") for n in names) and not any(n.startswith("w") for n in names)
     assert not f.open("broken.tvz")                # the page says why and keeps the run it had
     assert f.message.visible and "broken.tvz" in f.message.object
-    assert "still showing other.tvz" in f.message.object and "Sin" in d.graph.nodes.data["op"]
+    assert "still showing other.tvz" in f.message.object and "Sin" in d.plot.nodes.data["op"]
     assert not f.open("../main.tvz") and not f.open("escape.tvz")
 
 
@@ -88,7 +88,7 @@ def test_empty_folder_says_so(tmp_path):
     from tapeviz.ui.serve.recording_picker import FolderDashboard
     f = FolderDashboard(tmp_path)
     assert f.message.visible and "No recordings" in f.message.object
-    assert f.dashboard.graph.keys == []
+    assert f.dashboard.plot.keys == []
 
 
 def _walk(obj):

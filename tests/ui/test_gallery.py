@@ -208,8 +208,8 @@ def test_demo_page_builds_and_opens_on_the_first_gradient_call():
     assert "Gradients that become None" in page.title
     dash = gallery._dashboard(events, "t")
     first = next(e.call for e in events if e.kind == "gradient_started")
-    assert dash.call == first      # the NumPy lesson: its tape recorded x**2, then the escape
-    assert len(dash.graph.nodes.data["x"]) > 0
+    assert dash.state.call == first      # the NumPy lesson: its tape recorded x**2, then the escape
+    assert len(dash.plot.nodes.data["x"]) > 0
 
 
 def test_live_lesson_streams_events_and_output():

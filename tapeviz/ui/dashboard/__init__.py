@@ -1,5 +1,6 @@
-"""The Panel dashboard: one page of panes and tabs over a store (``dashboard``), with its
-graph pane, tabs, Why cards, training charts, Jacobian view, a flight recording's timeline
-(``flight_timeline``) and live following; and the compare view of two runs around it
-(``compare_view``).
+"""The Panel dashboard: a thin ``dashboard`` composing components (one
+:class:`~tapeviz.ui.dashboard.state.Component` per panel: graph, inspector, backward player,
+why cards, variables, training charts, Jacobians, a flight recording's timeline, live
+following) that share one :class:`~tapeviz.ui.dashboard.state.DashboardState`; and the compare
+view of two runs around it (``compare_view``).
 """

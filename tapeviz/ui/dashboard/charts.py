@@ -10,7 +10,7 @@ draws an exponential moving average over the raw points. The plots themselves ar
 alone (:mod:`tapeviz.ui.render.chart_plots`, which the exported page draws too); this module adds
 the Panel widgets around them.
 
-The Jacobian tab is :mod:`tapeviz.ui.dashboard.jacobian_view` (imported from here as before).
+The Jacobian tab is :mod:`tapeviz.ui.dashboard.jacobian_view`.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import panel as pn
 from ..render.chart_plots import NormPlots, ScalarPlots
 from ..store.chart_series import BAND_LABEL, variable_group, variable_name
 from ..render.html import esc
-from .jacobian_view import JacobianView  # noqa: F401  (the dashboard imports it from here)
+from .state import Component
 
 LOADING = '<span class="tv-small">Loading the charts…</span>'
 EMPTY = "<i>No gradient calls and no reported scalars yet.</i>"
@@ -27,14 +27,20 @@ PICKER_ABOVE = 12        # more variables than this: a picker to show some of th
 LAYER = "layer:"         # a picker value that stands for all the variables of a layer
 
 
-class TrainingCharts:
+class TrainingCharts(Component):
     """The Training tab: the widgets (log scale, smoothing, picker, notes) around the plots of
     :mod:`tapeviz.ui.render.chart_plots`. Clicking a point shows that gradient call and its tape, or
     says that the tape is no longer kept; a legend click hides a variable on both scales and
-    in the band."""
+    in the band. Hidden, the charts wait (``lazy``): redrawing thousands of points a second in
+    a tab nobody looks at kept the browser busy for most of a second while a fast run
+    streamed."""
 
-    def __init__(self, dashboard):
-        self.dash = dashboard
+    label = "Training"
+    area = "bottom"
+    lazy = True
+
+    def __init__(self, state, plot, **params):
+        super().__init__(state, plot, **params)
         self.log = pn.widgets.Checkbox(label="log scale", value=True, width=90, align="center")
         self.smooth = pn.widgets.FloatSlider(label="smoothing (EMA)", start=0.0, end=0.99,
                                              step=0.01, value=0.0, width=170)
@@ -55,8 +61,8 @@ class TrainingCharts:
         self.smooth.param.watch(lambda e: self._fill(), "value")
         self.pick.param.watch(lambda e: self._apply_visibility(), "value")
 
-    def panel(self):
-        return self.col
+    def body(self) -> list:
+        return [self.col]
 
     @property
     def vars(self) -> dict:
@@ -85,8 +91,8 @@ class TrainingCharts:
         self.scalars = None           # built with the first reported scalar
 
     # ---- updating ------------------------------------------------------------------------
-    def update(self):
-        store = self.dash.store
+    def refresh(self, force: bool = False) -> None:
+        store = self.store
         hist = store.history
         sig = (len(hist), hist[-1]["call"] if hist else None, len(store.scalars),
                sum(len(v) for v in store.scalars.values()))
@@ -128,7 +134,7 @@ class TrainingCharts:
             return
         self.norms.fill(self.smooth.value)
         if self.scalars is not None:
-            self.scalars.fill(self.dash.store.scalars, self.smooth.value)
+            self.scalars.fill(self.store.scalars, self.smooth.value)
 
     def _listed(self) -> list:
         """The variables picked (a variable or its layer), all when none is."""
@@ -170,7 +176,7 @@ class TrainingCharts:
     # ---- clicks --------------------------------------------------------------------------
     def open_call(self, call_id):
         """Show gradient call ``call_id`` and its tape, or say why it cannot be shown."""
-        store = self.dash.store
+        store = self.store
         call = store.calls.get(call_id)
         tape = call["tape"] if call else next((h["tape"] for h in store.history
                                                if h["call"] == call_id), None)
@@ -182,4 +188,4 @@ class TrainingCharts:
             self.note.visible = True
             return
         self.note.visible = False
-        self.dash.select_call(call_id)
+        self.state.show_call(call_id)

@@ -21,7 +21,7 @@ from ..render.compare_charts import overlay_charts
 from ..render.html import esc
 from ..store.compare_store import FIRST, MODES, comparison_for
 from .dashboard import Dashboard
-from .tabs import html_pane
+from .state import html_pane
 
 DIVERGENCE = "divergence"        # the graph's highlight role of the first divergence
 
@@ -36,7 +36,7 @@ class CompareView(pn.viewable.Viewer):
         super().__init__(**params)
         self.store = store
         self.dashboard = dash = Dashboard(None, title=title, store=store, height=height)
-        self.graph = dash.graph
+        self.graph = dash.plot
         self.graph.lasting.add(DIVERGENCE)
         self.graph.use_fill("fill_forward")
         # the fills say how much a node differs, not its kind: the kinds' legend would
@@ -54,13 +54,13 @@ class CompareView(pn.viewable.Viewer):
         self.first = html_pane(first_html(store), css_classes=["tv-compare-banner"])
         self.detail = html_pane("", css_classes=["tv-compare-detail"])
         # the comparison above the inspector's own view of run a's node
-        dash.side[0].insert(2, self.detail)
+        dash.parts["Inspector"].panel().insert(2, self.detail)
         charts = overlay_charts(store, store.history_b, store.scalars_b)
-        dash.bottom[Dashboard.TRAINING_TAB].objects = [
+        dash.parts["Training"].panel().objects = [
             pn.pane.Bokeh(charts, sizing_mode="stretch_width") if charts is not None else
             html_pane("<i>Neither run has gradient calls or reported scalars.</i>")]
         self.graph.param.watch(self._on_select, "selected")
-        dash.param.watch(lambda e: self._on_select(), "tape")
+        dash.state.param.watch(lambda e: self._on_select(), "tape")
         self._mark_first()
         self._layout = pn.Column(
             pn.Row(self.toggle, self.show_first, self.legend, sizing_mode="stretch_width"),
@@ -89,7 +89,9 @@ class CompareView(pn.viewable.Viewer):
         """``key`` and the keys of the collapsed groups that may hold it on a large graph
         (each scope around it, the block it is drawn in): the outline is drawn on whichever
         of them is shown, now and after a group is opened or closed."""
-        tape = self.store.focus_tape if self.store.focus_tape is not None else self.dashboard.tape
+        tape = self.store.focus_tape
+        if tape is None:
+            tape = self.dashboard.state.tape
         node = next((n for n in self.store.graph(tape)["nodes"] if n["key"] == key), None)
         parts = str((node or {}).get("scope") or "").split("/")
         keys = [key] + [f"grp:scope:{'/'.join(parts[:d])}" for d in range(1, len(parts) + 1)
@@ -102,8 +104,8 @@ class CompareView(pn.viewable.Viewer):
         key, tape = self._first_key(), self.store.focus_tape
         if key is None:
             return
-        if tape is not None and tape != self.dashboard.tape:
-            self.dashboard.tape_select.value = tape
+        if tape is not None and tape != self.dashboard.state.tape:
+            self.dashboard.state.param.update(pinned=True, tape=tape)
         if key in self.graph.index:
             self.graph.select(key)
             self.graph.zoom_to(key)
@@ -112,7 +114,7 @@ class CompareView(pn.viewable.Viewer):
     def _on_select(self, event=None):
         node = self.graph.node(self.graph.selected) if self.graph.selected else None
         try:
-            self.detail.object = detail_html(self.store, node, self.dashboard.tape)
+            self.detail.object = detail_html(self.store, node, self.dashboard.state.tape)
         except Exception as exc:       # one broken section must not blank the inspector
             self.detail.object = (f'<div class="tv-err">The comparison failed: '
                                   f'{esc(type(exc).__name__)}: {esc(exc)}</div>')

@@ -17,6 +17,7 @@ from bokeh.models import ColumnDataSource, HoverTool, TapTool
 from ..render.chart_figures import chart_figure
 from ..render.html import esc
 from ..store.flight_calls import ANOMALOUS, call_text
+from .state import Component
 
 HEIGHT = 170
 STYLE = {"summary": ("#b0b0b0", "circle", 4), "full": ("#1f77b4", "circle", 7),
@@ -25,11 +26,14 @@ HINT = ("Every gradient call of the run, from its summary: grey points are summa
         "blue ones were kept in full, red crosses are anomalous. Click one.")
 
 
-class FlightTimeline:
-    """The timeline's plot and note, for ``dashboard`` (its ``store`` and ``select_call``)."""
+class FlightTimeline(Component):
+    """The timeline's plot and note, above the graph."""
 
-    def __init__(self, dashboard):
-        self.dash = dashboard
+    label = "Flight"
+    area = "top"
+
+    def __init__(self, state, plot, **params):
+        super().__init__(state, plot, **params)
         self.source = ColumnDataSource({k: [] for k in ("x", "y", "call", "norm", "kept",
                                                         "color", "marker", "size")},
                                        name="flight_calls")
@@ -43,25 +47,28 @@ class FlightTimeline:
         self.fig.xaxis.axis_label = "gradient call"
         self.note = pn.pane.HTML(f'<span class="tv-small">{esc(HINT)}</span>',
                                  sizing_mode="stretch_width", css_classes=["tv-flight-note"])
-        self.panel = pn.Column(pn.pane.Bokeh(self.fig, sizing_mode="stretch_width"), self.note,
+        self.column = pn.Column(pn.pane.Bokeh(self.fig, sizing_mode="stretch_width"), self.note,
                                sizing_mode="stretch_width", visible=False,
                                css_classes=["tv-flight"])
         self._drawn = None
         self.source.selected.on_change("indices", self._tapped)
+
+    def body(self) -> list:
+        return [self.column]
 
     def reset(self) -> None:
         """Forget the run shown before (the next update draws the new one's calls)."""
         self._drawn = None
         self.note.object = f'<span class="tv-small">{esc(HINT)}</span>'
 
-    def update(self) -> None:
-        rows = self.dash.store.flight.rows
+    def refresh(self, force: bool = False) -> None:
+        rows = self.store.flight.rows
         key = (len(rows), next(reversed(rows), None),
                sum(r["full"] for r in rows.values()) if rows else 0)
         if key == self._drawn:
             return
         self._drawn = key
-        self.panel.visible = bool(rows)
+        self.column.visible = bool(rows)
         if not rows:
             self.source.data = {k: [] for k in self.source.data}
             return
@@ -90,13 +97,13 @@ class FlightTimeline:
 
     def show(self, index: int) -> None:
         """What a click on call ``index`` does: select it if its events are here, and say."""
-        store = self.dash.store
+        store = self.store
         row = store.flight.rows.get(index)
         if row is None:
             return
         call = store.calls.get(row["call"])
         shown = row["full"] and call is not None and call["tape"] in store.tapes
         if shown:
-            self.dash.select_call(row["call"])
+            self.state.show_call(row["call"])
         self.note.object = (f'<span class="tv-flight-call">{esc(call_text(row, shown))}'
                             "</span>")

@@ -5,36 +5,45 @@ from __future__ import annotations
 
 import numpy as np
 import panel as pn
+import param
 from bokeh.models import ColorBar, ColumnDataSource, FixedTicker, HoverTool, LinearColorMapper
 from bokeh.palettes import RdBu11
 from bokeh.plotting import figure
 
 from ..render.html import _flat, _num, esc
 from ..store.limits import clip_summary
+from .state import Component
 
 JACOBIAN_METHODS = ("jacobian", "batch_jacobian")
 
 
-class JacobianView:
+class JacobianView(Component):
     """The heatmaps of the shown gradient call when it is a Jacobian, else of the last one."""
 
-    def __init__(self, dashboard):
-        self.dash = dashboard
+    label = "Jacobian"
+    area = "bottom"
+
+    def __init__(self, state, plot, **params):
+        super().__init__(state, plot, **params)
         self.col = pn.Column(sizing_mode="stretch_width")
         self._none = pn.pane.HTML("<i>No jacobian or batch_jacobian call in this run.</i>")
         self._shown = None
 
-    def panel(self):
-        return self.col
+    def body(self) -> list:
+        return [self.col]
 
     def reset(self):
         self._shown = None
         if self.col.objects != [self._none]:
             self.col.objects = []
 
-    def update(self):
-        store = self.dash.store
-        call = store.calls.get(self.dash.call)
+    @param.depends("state.call", "state.drawn", watch=True)
+    def _on_call(self):
+        self.guarded(self.refresh)
+
+    def refresh(self, force: bool = False) -> None:
+        store = self.store
+        call = store.calls.get(self.state.call)
         if call is None or call["method"] not in JACOBIAN_METHODS or not call.get("results"):
             call = next((c for c in reversed(store.calls.values())
                          if c["method"] in JACOBIAN_METHODS and c.get("results")), None)

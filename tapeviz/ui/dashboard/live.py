@@ -1,12 +1,13 @@
-"""Following a live source: the part of :class:`~tapeviz.ui.dashboard.dashboard.Dashboard` that polls it.
+"""Following a live source, and the status line that says how it goes: :class:`LiveFollower`.
 
-The view reads its source through a :class:`~tapeviz.ui.serve.live_feed.Feed` (shared by every tab
-of a server that follows one file). A periodic callback asks the feed for a small slice of
-events and redraws the views when they are due: at most once a second, less often when a
-redraw or a layout took long, and never while the user waits for an answer (the feed then
-ingests nothing either), nor before the page has painted the last one (see
-:mod:`~tapeviz.ui.dashboard.page_ack`). The page says how far behind the source it is meanwhile. The callback
-holds the dashboard weakly: a live view dropped in a notebook is not kept (and its events paid
+The dashboard reads its source through a :class:`~tapeviz.ui.serve.live_feed.Feed` (shared by
+every tab of a server that follows one file). A periodic callback asks the feed for a small
+slice of events and redraws the views when they are due: at most once a second, less often
+when a redraw or a layout took long, and never while the user waits for an answer (the feed
+then ingests nothing either), nor before the page has painted the last one (see
+:mod:`~tapeviz.ui.dashboard.page_ack`). The status line says how far behind the source the page
+is meanwhile, whether it is live or ended, and what the recording warned about. The callback
+holds the follower weakly: a live view dropped in a notebook is not kept (and its events paid
 for) for ever.
 """
 from __future__ import annotations
@@ -16,9 +17,13 @@ import time
 import weakref
 
 import panel as pn
+import param
 
+from ..render.html import esc
 from ..serve.live_feed import Feed, new_store
 from ..store.source import as_source
+from .page_ack import PageAck
+from .state import Component, html_pane
 
 #: redraws are spaced by at least this many times what the last one took (on the server or
 #: in the page) or the last graph layout: a slow redraw never fills the server's or the
@@ -28,61 +33,82 @@ SPACING = 4.0
 CATCHING_UP_AT = 2_000
 
 
-class LiveFollowing:
-    """Mixed into :class:`~tapeviz.ui.dashboard.dashboard.Dashboard` (which has ``store``, ``graph``,
-    ``period``, ``refresh``, its widgets and the graph pane's ``_update_graph``)."""
+def feed_for(source, follow: bool, store, max_tapes: int, max_calls: int) -> Feed:
+    """The feed to read: ``source`` itself when it is one (a server's shared feed), else a
+    feed of one view alone over ``source`` and ``store`` (or a new store)."""
+    if isinstance(source, Feed):
+        return source
+    source = as_source(source, follow_live=follow)
+    return Feed(source, store if store is not None else new_store(source, max_tapes, max_calls))
+
+
+class LiveFollower(Component):
+    """Polls the feed of a live source and redraws the dashboard when due (``redraw``: the
+    dashboard's refresh; ``reload``: its load, for a source that restarted); shows the
+    status line."""
+
+    label = "Status"
+    area = "top"
+
+    period = param.Integer(default=100, doc="ms between polls of a live source")
+
+    def __init__(self, state, plot, feed: Feed, redraw, reload, **params):
+        super().__init__(state, plot, **params)
+        self.feed = feed
+        self._redraw, self._reload = redraw, reload
+        self.page_ack = PageAck(plot.figure)     # how far the page is behind
+        self.status = html_pane('<span class="tv-small">loading…</span>',
+                                css_classes=["tv-status"])
+        self._callback = None
+        self.reset()
+        feed.watch(self)
+
+    def body(self) -> list:
+        return [self.status]
+
+    def reset(self) -> None:
+        self._last_refresh = 0.0
+        self._refresh_took = 0.0
+        self._refreshed_version = None
+        self._behind_shown = 0
+        self.state.live = not self.feed.ended
 
     @property
     def source(self):
         return self.feed.source
 
-    def _feed_for(self, source, follow: bool, store, max_tapes: int, max_calls: int) -> Feed:
-        """The feed to read: ``source`` itself when it is one (a server's shared feed),
-        else a feed of this view alone over ``source`` and ``store`` (or a new store)."""
-        if isinstance(source, Feed):
-            return source
-        source = as_source(source, follow_live=follow)
-        return Feed(source, store if store is not None else
-                    new_store(source, max_tapes, max_calls))
-
-    def _source_done(self) -> bool:
-        return self.feed.ended
+    def use(self, feed: Feed) -> None:
+        """Follow ``feed`` from now on (another run loaded)."""
+        self.stop()
+        if feed is not self.feed:
+            feed.watch(self)
+        self.feed = feed
+        self.reset()
 
     # ---- the user's interactions -------------------------------------------------------------
-    def _watch_interactions(self):
-        """Every change the user can make tells the feed to step aside for a moment."""
-        watched = [(self.graph, ["selected", "box_clicked"]), (self.player, ["value"]),
-                   (self.side, ["active"]), (self.bottom, ["active"]),
-                   (self.tape_select, ["value"]), (self.call_select, ["value"]),
-                   (self.search, ["value"]), (self.line_select, ["value"]),
-                   (self.variables, ["selection"])]
-        watched += [(b, ["clicks"]) for b in (self.fit_button, self.expand_button,
-                                               self.collapse_button, self.bp_nan,
-                                               self.bp_zero, self.bp_node)]
-        for widget, names in watched:
-            widget.param.watch(self._on_interaction, names)
-        self.feed.watch(self)
+    def watch_user(self, layout) -> None:
+        """Every change the user can make in ``layout`` (and on the graph) tells the feed to
+        step aside for a moment."""
+        for widget in layout.select(pn.widgets.Widget):
+            names = [n for n in ("value", "clicks", "selection") if n in widget.param]
+            if names:
+                widget.param.watch(self._on_interaction, names[:1])
+        for tabs in layout.select(pn.Tabs):
+            tabs.param.watch(self._on_interaction, ["active"])
+        self.plot.param.watch(self._on_interaction, ["selected", "box_clicked"])
 
     def _on_interaction(self, *events):
-        if not self._view_updates:      # the view's own updates are not the user's
+        if self.state.by_user:      # the view's own updates are not the user's
             self.feed.note_interaction()
-
-    @contextlib.contextmanager
-    def _updating_views(self):
-        """Changes made meanwhile are the view's, not the user's."""
-        self._view_updates += 1
-        try:
-            yield
-        finally:
-            self._view_updates -= 1
 
     def answering(self) -> bool:
         """True while this view still answers the user (a layout for a click runs)."""
-        return self.layout_busy and self._layout_for_user
+        return self.state.layout_busy and self.state.layout_for_user
 
     # ---- polling -----------------------------------------------------------------------------
-    def _start_polling(self):
-        if self._callback is None and not self._source_done():
+    def start(self):
+        """Poll the source (once the page has loaded)."""
+        if self._callback is None and self.state.live:
             # the callback holds the view weakly and stops once the view is gone: a live
             # view dropped in a notebook must not be kept (and its events paid for) for ever
             view = weakref.ref(self)
@@ -93,43 +119,55 @@ class LiveFollowing:
                 if me is None:
                     callback.stop()
                 else:
-                    me._tick()
+                    me.tick()
             callback = self._callback = pn.state.add_periodic_callback(tick, period=self.period)
 
-    def _fill(self):
+    def stop(self):
+        if self._callback is not None:
+            self._callback.stop()
+            self._callback = None
+
+    def fill(self):
         """A new view's first events: all of a finished source, up to 50,000 of a live one
         that nobody read yet (a shared feed other tabs read is shown as it is)."""
-        if self._source_done():
+        if self.feed.ended:
             self.feed.pump(budget=None, force=True)
         elif self.store.n_events == 0:
             self.feed.pump(budget=None, limit=50_000, force=True)
-        self.refresh(force=True)
 
-    def _tick(self):
+    @contextlib.contextmanager
+    def timing(self):
+        """Time a redraw of the views (the next one waits several times as long)."""
+        start = self._last_refresh = time.monotonic()
+        self._refreshed_version = self.store.version
+        try:
+            yield
+        finally:
+            self._refresh_took = time.monotonic() - start
+
+    def tick(self):
         feed = self.feed
-        with self._updating_views():
+        with self.state.updating():
             if feed.store is not self.store:    # the source restarted: the new run alone
-                self.load(feed, title=self.title)
+                self._reload(feed, title=self.state.title)
                 return
             exhausted = feed.pump()
             if feed.store is not self.store:
                 return                           # (shown from the next tick)
-            if exhausted and self._source_done():
-                with self.graph.held():
-                    self.refresh()
-                    self._mark_ended()
-                if self._callback is not None:
-                    self._callback.stop()
-                    self._callback = None
+            if exhausted and feed.ended:
+                with self.plot.held():
+                    self._redraw()
+                    self.mark_ended()
+                self.stop()
                 return
             if feed.yielding() or not self.page_ack.caught_up():
                 return     # the user waits for an answer, or the page for the last redraw
             due = time.monotonic() - self._last_refresh >= self._refresh_spacing()
             if due and (self.store.version != self._refreshed_version or
                         feed.behind() != self._behind_shown):
-                with self.graph.held():     # (the graph's data last in the message)
-                    self.refresh()
-                if _served():
+                with self.plot.held():     # (the graph's data last in the message)
+                    self._redraw()
+                if served():
                     self.page_ack.mark_sent()
 
     def _refresh_spacing(self) -> float:
@@ -137,31 +175,62 @@ class LiveFollowing:
         one took here and in the page."""
         return max(1.0, SPACING * max(self._refresh_took, self.page_ack.took))
 
-    def _redraw_spacing(self) -> float:
-        """Seconds between two layouts of a live graph: at least a second, and several
-        times what the last layout took."""
-        return max(1.0, SPACING * self._layout_took)
+    def mark_ended(self):
+        self.state.live = False
+        self.state.ended = True
+        self.guarded(self.refresh)
+
+    # ---- the status line ---------------------------------------------------------------------
+    @param.depends("state.layout_busy", watch=True)
+    def _on_layout(self):
+        self.guarded(self.refresh)
+
+    def refresh(self, force: bool = False) -> None:
+        s, state = self.store, self.state
+        parts = [f"{s.n_events} events", f"{len(s.tapes)} tape(s)", f"{len(s.calls)} gradient call(s)"]
+        live = state.live = not self.feed.ended
+        # a tape's own view polls on after its `with` block, for the calls it may yet answer,
+        # but only a tape still recording is live
+        finished_tape = live and getattr(self.source, "recording", True) is False
+        badge = ('<span class="tv-badge tv-ended" style="background:#eee" title="its with '
+                 'block has exited; gradient calls it answers still show here">tape '
+                 'finished</span>' if finished_tape else
+                 '<span class="tv-badge" style="background:#d4edda">live</span>' if live else
+                 '<span class="tv-badge tv-ended" style="background:#eee">stream ended</span>'
+                 if state.ended else "")
+        warns = getattr(self.source, "warnings", None) or s.warnings
+        lay = self.plot.layout
+        extra = ""
+        if state.layout_busy:
+            extra += ' <span class="tv-badge tv-busy">laying out the graph…</span>'
+        if lay is not None and lay.error:
+            extra += f' <span class="tv-err">layout: {esc(lay.error)} (simple layout used)</span>'
+        if live:
+            extra += self._behind_badge()
+        if warns:
+            extra += f' <span class="tv-err">{esc(len(warns))} recording warning(s): {esc(warns[-1])}</span>'
+        reason = getattr(self.source, "reason", None)
+        if not live and reason and reason != "closed":
+            extra += f' <span class="tv-small">({esc(reason)})</span>'
+        self.status.object = (f'<span class="tv-small"><b>{esc(state.title)}</b> · '
+                              f'{esc(" · ".join(parts))}</span> {badge}{extra}')
 
     def _behind_badge(self) -> str:
         """"catching up" while the view is well behind its source, else nothing."""
-        behind = self._behind_shown = self.feed.behind() if not self._source_done() else 0
+        behind = self._behind_shown = self.feed.behind()
         if behind < CATCHING_UP_AT:
             return ""
         return (' <span class="tv-badge tv-behind" style="background:#fff3cd">catching up: '
                 f'{behind:,} events behind</span>')
 
-    def _mark_ended(self):
-        self._ended_shown = True
-        self._update_graph(force=True)
-        self._update_status()
 
-
-def _served() -> bool:
+def served() -> bool:
+    """True inside a served session (not a notebook, not a test)."""
     doc = pn.state.curdoc
     return doc is not None and getattr(doc, "session_context", None) is not None
 
 
-def _weakly(method):
+def weakly(method):
     """`method` as a callable that does not keep its object alive."""
     ref = weakref.WeakMethod(method)
 

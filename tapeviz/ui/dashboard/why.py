@@ -1,4 +1,4 @@
-"""The *Why* tab of :class:`~tapeviz.ui.dashboard.dashboard.Dashboard`: one card per source of the shown
+"""The *Why* tab: one card per source of the shown
 gradient call, led by a summary line ("10 of 12 ok"); the cards of a problem are open, the
 ok ones folded behind a button. A call with a gradient that is not a finite value (None, NaN,
 Inf) opens on this tab. *Show on graph* highlights where an explanation points and brings the
@@ -8,13 +8,11 @@ page.
 from __future__ import annotations
 
 import panel as pn
+import param
 
 from ..render.cards import any_not_finite, verdict_of, why_card_html
-from .tabs import html_pane
 from ..render.html import esc
-
-WHY_TAB = 2                             # index of the Why tab in the side tabs
-
+from .state import Component, html_pane
 
 COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
 
@@ -32,82 +30,99 @@ def why_summary(results: list) -> str:
     return f'<div class="tv-why-summary">{" · ".join(parts)}</div>'
 
 
-class WhyCards:
-    """Mixed into :class:`~tapeviz.ui.dashboard.dashboard.Dashboard` (which has ``store``, ``graph``,
-    ``call``, ``side`` and the widgets of ``_build``)."""
+class WhyCards(Component):
+    """The cards of the shown gradient call's sources."""
 
-    def _build_why(self):
-        self.why_note = html_pane("<i>No gradient call on this tape yet.</i>")
-        self.why_ok = pn.widgets.Toggle(label="show the ok sources", value=False, width=200,
-                                        visible=False, css_classes=["tv-why-ok"])
-        self.why_ok.param.watch(lambda e: self._fold_ok(), "value")
-        self.why = pn.Column(self.why_note, self.why_ok, sizing_mode="stretch_width",
-                             css_classes=["tv-why"])
-        self._cards: list = []
-        self._origin_buttons: list = []     # "Go to gradient call N" of nan_input cards
-        self._why_results: list = []
+    label = "Why"
+    area = "side"
 
-    def _update_why(self):
-        call = self.store.calls.get(self.call)
-        key = (self.call, id((call or {}).get("results")))
-        if key == self._why_key:
+    def __init__(self, state, plot, **params):
+        super().__init__(state, plot, **params)
+        self.note = html_pane("<i>No gradient call on this tape yet.</i>")
+        self.show_ok = pn.widgets.Toggle(label="show the ok sources", value=False, width=200,
+                                         visible=False, css_classes=["tv-why-ok"])
+        self.show_ok.param.watch(lambda e: self._fold_ok(), "value")
+        self.column = pn.Column(self.note, self.show_ok, sizing_mode="stretch_width",
+                                css_classes=["tv-why"])
+        self.cards: list = []               # (column, html pane, "Show on graph" button)
+        self.origin_buttons: list = []      # "Go to gradient call N" of nan_input cards
+        self.results: list = []
+        self._key = None
+
+    def body(self) -> list:
+        return [self.column]
+
+    def reset(self) -> None:
+        self._key = None          # ids of the old run's objects may be reused
+
+    @param.depends("state.call", "state.drawn", watch=True)
+    def _on_call(self):
+        self.guarded(self._update)
+
+    def _update(self):
+        call = self.store.calls.get(self.state.call)
+        key = (self.state.call, id((call or {}).get("results")))
+        if key == self._key:
             return        # unchanged: keep the cards (no new models for the browser)
-        self._why_key = key
-        self._why_results = []
+        self._key = key
+        self.results = []
         if call is None or call.get("results") is None:
-            self.why_note.object = ("<i>No gradient call on this tape yet.</i>" if call is None
-                                    else "<i>This gradient call has not finished.</i>")
-            self.why_ok.visible = False
-            for col, _, _ in self._cards:
+            self.note.object = ("<i>No gradient call on this tape yet.</i>" if call is None
+                                else "<i>This gradient call has not finished.</i>")
+            self.show_ok.visible = False
+            for col, _, _ in self.cards:
                 col.visible = False
             return
         results = call["results"]
-        self.why_note.object = why_summary(results) if results else "<i>No sources.</i>"
-        while len(self._cards) < len(results):
-            k = len(self._cards)
-            html = html_pane("")
-            button = pn.widgets.Button(label="Show on graph", width=120, css_classes=["tv-why-show"])
-            button.on_click(lambda e, k=k: self.show_cut(k))
-            origin = pn.widgets.Button(label="Go to gradient call", width=200, visible=False,
-                                       css_classes=["tv-why-origin"])
-            origin.on_click(lambda e, k=k: self.go_to_origin(k))
-            col = pn.Column(html, pn.Row(button, origin), sizing_mode="stretch_width")
-            self._cards.append((col, html, button))
-            self._origin_buttons.append(origin)
-            self.why.append(col)
-        for k, (col, html, _) in enumerate(self._cards):
+        self.note.object = why_summary(results) if results else "<i>No sources.</i>"
+        while len(self.cards) < len(results):
+            self._add_card()
+        for k, (col, html, _) in enumerate(self.cards):
             if k < len(results):
                 html.object = why_card_html(self.store, results[k])
                 origin = results[k].get("origin_call")
-                self._origin_buttons[k].visible = isinstance(origin, int)
-                self._origin_buttons[k].label = f"Go to gradient call {origin}"
-        self._why_results = list(results)
+                self.origin_buttons[k].visible = isinstance(origin, int)
+                self.origin_buttons[k].label = f"Go to gradient call {origin}"
+        self.results = list(results)
         n_ok = sum(verdict_of(r) == "value" for r in results)
-        self.why_ok.visible = 0 < n_ok < len(results)
-        self.why_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
+        self.show_ok.visible = 0 < n_ok < len(results)
+        self.show_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
         self._fold_ok()
         if any_not_finite(results):
-            self.side.active = WHY_TAB
+            self.state.bring_forward(self.label)
+
+    def _add_card(self):
+        k = len(self.cards)
+        html = html_pane("")
+        button = pn.widgets.Button(label="Show on graph", width=120, css_classes=["tv-why-show"])
+        button.on_click(lambda e: self.guarded(self.show_cut, k))
+        origin = pn.widgets.Button(label="Go to gradient call", width=200, visible=False,
+                                   css_classes=["tv-why-origin"])
+        origin.on_click(lambda e: self.guarded(self.go_to_origin, k))
+        col = pn.Column(html, pn.Row(button, origin), sizing_mode="stretch_width")
+        self.cards.append((col, html, button))
+        self.origin_buttons.append(origin)
+        self.column.append(col)
 
     def _fold_ok(self):
         """Problem cards open; ok cards shown when all are ok or the toggle asks for them."""
-        results = self._why_results
+        results = self.results
         all_ok = all(verdict_of(r) == "value" for r in results)
-        for k, (col, _, _) in enumerate(self._cards):
+        for k, (col, _, _) in enumerate(self.cards):
             col.visible = k < len(results) and (
-                all_ok or self.why_ok.value or verdict_of(results[k]) != "value")
+                all_ok or self.show_ok.value or verdict_of(results[k]) != "value")
 
     def show_cut(self, k: int):
         """Highlight on the graph where explanation ``k`` of the shown call points, and bring
         the graph into view."""
-        r = self._why_results[k]
+        r = self.results[k]
         ref = r.get("tensor") or {}
-        g = self.graph.graph or {"nodes": [], "edges": []}
+        g = self.plot.graph or {"nodes": [], "edges": []}
         keys = set()
         src_key = f"t{ref.get('id')}"
-        if src_key in self.graph.index:
+        if src_key in self.plot.index:
             keys.add(src_key)
-        if f"op{r.get('node')}" in self.graph.index:       # where the problem starts
+        if f"op{r.get('node')}" in self.plot.index:       # where the problem starts
             keys.add(f"op{r.get('node')}")
         path = {str(p) for p in r.get("path") or []}
         fname, lineno = r.get("filename"), r.get("lineno")
@@ -121,16 +136,13 @@ class WhyCards:
                  if e["cut"] and (e["tail"] in keys or e["head"] in keys)]
         if not edges and r.get("verdict") == "none":
             edges = [(e["tail"], e["head"]) for e in g["edges"] if e["cut"]]
-        self.graph.highlight("cut", sorted(keys), edges)
-        self.graph.reveal()
-        self._cut_source = k
+        self.plot.highlight("cut", sorted(keys), edges)
+        self.plot.reveal()
 
     def go_to_origin(self, k: int):
         """Show the gradient call whose NaN/Inf an update wrote into explanation ``k``'s
         source (a ``nan_input`` card): where the NaN began, one click away."""
-        call = self._why_results[k].get("origin_call")
-        if call in self.store.calls:
-            self.select_call(call)
-        else:
-            self.why_note.object = (f"<i>Gradient call {esc(str(call))} is not in this "
-                                    "recording (dropped or not recorded).</i>")
+        call = self.results[k].get("origin_call")
+        if not self.state.show_call(call):
+            self.note.object = (f"<i>Gradient call {esc(str(call))} is not in this "
+                                "recording (dropped or not recorded).</i>")

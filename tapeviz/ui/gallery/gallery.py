@@ -238,7 +238,7 @@ def index_page(demos_dir: str | os.PathLike | None = None):
     ``./<stem>``."""
     import panel as pn
 
-    from .. import skip_mathjax, skip_webgl
+    from ..compat import skip_mathjax, skip_webgl
     skip_mathjax()
     skip_webgl()
     demos_dir = find_demos_dir(demos_dir)

@@ -21,6 +21,7 @@ from bokeh.plotting import figure
 
 from . import fonts
 from . import dot_layout as _layout
+from ..compat import hold_sending_last
 from .plot_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
 from ..store.tape_graph import FLAGS, KINDS
 
@@ -346,14 +347,8 @@ class GraphView(param.Parameterized):
         if doc is None or getattr(doc, "session_context", None) is None:
             yield
             return
-        mine = {id(m) for m in self._models()}
-        with pn.io.hold(doc):
+        with hold_sending_last(doc, self._models()):
             yield
-            held = getattr(doc.callbacks, "_held_events", None)
-            if isinstance(held, list):
-                ours = [e for e in held if id(getattr(e, "model", None)) in mine]
-                if ours:
-                    held[:] = [e for e in held if id(getattr(e, "model", None)) not in mine] + ours
 
     def _models(self):
         sources = [self.nodes, self.edges, self.arrows, self.elabels, self.clusters,

@@ -1,6 +1,7 @@
 """The graph view's scripts, run in the browser where the plot's real size is known (see
 :class:`tapeviz.ui.graph.plot.GraphView`): fitting the view to the graph, showing labels only when
 they can be read, centring on a found node, and scrolling the page to the graph."""
+from ..compat import KEEP_VIEW_JS
 
 FIT_JS = """
 // a new graph, or the Fit button; not a column of the same graph changing (the backward
@@ -37,7 +38,7 @@ const fit = () => {
   yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
   // kept, as a wheel zoom is: a repaint (labels resized to the new view) re-ran the ranges'
   // own fit, which knows the nodes but not the edges (the lanes between columns were cut)
-  xr.have_updated_interactively = yr.have_updated_interactively = true;
+  """ + KEEP_VIEW_JS + """
   src._tv_fitted = d.key;
   return true;
 };
@@ -79,7 +80,7 @@ const x = src.data.x[0], y = src.data.y[0];
 xr.setv({start: x - k * fw / 2, end: x + k * fw / 2});
 yr.setv({start: y - k * fh / 2, end: y + k * fh / 2});
 // as a wheel zoom does: the next data change (a highlight) must not re-fit
-xr.have_updated_interactively = yr.have_updated_interactively = true;
+""" + KEEP_VIEW_JS + """
 v.el.scrollIntoView({block: "nearest"});
 """
 

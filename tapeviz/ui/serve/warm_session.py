@@ -19,8 +19,9 @@ fine for tapeviz's pages: they read nothing from the request. Only ``tapeviz ser
 finished recording installs it (a followed file or a folder's picker would show what was
 there when the spare was built).
 
-This wraps Panel's ``DocHandler.get_session`` (not public API); if that moves, :func:`install`
-does nothing and every tab builds its own session as before.
+This wraps Panel's ``DocHandler.get_session`` (not public API, through
+:func:`tapeviz.ui.compat.wrap_get_session`); if that moves, :meth:`SpareSession.install` does
+nothing and every tab builds its own session as before.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+from ..compat import token_payload, wrap_get_session
 
 SPARE_HEADER = "X-Tapeviz-Spare"
 
@@ -47,20 +50,8 @@ class SpareSession:
 
     # ---- Panel's hook ---------------------------------------------------------------------
     def install(self) -> bool:
-        try:
-            from panel.io import server as pserver
-            original = pserver.DocHandler.get_session
-            pserver.DocHandler._generate_token_payload   # noqa: B018 (used below)
-        except (ImportError, AttributeError):
-            return False
-        spare = self
-
-        async def get_session(handler):
-            return await spare._get_session(handler, original)
-
-        get_session.__wrapped__ = original
-        pserver.DocHandler.get_session = get_session
-        return True
+        """Answer page requests through :meth:`_get_session` (False: Panel moved its hook)."""
+        return wrap_get_session(self._get_session)
 
     async def _get_session(self, handler, original):
         request = handler.request
@@ -70,7 +61,7 @@ class SpareSession:
             # spare now and answer with it (that page goes nowhere, nobody uses its token)
             if path not in self.spares and not self.loading:
                 await self._build(handler.application, handler.application_context, request,
-                                  handler._generate_token_payload(), path)
+                                  token_payload(handler), path)
             hit = self.spares.get(path)
             if hit is None:     # a tab came first: it was built for that tab, no spare
                 from tornado.web import HTTPError

@@ -39,29 +39,29 @@ def test_two_tabs_following_one_file_share_one_follower_and_store(tmp_path):
     _steps(more, 3)
     a = open_dashboard(str(path), True, "a")
     b = open_dashboard(str(path), True, "b")
-    assert a.source is b.source and a.store is b.store       # one follower, one store
-    follower = a.source
+    assert a.live.source is b.live.source and a.store is b.store       # one follower, one store
+    follower = a.live.source
     assert sum(1 for k in live_feed._FEEDS if k[0] == str(path)) == 1
     extra = _events(more)
     with open(path, "ab") as fh:              # the producer writes more
         fh.write(b"\n".join(extra) + b"\n")
     for _ in range(30):                  # as their periodic callbacks do, a period apart
-        time.sleep(a.period / 1000)
-        a._tick()
-        b._tick()
+        time.sleep(a.live.period / 1000)
+        a.live.tick()
+        b.live.tick()
     # every event once (one reading of the file), not once a tab
     assert a.store.n_events == len(load_recording(path))
     # each tab keeps its own view state
-    key = next(n["key"] for n in a.graph.graph["nodes"] if n.get("op") == "Mul")
-    a.graph.select(key)
-    assert a.graph.selected == key and b.graph.selected == ""
+    key = next(n["key"] for n in a.plot.graph["nodes"] if n.get("op") == "Mul")
+    a.plot.select(key)
+    assert a.plot.selected == key and b.plot.selected == ""
     # closing both tabs drops the feed and closes the file
     del a, b
     gc.collect()
     assert not [k for k in live_feed._FEEDS if k[0] == str(path)]
     assert follower._file is None
     c = open_dashboard(str(path), True, "c")                 # a new tab: a new feed
-    assert c.source is not follower and c.store.n_events == len(load_recording(path))
+    assert c.live.source is not follower and c.store.n_events == len(load_recording(path))
 
 
 class Clock:
@@ -125,17 +125,17 @@ def test_a_click_in_a_followed_view_pauses_ingestion_and_its_own_updates_do_not(
     path = tmp_path / "run.tvz"
     _steps(path, 2)
     d = open_dashboard(str(path), True, "live")
-    assert not d.feed.yielding()          # building and refreshing the view is not the user
+    assert not d.live.feed.yielding()          # building and refreshing the view is not the user
     d.refresh()
-    d._tick()
-    assert not d.feed.yielding()
+    d.live.tick()
+    assert not d.live.feed.yielding()
     more = tmp_path / "more.tvz"
     _steps(more, 3)
     with open(path, "ab") as fh:
         fh.write(b"\n".join(_events(more)) + b"\n")
     before = d.store.n_events
     d.side.active = 1                      # the user opens the Backward tab
-    assert d.feed.yielding()
-    time.sleep(d.period / 1000)
-    d._tick()
+    assert d.live.feed.yielding()
+    time.sleep(d.live.period / 1000)
+    d.live.tick()
     assert d.store.n_events == before     # nothing ingested while the answer goes out

@@ -26,13 +26,13 @@ def test_a_followed_file_replaced_under_the_dashboard_shows_the_new_run_alone(tm
     _run(path, tapes=1, still_open=True)
     d = ui.Dashboard(str(path), follow=True)
     first = list(d.store.tapes)
-    assert len(first) == 1 and not d._source_done()
+    assert len(first) == 1 and not d.live.feed.ended
     other = tmp_path / "other.tvz"
     _run(other, tapes=2)
     os.replace(other, path)              # a new recording at the path
     for _ in range(4):                   # as the periodic callback does, a period apart
-        time.sleep(d.period / 1000)
-        d._tick()
+        time.sleep(d.live.period / 1000)
+        d.live.tick()
     assert len(d.store.tapes) == 2 and not set(first) & set(d.store.tapes)
-    assert "replaced by a new file" in d.status.object
-    assert d.source.restarts == 1 and d.store.calls
+    assert "replaced by a new file" in d.live.status.object
+    assert d.live.source.restarts == 1 and d.store.calls

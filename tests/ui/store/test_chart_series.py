@@ -15,7 +15,7 @@ from tapeviz.events import summarize
 from tapeviz.ui.store.chart_series import (ema, gradient_state, ordered_by_group, scalar_group,
                                      value_state)
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1] / "broken_runs"
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "broken_runs"
 
 
 @pytest.mark.parametrize("grad, state", [
@@ -69,8 +69,8 @@ def test_a_layers_variables_share_a_colour(tmp_path):
         with tv.record(str(out), full=True):
             runpy.run_path(str(CORPUS / "sequential_six_layers.py"), run_name="__main__")
     d = Dashboard(str(out))
-    d.training.update()
-    colour = {n.split(":")[0]: v["color"] for n, v in d.training.vars.items()}
+    d.parts["Training"].refresh()
+    colour = {n.split(":")[0]: v["color"] for n, v in d.parts["Training"].vars.items()}
     layers = sorted({n.rsplit("/", 1)[0] for n in colour})
     assert len(layers) == 6
     for layer in layers:

@@ -13,58 +13,57 @@ import tapeviz.ui as ui
 from tapeviz import events as ev
 from tapeviz.ui.store.source import ListSource, as_source
 
-from conftest import ROOT, env_with_repo, wait_live
-from test_store import _program, run_events
+from conftest import ROOT, env_with_repo, run_events, sample_program, wait_live
 
 
 @pytest.fixture(scope="module")
 def events():
-    return run_events(_program)
+    return run_events(sample_program)
 
 
 def test_dashboard_from_events(events):
     d = ui.Dashboard(events, title="demo")
-    assert d.tape is not None and d.call is not None
-    assert d.graph.keys and "stream ended" in d.status.object
-    key = next(k for k, op in zip(d.graph.keys, d.graph.nodes.data["op"]) if op == "Mul")
-    d.graph.nodes.selected.indices = [d.graph.index[key]]     # as a tap does
-    assert d.graph.selected == key
+    assert d.state.tape is not None and d.state.call is not None
+    assert d.plot.keys and "stream ended" in d.live.status.object
+    key = next(k for k, op in zip(d.plot.keys, d.plot.nodes.data["op"]) if op == "Mul")
+    d.plot.nodes.selected.indices = [d.plot.index[key]]     # as a tap does
+    assert d.plot.selected == key
     # the forward formula comes from op_defined, sent once per process: this module's events may
     # start after it, so the gradient formula (carried by every backward step) is what is sure
-    assert "∂a = g · b" in d.inspector.object
-    n_steps = len(d.store.calls[d.call]["steps"])
-    d.player.value = 1
-    assert f"step 2 of {n_steps}" in d.step_view.object
-    assert d.graph.hl_nodes.data["role"] == ["current"]
+    assert "∂a = g · b" in d.parts["Inspector"].html.object
+    n_steps = len(d.store.calls[d.state.call]["steps"])
+    d.parts["Backward"].player.value = 1
+    assert f"step 2 of {n_steps}" in d.parts["Backward"].step_view.object
+    assert d.plot.hl_nodes.data["role"] == ["current"]
     # three sources, one ok: its card is folded until asked for
-    assert len(d._why_results) == 3 and sum(c[0].visible for c in d._cards) == 2
-    assert d.why_note.object.count("1 of 3 ok") == 1
-    d.why_ok.value = True
-    assert sum(c[0].visible for c in d._cards) == 3
-    d.show_cut(2)
-    assert "cut" in d.graph.hl_nodes.data["role"]
+    assert len(d.parts["Why"].results) == 3 and sum(c[0].visible for c in d.parts["Why"].cards) == 2
+    assert d.parts["Why"].note.object.count("1 of 3 ok") == 1
+    d.parts["Why"].show_ok.value = True
+    assert sum(c[0].visible for c in d.parts["Why"].cards) == 3
+    d.parts["Why"].show_cut(2)
+    assert "cut" in d.plot.hl_nodes.data["role"]
 
 
 def test_breakpoints(events):
     d = ui.Dashboard(events)
-    d._breakpoint("zero")             # no all-zero gradient here: the player stays
-    assert "breakpoint not reached" in d.step_view.object
-    key = next(k for k, op in zip(d.graph.keys, d.graph.nodes.data["op"]) if op == "Mul")
-    d.graph.select(key)
-    d._breakpoint("node")
-    assert d.step_view.object.split("</div>")[0].endswith("Mul")
+    d.parts["Backward"].run_to("zero")             # no all-zero gradient here: the player stays
+    assert "breakpoint not reached" in d.parts["Backward"].step_view.object
+    key = next(k for k, op in zip(d.plot.keys, d.plot.nodes.data["op"]) if op == "Mul")
+    d.plot.select(key)
+    d.parts["Backward"].run_to("node")
+    assert d.parts["Backward"].step_view.object.split("</div>")[0].endswith("Mul")
 
 
 def test_a_failing_view_shows_its_error_only(events, monkeypatch):
     d = ui.Dashboard(events)
 
-    def boom():
+    def boom(force=False):
         raise ValueError("broken <b>view</b>")
-    monkeypatch.setattr(d.jacobian, "update", boom)
+    monkeypatch.setattr(d.parts["Jacobian"], "refresh", boom)
     d.refresh()
-    alert = d._guards["jacobian"].alert
+    alert = d.parts["Jacobian"].alert
     assert alert.visible and "&lt;b>view" in alert.object
-    assert not d._guards["graph"].alert.visible and d.graph.keys
+    assert not d.parts["Graph"].alert.visible and d.plot.keys
 
 
 def test_sources(events, tmp_path):
@@ -79,9 +78,9 @@ def test_sources(events, tmp_path):
     path = tmp_path / "run.tvz"
     from tapeviz.recording import record
     with record(path, full=True):
-        _program()
+        sample_program()
     d = ui.show(path)
-    assert d.title == "run.tvz" and d.store.n_events > 10
+    assert d.state.title == "run.tvz" and d.store.n_events > 10
 
 
 def test_show_after_the_gradient_call_still_has_the_graph_and_its_steps(monkeypatch):
@@ -94,7 +93,7 @@ def test_show_after_the_gradient_call_still_has_the_graph_and_its_steps(monkeypa
     g = tape.gradient(y, x)
     d = tape.show()
     d.refresh()
-    call = d.store.calls[d.call]
+    call = d.store.calls[d.state.call]
     assert sorted(op["op"] for op in d.store.ops.values()) == ["Mul", "Sin"]
     assert [s["op"] for s in call["steps"]] == ["Mul", "Sin"]
     assert call["method"] == "gradient" and call["site"]["code"] == "g = tape.gradient(y, x)"
@@ -113,12 +112,12 @@ def test_show_of_a_tape_that_freed_its_values_draws_its_lineage(monkeypatch):
     d = tape.show()
     d.refresh()
     assert sorted(op["op"] for op in d.store.ops.values()) == ["Mul", "Sin"]
-    call = d.store.calls[d.call]
+    call = d.store.calls[d.state.call]
     assert call["steps"] == [] and call["results"][0]["verdict"] == "value"
-    sin = next(n["key"] for n in d.graph.graph["nodes"] if n.get("op") == "Sin")
-    d.graph.select(sin)
-    assert "(not kept)" in d.inspector.object and "y = tv.sin(x) * x" in d.inspector.object
-    assert not any(g.alert.visible for g in d._guards.values())
+    sin = next(n["key"] for n in d.plot.graph["nodes"] if n.get("op") == "Sin")
+    d.plot.select(sin)
+    assert "(not kept)" in d.parts["Inspector"].html.object and "y = tv.sin(x) * x" in d.parts["Inspector"].html.object
+    assert not any(p.alert.visible for p in d.parts.values())
 
 
 def test_show_is_a_notebook_object(events):
@@ -196,14 +195,14 @@ def test_training_chart_selects_a_call_and_toggles_log_scale():
             x.assign_sub(0.1 * g)
             ev.log_scalar("loss", float(loss), step)
     d = ui.Dashboard(run_events(loop))
-    tr = d.training
+    tr = d.parts["Training"]
     assert not tr.built             # a hidden tab is not drawn
-    d.bottom.active = d.TRAINING_TAB                 # as a click on the Training tab does
+    d.bottom.active = 1                              # as a click on the Training tab does
     src = tr.vars[next(iter(tr.vars))]["src"]
     assert len(src.data["x"]) == 4 and tr.scalars is not None
     first_call = src.data["call"][0]
     src.selected.indices = [0]                   # as a click on the first point does
-    assert d.call == first_call and d.tape == d.store.calls[first_call]["tape"]
+    assert d.state.call == first_call and d.state.tape == d.store.calls[first_call]["tape"]
     assert tr.norm_figs["log"].visible and not tr.norm_figs["linear"].visible
     tr.log.value = False
     assert tr.norm_figs["linear"].visible and not tr.norm_figs["log"].visible
@@ -229,13 +228,13 @@ def test_a_click_on_a_scope_box_closes_it_and_a_click_on_the_box_opens_it():
             z = y * y
         tape.gradient(z, w)
     d = ui.Dashboard(run_events(program))
-    keys = list(d.graph.keys)
-    box = next(k for k in d.graph.clusters.data["key"] if k.endswith("scope:layer"))
-    w = next(k for k, n in zip(d.graph.keys, d.graph.nodes.data["name"]) if n.startswith("w:"))
-    d.graph.box_clicked = box                  # as a click on the box, off its nodes, does
-    assert "grp:scope:layer" in d.graph.keys and w not in d.graph.keys      # w is inside
-    d.graph.select("grp:scope:layer")          # a click on the closed box
-    assert sorted(d.graph.keys) == sorted(keys)
+    keys = list(d.plot.keys)
+    box = next(k for k in d.plot.clusters.data["key"] if k.endswith("scope:layer"))
+    w = next(k for k, n in zip(d.plot.keys, d.plot.nodes.data["name"]) if n.startswith("w:"))
+    d.plot.box_clicked = box                  # as a click on the box, off its nodes, does
+    assert "grp:scope:layer" in d.plot.keys and w not in d.plot.keys      # w is inside
+    d.plot.select("grp:scope:layer")          # a click on the closed box
+    assert sorted(d.plot.keys) == sorted(keys)
 
 
 def _sqrt_fit_turns_nan():
@@ -258,20 +257,20 @@ def test_a_nan_input_card_goes_to_the_call_where_nan_began_though_its_tape_is_ol
     first_nan = next(e.call for e in finished if e.results[0]["verdict"] == "nan")
     assert finished[-1].results[0]["cause"] == "nan_input"
     assert finished[-1].call - first_nan > 5        # its tape would have been dropped
-    assert d.call == finished[-1].call
-    origin = d._origin_buttons[0]
+    assert d.state.call == finished[-1].call
+    origin = d.parts["Why"].origin_buttons[0]
     assert origin.visible and origin.label == f"Go to gradient call {first_nan}"
     origin.clicks += 1                              # as a click does
-    assert d.call == first_nan and d.tape == d.store.calls[first_nan]["tape"]
-    (card,) = d._why_results
+    assert d.state.call == first_nan and d.state.tape == d.store.calls[first_nan]["tape"]
+    (card,) = d.parts["Why"].results
     assert card["cause"] == "nan_origin" and "at Sqrt" in card["message"]
     assert "Its input was below 0" in card["message"]
-    assert "Sqrt" in d.graph.nodes.data["op"]
+    assert "Sqrt" in d.plot.nodes.data["op"]
 
 
 def _badges(d) -> list:
     import re
-    return re.findall(r'class="tv-badge[^"]*"[^>]*>([^<]*)<', d.status.object)
+    return re.findall(r'class="tv-badge[^"]*"[^>]*>([^<]*)<', d.live.status.object)
 
 
 def test_only_a_tape_still_recording_is_live():
@@ -284,11 +283,11 @@ def test_only_a_tape_still_recording_is_live():
         assert _badges(inside) == ["live"]
     after = tape.show()
     assert _badges(after) == ["tape finished"]
-    inside.feed.pump(budget=None, force=True)   # what its polling does once a redraw is due:
+    inside.live.feed.pump(budget=None, force=True)   # what its polling does once a redraw is due:
     inside.refresh(force=True)                  # it sees the block exit
     assert _badges(inside) == ["tape finished"]
     tape.gradient(y, x)
-    after.feed.pump(budget=None, force=True)
+    after.live.feed.pump(budget=None, force=True)
     after.refresh(force=True)
     assert len(after.store.calls) == 1 and _badges(after) == ["tape finished"]
     del tape

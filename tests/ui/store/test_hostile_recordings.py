@@ -171,7 +171,7 @@ def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, lite
     from tapeviz.ui.serve.app import open_dashboard
     dash = open_dashboard(str(path), False, "t")
     assert dash.store.tape_ids() == [1, 2]
-    assert "1 recording warning(s)" in dash.status.object
+    assert "1 recording warning(s)" in dash.live.status.object
 
     out = tmp_path / "nan.html"
     rc, _, output = _export_peak(path, out)

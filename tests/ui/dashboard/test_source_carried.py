@@ -38,10 +38,10 @@ def _record_script(tmp_path, text=SCRIPT):
 def _inspector_texts(d) -> str:
     """The inspector's HTML for every node of the shown graph, and the why cards."""
     out = []
-    for key in d.graph.keys:
-        d.graph.nodes.selected.indices = [d.graph.index[key]]     # as a tap does
-        out.append(d.inspector.object)
-    out.extend(html.object for _, html, _ in d._cards)
+    for key in d.plot.keys:
+        d.plot.nodes.selected.indices = [d.plot.index[key]]     # as a tap does
+        out.append(d.parts["Inspector"].html.object)
+    out.extend(html.object for _, html, _ in d.parts["Why"].cards)
     return "\n".join(out)
 
 
@@ -130,7 +130,7 @@ def test_a_variable_made_before_any_tape_has_its_line_in_the_recording(tmp_path)
     assert card["cause"] == "not_trainable" and card["lineno"] == 3
     assert rec.sources[str(script)][3].startswith("scale = tv.Variable(2.0, trainable=False")
     d = ui.Dashboard(str(path))
-    assert "made-before-the-tape" in "\n".join(html.object for _, html, _ in d._cards)
+    assert "made-before-the-tape" in "\n".join(html.object for _, html, _ in d.parts["Why"].cards)
 
 
 def test_a_hand_made_explanation_naming_a_file_carries_none_of_it(tmp_path):
@@ -148,8 +148,8 @@ def test_a_hand_made_explanation_naming_a_file_carries_none_of_it(tmp_path):
 
 
 def test_an_old_recording_shows_the_line_it_carries_and_says_the_source_is_missing(tmp_path):
-    fixture = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures",
-                           "recording_v1.jsonl")
+    tests = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    fixture = os.path.join(tests, "fixtures", "recording_v1.jsonl")
     d = ui.Dashboard(fixture)
     shown = _inspector_texts(d)
     codes = {e.site["code"] for e in tv.load_recording(fixture)

@@ -12,35 +12,15 @@ from tapeviz.ui.graph.group import collapse
 from tapeviz.ui.store.store import Store
 from tapeviz.ui.store.summaries import summary_text
 
-UI = pathlib.Path(__file__).resolve().parents[2] / "tapeviz" / "ui"
+from conftest import run_events, sample_program
 
-
-def run_events(fn):
-    got = []
-    with ev.subscribe(got.append):
-        fn()
-    return got
-
-
-def _program():
-    import numpy as np
-    import tapeviz as tv
-    x = tv.Variable(3.0, name="x")
-    c = tv.Variable(2.0, trainable=False, name="c")
-    v = tv.Variable(5.0, name="v")
-    with tv.GradientTape(persistent=True) as tape:
-        y = x * x + c
-        np.sin(x)
-        with tape.stop_recording():
-            q = v * 2.0
-        loss = y + tv.stop_gradient(y) + q
-    tape.gradient(loss, [x, c, v])
+UI = pathlib.Path(__file__).resolve().parents[3] / "tapeviz" / "ui"
 
 
 @pytest.fixture(scope="module")
 def store():
     s = Store()
-    s.ingest(run_events(_program))
+    s.ingest(run_events(sample_program))
     return s
 
 
@@ -151,7 +131,7 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
     from tapeviz.ui.store.source import load_events, store_for
     path = tmp_path / "run.tvz"
     with record(str(path), full=True):
-        _program()
+        sample_program()
     shared = store_for(path)
     assert store_for(str(path)) is shared
     tabs = [open_dashboard(str(path), False, "run") for _ in range(2)]
@@ -161,7 +141,7 @@ def test_a_finished_recording_is_ingested_once_for_every_tab(tmp_path):
     graphs = [s.graph(s.latest_tape()) for s in (shared, own)]
     assert graphs[0]["nodes"] and \
         [n["key"] for n in graphs[0]["nodes"]] == [n["key"] for n in graphs[1]["nodes"]]
-    assert tabs[0].graph.nodes.data["key"] == tabs[1].graph.nodes.data["key"] != []
+    assert tabs[0].plot.nodes.data["key"] == tabs[1].plot.nodes.data["key"] != []
     path.write_text(path.read_text() + "\n")        # a changed file is read again
     assert store_for(path) is not shared
 
