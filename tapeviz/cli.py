@@ -18,11 +18,9 @@ A bad input (no such file, not a recording) is one line on stderr and exit statu
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -93,6 +91,8 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     import panel as pn
     from .ui.serve import access
     from .ui.serve.app import make_app
+    from .ui.serve.stop_request import StopRequest
+    from .ui.serve.warm_session import warm_first_session
     from .ui.compat import close_component_route
 
     if not follow and not os.path.exists(path):
@@ -129,7 +129,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
             else os.path.basename(path))
     if compare is not None:
         what += f" compared with {os.path.basename(compare)}"
-    stop = _StopRequest()
+    stop = StopRequest()
     # installed before "serving" is printed: whoever reads that line can stop the server with
     # a Ctrl-C, also when this process was started with SIGINT ignored (a background job of
     # a script), which Python would otherwise keep
@@ -147,7 +147,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         gc.collect()
         gc.freeze()
         if local and not follow and not os.path.isdir(path) and not stop.requested:
-            _spare_sessions(path, host, port, compare)
+            warm_first_session(path, host, port, compare)
         server = pn.serve(lambda: make_app(path, follow, title, compare, compare_options),
                           port=port, address=host,
                           show=show and local, title=title or "tapeviz",
@@ -173,62 +173,6 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
             signal.signal(signal.SIGINT, previous)
         if on_stop:
             on_stop()
-
-
-class _StopRequest:
-    """The server's SIGINT handler (Ctrl-C; ``tapeviz run`` sends SIGTERM and SIGHUP to it
-    too), installed before "serving" is printed: it asks the server's loop to stop, and
-    remembers the request for the time before the loop exists. Why: Panel installs its own
-    handler only once the server is built, up to a second after "serving"; in a process
-    started with SIGINT ignored (a background job of a script, which Python keeps ignored) a
-    Ctrl-C in that second was lost and the server ran on (seen under load, in a stress run
-    and in 2 of 40 runs of the test suite's own Ctrl-C test)."""
-
-    def __init__(self):
-        self.requested = False
-        self.loop = None
-        self._interrupt = False
-
-    @contextlib.contextmanager
-    def interrupting(self):
-        """Within: a Ctrl-C raises KeyboardInterrupt (long work that checks for nothing)."""
-        self._interrupt = True
-        try:
-            yield
-        finally:
-            self._interrupt = False
-
-    def install(self):
-        """Handle SIGINT from now on; the handler it replaces (None: not the main thread,
-        which alone receives signals)."""
-        try:
-            return signal.signal(signal.SIGINT, self)
-        except ValueError:
-            return None
-
-    def __call__(self, signum, frame):
-        self.requested = True
-        if self._interrupt:
-            raise KeyboardInterrupt
-        if self.loop is not None:
-            self.loop.asyncio_loop.call_soon_threadsafe(self.loop.stop)
-
-
-def _spare_sessions(path, host, port, compare=None) -> None:
-    """Build the first tab's session at start-up (:mod:`tapeviz.ui.serve.warm_session`); it
-    is dropped if the file (or the one it is compared with) changed before a tab asks."""
-    from .ui.serve.warm_session import SpareSession, build_first
-
-    def key():
-        try:
-            return tuple((st.st_mtime_ns, st.st_size) for st in
-                         (os.stat(p) for p in (path, compare) if p is not None))
-        except OSError:
-            return None
-
-    spare = SpareSession(key=key)
-    if spare.install():
-        build_first(spare, f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
 
 
 def _compared(path, other, follow, options) -> str:

@@ -25,6 +25,7 @@ nothing and every tab builds its own session as before.
 """
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
@@ -150,3 +151,17 @@ def build_first(spare: SpareSession, url: str, timeout: float = 60.0) -> threadi
     th = threading.Thread(target=run, name="tapeviz-spare", daemon=True)
     th.start()
     return th
+
+
+def warm_first_session(path, host, port, compare=None) -> None:
+    """Build the first tab's session of ``tapeviz serve`` at start-up; it is dropped if the file (or the one it is compared with) changed before a tab asks."""
+    def key():
+        try:
+            return tuple((st.st_mtime_ns, st.st_size) for st in
+                         (os.stat(p) for p in (path, compare) if p is not None))
+        except OSError:
+            return None
+
+    spare = SpareSession(key=key)
+    if spare.install():
+        build_first(spare, f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
