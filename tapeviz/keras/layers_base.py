@@ -207,6 +207,11 @@ class Layer(Module):
     def _eager_call(self, inputs, args, kwargs):
         if not isinstance(inputs, (_Operand, list, tuple, dict)):
             inputs = convert_to_tensor(inputs)
+        elif isinstance(inputs, (list, tuple)) and any(isinstance(x, np.ndarray) for x in inputs):
+            # Keras converts each array of a structure on its own: a subclassed model called
+            # on `(targets, contexts)` gets a pair of tensors of different shapes
+            inputs = type(inputs)(convert_to_tensor(x) if isinstance(x, np.ndarray) else x
+                                  for x in inputs)
         elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0],
                                                                             _Operand):
             inputs = convert_to_tensor(inputs)

@@ -58,3 +58,23 @@ conv(tf.ones((1, 2, 2, 1)))
 conv.kernel.assign([[[[-2.0]]]])
 conv.activation = None
 report("activation_none.conv", conv(tf.ones((1, 2, 2, 1))))
+
+# a subclassed model called on a tuple of NumPy arrays of different shapes (word2vec's
+# `(target, context)` pairs): each array becomes a tensor of its own
+class PairModel(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.embedding = tf.keras.layers.Embedding(5, 2)
+
+    def call(self, pair):
+        target, context = pair
+        return tf.einsum("be,bce->bc", self.embedding(target), self.embedding(context))
+
+
+pair_model = PairModel()
+pair = (np.array([1, 2]), np.array([[0, 1, 2], [3, 4, 0]]))
+report("pair.shape", list(pair_model(pair).shape))
+pair_model.embedding.embeddings.assign([[0.5, -1.0], [1.0, 2.0], [-0.5, 0.25], [3.0, 0.0],
+                                        [0.1, 0.2]])
+report("pair.values", pair_model(pair))
+report("pair.list", pair_model([pair[0], pair[1]]))
