@@ -5,3 +5,4 @@ from .engine.ops.linalg import norm  # noqa: F401
 from .engine.ops.axes import matrix_transpose  # noqa: F401
 from .engine.ops.einstein import einsum  # noqa: F401,E402
 from .engine.ops.clip import global_norm  # noqa: F401,E402
+from .engine.ops.normalization import l2_normalize  # noqa: F401,E402

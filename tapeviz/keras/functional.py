@@ -46,6 +46,10 @@ class InputLayer(Layer):
     def shape(self):
         return self._batch_input_shape
 
+    @property
+    def output(self):
+        return self._output
+
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 

@@ -207,6 +207,11 @@ class Layer(Module):
     def _eager_call(self, inputs, args, kwargs):
         if not isinstance(inputs, (_Operand, list, tuple, dict)):
             inputs = convert_to_tensor(inputs)
+        elif isinstance(inputs, (list, tuple)) and any(isinstance(x, np.ndarray) for x in inputs):
+            # Keras converts each array of a structure on its own: a subclassed model called
+            # on `(targets, contexts)` gets a pair of tensors of different shapes
+            inputs = type(inputs)(convert_to_tensor(x) if isinstance(x, np.ndarray) else x
+                                  for x in inputs)
         elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0],
                                                                             _Operand):
             inputs = convert_to_tensor(inputs)
@@ -229,6 +234,17 @@ class Layer(Module):
     def losses(self) -> list:
         """This layer's and its sublayers' added losses (see `add_loss`)."""
         return _functional().collect_losses(self)
+
+    @property
+    def output(self):
+        """The KerasTensor(s) its first call on KerasTensors returned, as Keras (Grad-CAM and
+        feature extractors build `Model(model.inputs, layer.output)` from it)."""
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes. Fix: call the layer "
+                                 "on a tf.keras.Input (the functional API) before asking for "
+                                 "its output.")
+        return nodes[0].outputs
 
     def compute_output_shape(self, input_shape):
         from ..engine.ops.makers import zeros

@@ -136,7 +136,7 @@ class _Conv(Layer):
     def _finish(self, out):
         if self.use_bias:
             out = add(out, self.bias)
-        return self.activation(out)
+        return out if self.activation is None else self.activation(out)  # as Keras's Conv
 
 
 class Conv2D(_Conv):

@@ -69,7 +69,8 @@ class Dense(Layer):
             out = tensordot(x, self.kernel, [[x._value.ndim - 1], [0]])
         if self.use_bias:
             out = add(out, self.bias)
-        return self.activation(out)
+        # Keras lets code set `layer.activation = None` (Grad-CAM drops a softmax that way)
+        return out if self.activation is None else self.activation(out)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)

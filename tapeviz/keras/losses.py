@@ -120,7 +120,17 @@ def huber(y_true, y_pred, delta=1.0):
                              delta * abs_error - 0.5 * delta * delta), axis=-1)
 
 
+def kl_divergence(y_true, y_pred):
+    """Σ y_true · log(y_true / y_pred) over the last axis, both clipped to [1e-7, 1] first,
+    as Keras."""
+    y_true, y_pred = _float_pair(y_true, y_pred)
+    y_true = clip_by_value(y_true, EPSILON, 1.0)
+    y_pred = clip_by_value(y_pred, EPSILON, 1.0)
+    return reduce_sum(y_true * log(y_true / y_pred), axis=-1)
+
+
 mse = MSE = mean_squared_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
 mae = MAE = mean_absolute_error
 
 
@@ -187,6 +197,14 @@ class Huber(Loss):
         return huber(y_true, y_pred, self.delta)
 
 
+class KLDivergence(Loss):
+    def __init__(self, reduction=Reduction.AUTO, name="kl_divergence"):
+        super().__init__(reduction, name)
+
+    def call(self, y_true, y_pred):
+        return kl_divergence(y_true, y_pred)
+
+
 class SparseCategoricalCrossentropy(Loss):
     def __init__(self, from_logits=False, ignore_class=None, reduction=Reduction.AUTO,
                  name="sparse_categorical_crossentropy"):
@@ -248,7 +266,8 @@ def get(identifier):
              "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
              "categorical_crossentropy": categorical_crossentropy,
              "binary_crossentropy": binary_crossentropy, "huber": huber,
-             "huber_loss": huber}
+             "huber_loss": huber, "kld": kl_divergence, "kl_divergence": kl_divergence,
+             "kullback_leibler_divergence": kl_divergence}
     if identifier in table:
         return table[identifier]
     raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(table)}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ._base import norm_axis, tensor
 from .axes import squeeze
-from .elementwise import cast, rsqrt, squared_difference
+from .elementwise import cast, maximum, rsqrt, square, squared_difference
 from .gradient_ops import stop_gradient
-from .reduce import reduce_mean
+from .reduce import reduce_mean, reduce_sum
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):
@@ -41,3 +41,17 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 
 
 __all__: list = []      # tv.nn.* only, as in TensorFlow
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(Σ x², epsilon)) over `axis` (all axes when None), written with other ops
+    exactly as TensorFlow writes it, so the gradient is theirs (zero where Σ x² < epsilon).
+
+    >>> import tapeviz as tv
+    >>> tv.math.l2_normalize([3.0, 4.0]).numpy().tolist()
+    [0.6000000238418579, 0.800000011920929]
+    """
+    x = tensor(x)
+    axis = dim if axis is None else axis
+    square_sum = reduce_sum(square(x), axis, keepdims=True)
+    return x * rsqrt(maximum(square_sum, epsilon))
