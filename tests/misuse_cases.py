@@ -1394,6 +1394,25 @@ def inverse_of_singular(tf):
     return tf.linalg.inv(tf.ones((2, 2)))
 
 
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "(2, 2)", "regularise")
+def solve_with_singular_matrix(tf):
+    return tf.linalg.solve(tf.ones((2, 2)), tf.ones((2, 1)))
+
+
+# Rank-deficient matrices whose float32 LU (TensorFlow's order of operations) ends on a pivot
+# of exactly 0; LAPACK's order of rounding leaves a tiny nonzero pivot on these.
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "float32")
+def solve_with_float32_matrix_singular_after_rounding(tf):
+    a = tf.constant([[0.4, 0.4, 0.4], [-2.4, 1.2, 0.3], [-0.08, -0.44, -0.35]])
+    return tf.linalg.solve(a, tf.ones((3, 1)))
+
+
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "adjoint")
+def solve_adjoint_with_float32_matrix_singular_after_rounding(tf):
+    a = tf.constant([[0.06, -0.36, -0.06], [-0.5, 0.4, 1.3], [-0.1, 0.6, 0.1]])
+    return tf.linalg.solve(a, tf.ones((3, 1)), adjoint=True)
+
+
 @raises("InvalidArgumentError", "MatrixDeterminant", "(3,)")
 def det_of_vector(tf):
     return tf.linalg.det(tf.ones(3))
