@@ -1793,6 +1793,20 @@ def gradient_of_assigned_variable(tf):
     return [tape.gradient(y, v)]
 
 
+@value([T((2, 3), "float32", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]),
+        T((2, 3), "float32", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])])
+def gradients_of_spectral_norm_at_zero_matrix(tf):
+    x = tf.zeros((2, 3))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.norm(x, ord=2, axis=[0, 1])
+        g = inner.gradient(y, x)
+        h = tf.reduce_sum(g * tf.reshape(tf.range(6, dtype=tf.float32), (2, 3)))
+    return [g, outer.gradient(h, x)]
+
+
 @raises("InvalidArgumentError", "MatrixInverse", "invertible")
 def gradient_of_det_at_singular_matrix(tf):
     x = tf.constant([[1.0, 2.0], [2.0, 4.0]])
