@@ -1807,6 +1807,32 @@ def gradients_of_spectral_norm_at_zero_matrix(tf):
     return [g, outer.gradient(h, x)]
 
 
+# Two divergences of tests/differential/divergences.py that the random programs reach too
+# rarely to keep in that list (see docs/tensorflow-differences.md).
+@value([T((2,), "float64", [1.0, -1.0])], tf_value=[T((2,), "float64", [NAN, NAN])],
+       why="TensorFlow's float64 erf is NaN at ±inf; the limit is ±1 (its float32 erf gives it)")
+def erf_of_infinite_float64(tf):
+    return [tf.math.erf(tf.constant([INF, -INF], tf.float64))]
+
+
+@value([T((3,), "float32", [-0.4025575, 0.0242785, 0.3782789])],
+       tf_value=[T((3,), "float32", [NAN, 0.0242785, 0.3782789])],
+       why="the logits' second derivative is (diag(p) - p pᵀ) w, p = softmax(logits), "
+           "whatever the labels; TensorFlow multiplies the loss's zero upstream gradient by "
+           "softmax(logits) - labels, 0·inf = NaN at the infinite label")
+def softmax_xent_second_derivative_with_infinite_label(tf):
+    logits = tf.constant([0.5, -0.3, 0.2])
+    labels = tf.constant([INF, 0.0, 0.0])
+    with tf.GradientTape() as outer:
+        outer.watch(logits)
+        with tf.GradientTape() as inner:
+            inner.watch(logits)
+            loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        g = inner.gradient(loss, logits)
+        h = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0]))
+    return [outer.gradient(h, logits)]
+
+
 @raises("InvalidArgumentError", "MatrixInverse", "invertible")
 def gradient_of_det_at_singular_matrix(tf):
     x = tf.constant([[1.0, 2.0], [2.0, 4.0]])
