@@ -1394,6 +1394,25 @@ def inverse_of_singular(tf):
     return tf.linalg.inv(tf.ones((2, 2)))
 
 
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "(2, 2)", "regularise")
+def solve_with_singular_matrix(tf):
+    return tf.linalg.solve(tf.ones((2, 2)), tf.ones((2, 1)))
+
+
+# Rank-deficient matrices whose float32 LU (TensorFlow's order of operations) ends on a pivot
+# of exactly 0; LAPACK's order of rounding leaves a tiny nonzero pivot on these.
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "float32")
+def solve_with_float32_matrix_singular_after_rounding(tf):
+    a = tf.constant([[0.4, 0.4, 0.4], [-2.4, 1.2, 0.3], [-0.08, -0.44, -0.35]])
+    return tf.linalg.solve(a, tf.ones((3, 1)))
+
+
+@raises("InvalidArgumentError", "MatrixSolve", "invertible", "adjoint")
+def solve_adjoint_with_float32_matrix_singular_after_rounding(tf):
+    a = tf.constant([[0.06, -0.36, -0.06], [-0.5, 0.4, 1.3], [-0.1, 0.6, 0.1]])
+    return tf.linalg.solve(a, tf.ones((3, 1)), adjoint=True)
+
+
 @raises("InvalidArgumentError", "MatrixDeterminant", "(3,)")
 def det_of_vector(tf):
     return tf.linalg.det(tf.ones(3))
@@ -1772,6 +1791,46 @@ def gradient_of_assigned_variable(tf):
         v.assign(v * 2.0)
         y = tf.identity(v)
     return [tape.gradient(y, v)]
+
+
+@value([T((2, 3), "float32", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]),
+        T((2, 3), "float32", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])])
+def gradients_of_spectral_norm_at_zero_matrix(tf):
+    x = tf.zeros((2, 3))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.norm(x, ord=2, axis=[0, 1])
+        g = inner.gradient(y, x)
+        h = tf.reduce_sum(g * tf.reshape(tf.range(6, dtype=tf.float32), (2, 3)))
+    return [g, outer.gradient(h, x)]
+
+
+# Two divergences of tests/differential/divergences.py that the random programs reach too
+# rarely to keep in that list (see docs/tensorflow-differences.md).
+@value([T((2,), "float64", [1.0, -1.0])], tf_value=[T((2,), "float64", [NAN, NAN])],
+       why="TensorFlow's float64 erf is NaN at ±inf; the limit is ±1 (its float32 erf gives it)")
+def erf_of_infinite_float64(tf):
+    return [tf.math.erf(tf.constant([INF, -INF], tf.float64))]
+
+
+@value([T((3,), "float32", [-0.4025575, 0.0242785, 0.3782789])],
+       tf_value=[T((3,), "float32", [NAN, 0.0242785, 0.3782789])],
+       why="the logits' second derivative is (diag(p) - p pᵀ) w, p = softmax(logits), "
+           "whatever the labels; TensorFlow multiplies the loss's zero upstream gradient by "
+           "softmax(logits) - labels, 0·inf = NaN at the infinite label")
+def softmax_xent_second_derivative_with_infinite_label(tf):
+    logits = tf.constant([0.5, -0.3, 0.2])
+    labels = tf.constant([INF, 0.0, 0.0])
+    with tf.GradientTape() as outer:
+        outer.watch(logits)
+        with tf.GradientTape() as inner:
+            inner.watch(logits)
+            loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        g = inner.gradient(loss, logits)
+        h = tf.reduce_sum(g * tf.constant([1.0, 2.0, 3.0]))
+    return [outer.gradient(h, logits)]
 
 
 @raises("InvalidArgumentError", "MatrixInverse", "invertible")

@@ -213,6 +213,9 @@ def _hint(op, inputs, text) -> str:
     if "matmul" in text or "mismatch in its core dimension" in text:
         return ("Fix: the inner dimensions must agree: (..., n, k) @ (..., k, m); "
                 "transpose one operand (tv.transpose) or check the layer sizes.")
+    if "not invertible" in text:
+        return ("Fix: the matrix is singular; look for a zero or repeated row or column, or "
+                "regularise it, e.g. matrix + 1e-6 * tv.eye(n).")
     if "reshape" in text:
         return "Fix: the new shape must have the same number of elements (use -1 for one axis)."
     return "Fix: check the shapes and dtypes of the inputs."

@@ -61,31 +61,12 @@ DIVERGENCES = [
         lambda p, e, d: bool(_differing_inputs(p, d)) and _differing_inputs(p, d) <= _labels(p),
         tensorflow_wrong=True),
     Divergence(
-        "softmax_cross_entropy_with_logits: second derivative with infinite labels or logits",
-        "TensorFlow's gradient of its fused loss multiplies the loss output's gradient, 0 when "
-        "only the backprop output softmax - labels is differentiated again, by that output: "
-        "where it is infinite, 0·inf puts NaN into the logits' second derivative (the "
-        "labels' part differs as in the entry above); tapeviz gives the derivative of "
-        "softmax(logits) - labels, finite at finite logits",
-        frozenset({"grad2"}),
-        lambda p, e, d: _calls(p, "nn.softmax_cross_entropy_with_logits")
-        and _inputs_hold(p, np.isinf),
-        tensorflow_wrong=True),
-    Divergence(
         "softsign's second derivative",
         "TensorFlow registers no gradient for SoftsignGrad and raises LookupError; tapeviz "
         "differentiates it",
         frozenset({"grad2"}),
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
-    Divergence(
-        "erf of an infinite float64",
-        "TensorFlow's float64 erf is NaN at infinity (and beyond about 1e300); the limit, and "
-        "tapeviz's value, is +1 or -1",
-        frozenset({"value", "grad", "grad2", "jacobian", "batch_jacobian"}),
-        lambda p, e, d: _calls(p, "math.erf") and p["dtype"] == "float64"
-        and _inputs_hold(p, np.isinf),
-        tensorflow_wrong=False),      # (second derivatives are not what differs here)
     Divergence(
         "linalg.inv, and det's gradient, of a matrix holding NaN",
         "TensorFlow raises InvalidArgumentError or returns NaN depending on where the NaN "

@@ -29,9 +29,15 @@ DOMAINS = {
     "simplex": lambda rng, shape: _simplex(rng, shape),
     "well_conditioned": lambda rng, shape: (rng.normal(size=shape) * 0.3
                                             + np.eye(shape[-1]) * 2.0),
+    "singular": lambda rng, shape: _without_last_row(DOMAINS["well_conditioned"](rng, shape)),
     "mod_safe": lambda rng, shape: (rng.uniform(0.2, 0.8, size=shape)
                                     + rng.integers(-2, 3, size=shape)),
 }
+
+
+def _without_last_row(matrix):
+    matrix[..., -1, :] = 0.0
+    return matrix
 
 
 def _simplex(rng, shape):
@@ -73,12 +79,13 @@ class Builder:
         return out
 
     # --- variables --------------------------------------------------------------------------
-    def fresh(self, shape, domain="real", dtype=None, special=(), watch=None):
+    def fresh(self, shape, domain="real", dtype=None, special=(), watch=None, plant=True):
         """A new input; `special` values (kinks, ties, zeros, non-finite) replace some entries
-        when the program's tag asks for them."""
+        when the program's tag asks for them (and `plant` allows it)."""
         dtype = dtype or self.dtype
         value = np.asarray(DOMAINS[domain](self.rng, tuple(shape)), dtype=np.float64)
-        value = self._plant(value, special)
+        if plant:
+            value = self._plant(value, special)
         name = f"x{len(self.inputs)}"
         if watch is None:
             watch = bool(self.rng.random() < 0.85)

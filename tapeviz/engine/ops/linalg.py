@@ -8,6 +8,7 @@ from ..op import apply, defop
 from ._base import flag, norm_axis, pair, require, tensor
 from .axes import matrix_transpose, reshape, transpose
 from .elementwise import abs, sqrt
+from .lu import lu_factor, lu_solve
 from .reduce import _spread, reduce_max, reduce_sum
 from .spectral import svd as _svd, top_singular_outer as _top_singular_outer
 
@@ -107,10 +108,13 @@ def det(input, name=None):
 
 
 def _solve_forward(a, b, adjoint):
-    try:
-        return np.linalg.solve(_mt(a).conj() if adjoint else a, b)
-    except np.linalg.LinAlgError:
-        raise ValueError("Input matrix is not invertible") from None
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(_mt(a).conj() if adjoint else a, batch + a.shape[-2:])
+    lu, perm, singular = lu_factor(a)
+    if singular:       # TensorFlow's test: a pivot of its LU is exactly 0
+        raise ValueError("Input matrix is not invertible (its LU factorization has a zero "
+                         "pivot)")
+    return lu_solve(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
 
 
 def _solve_dmatrix(g, y, a, b, adjoint):

@@ -21,8 +21,11 @@ def svd(x, axes):
 
 
 def _top_outer(x, axes):
-    u, _, vh = svd(x, axes)
-    return np.moveaxis(u[..., :, :1] * vh[..., :1, :], (-2, -1), axes).astype(x.dtype)
+    """u₁v₁ᵀ, and 0 for a zero matrix (σ₁ = 0 has no top singular pair; TensorFlow's
+    gradient of the norm is 0 there, one of its subgradients)."""
+    u, s, vh = svd(x, axes)
+    outer = u[..., :, :1] * vh[..., :1, :] * (s[..., :1, None] != 0)
+    return np.moveaxis(outer, (-2, -1), axes).astype(x.dtype)
 
 
 def _outer(a, b):
@@ -55,6 +58,7 @@ def _top_outer_vjp(h, out, x, axes):
         grad = (_outer(np.einsum("...mj,...j->...m", uk, c1), v1)
                 + _outer(u1, np.einsum("...nj,...j->...n", vk, c2))
                 + (_outer(pa, v1) + _outer(u1, qb)) / s1[..., None])
+    grad = np.where(s1[..., None] == 0, 0.0, grad)   # u₁v₁ᵀ is 0 at a zero matrix, as above
     grad = np.moveaxis(grad, (-2, -1), tuple(k + a for a in axes))
     return Tensor(grad.astype(xv.dtype))
 
