@@ -60,7 +60,7 @@ def released_story(tape) -> list:
     from . import nest
     from ..explain import explain_flat
     from .jacobians import VALUE_LIMIT as JACOBIAN_LIMIT
-    from .tape_events import finished_payload, started_payload
+    from .tape_events import finished_payload, gradient_health, started_payload, verdict_rows
     from .gradient_args import _as_target, _sources, _unconnected
     from .tape import _call_ids
     limit = _events.config["value_limit"]
@@ -76,9 +76,12 @@ def released_story(tape) -> list:
             call, tape._id, method, [(t, t._value, t._node) for t in targets], triples,
             unconnected, site, limit)))
         explanations = explain_flat(tape, targets, sources, answers, unconnected)
+        pairs: list = []
+        gradient_health(answers, pairs)
         out.append(make(_events.GradientFinished, **finished_payload(
             call, tape._id, triples, answers, explanations, limit,
-            limit if method == "gradient" else JACOBIAN_LIMIT)))
+            limit if method == "gradient" else JACOBIAN_LIMIT,
+            verdicts=verdict_rows(sources, pairs))))
     return out
 
 

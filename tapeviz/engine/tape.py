@@ -21,7 +21,7 @@ from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _targets_that_are_sources, _unconnected)
 from .call_site import as_dict, user_names, user_prefix, user_site, where
 from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
-                          watched_payload)
+                          verdict_rows, watched_payload)
 from .tensor import Tensor, Variable
 # (the per-thread name scopes live with the rest of a thread's state; imported from here too)
 from .threadstate import current_backward, current_scope, here, name_scope, tapes  # noqa: F401
@@ -342,8 +342,7 @@ class GradientTape:
             later = (state, targets, entries, user_names(sources), unconnected, user_prefix())
         if listening:   # summaries built when a subscriber reads the event
             limit = _events.config["value_limit"]
-            verdicts = [{"id": s._id, "name": s.name, "verdict": v, "norm": n}
-                        for s, (v, n) in zip(sources, verdicts)]
+            verdicts = verdict_rows(sources, verdicts)
             event = _events.deferred(
                 _events.GradientFinished, finished_payload, call, self._id,
                 [(s, s._value, s._node) for s in sources], results, explanations, limit,

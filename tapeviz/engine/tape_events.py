@@ -142,6 +142,13 @@ def explain_later(sources, results, tape, targets, entries, names, unconnected,
             for s, r in zip(sources, results)]
 
 
+def verdict_rows(sources, pairs) -> list:
+    """``gradient_finished``'s ``verdicts``: each source's verdict and norm, from the
+    ``(verdict, norm)`` pairs :func:`gradient_health` filled in."""
+    return [{"id": s._id, "name": s.name, "verdict": v, "norm": n}
+            for s, (v, n) in zip(sources, pairs)]
+
+
 def finished_payload(call, tape, sources, results, explanations, ref_limit,
                       grad_limit, later=None, verdicts=()) -> dict:
     if explanations is None:
