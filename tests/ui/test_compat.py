@@ -99,6 +99,7 @@ def test_panel_server_pages_still_bundle_through_the_name_skip_webgl_wraps(monke
 
 def test_panel_page_requests_still_go_through_get_session_and_its_token_payload(monkeypatch):
     import asyncio
+    import concurrent.futures
     import inspect
     from panel.io.server import DocHandler
     monkeypatch.setattr(DocHandler, "get_session", DocHandler.get_session)
@@ -111,7 +112,11 @@ def test_panel_page_requests_still_go_through_get_session_and_its_token_payload(
         seen.append((handler, wrapped))
         return "session"
     assert compat.wrap_get_session(hook)
-    assert asyncio.run(DocHandler.get_session("handler")) == "session"
+    # (in a thread of its own: a browser test earlier in the session may leave an event loop
+    # running in this one, where asyncio.run refuses to start)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        got = pool.submit(asyncio.run, DocHandler.get_session("handler")).result()
+    assert got == "session"
     assert seen == [("handler", original)]
 
     class App:
