@@ -32,8 +32,8 @@ recorded = tv.show(rec.path)
 calls = sorted(recorded.store.calls)
 shown = tape.show()
 print(json.dumps({"recorded": [cards(recorded, c) for c in calls],
-                  "tape": cards(shown, shown.call),
-                  "lines": recorded.line_select.options}))"""
+                  "tape": cards(shown, shown.state.call),
+                  "lines": recorded.parts["Inspector"].line_select.options}))"""
 
 
 def _corpus_notebook(name: str, work) -> tuple:
@@ -103,10 +103,10 @@ for name in corpus_truth.SCRIPTS:
     for k in corpus_truth.marked_places(corpus_truth.CORPUS / f"{name}.py", len(calls)):
         view = tv.show(path)
         view.select_call(calls[k - 1])
-        nodes = view.graph.nodes.data
+        nodes = view.plot.nodes.data
         shown[f"{name}:{k}"] = {
-            "call": view.call,
-            "cards": [why_card_html(view.store, r) for r in view.store.calls[view.call]["results"]],
+            "call": view.state.call,
+            "cards": [why_card_html(view.store, r) for r in view.store.calls[view.state.call]["results"]],
             "nodes": {c: list(nodes[c]) for c in ("key", "op", "flag", "summary")}}
 with open(f"{work}/shown.json", "w") as fh:
     json.dump(shown, fh)"""
