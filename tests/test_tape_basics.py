@@ -87,3 +87,18 @@ def test_gradient_keeps_the_structure_of_flat_and_nested_sources():
         y = a * 2.0
     with pytest.raises(ValueError, match="Argument `sources` must be a tensor"):
         tape.gradient(y, [a, 1.0])
+
+
+def test_a_finite_gradient_whose_squared_norm_overflows_warns_nothing_and_is_a_value():
+    """3e20 squared overflows float32: the health check's dot product must neither leak
+    numpy's RuntimeWarning into the user's run nor call the finite gradient Inf."""
+    import warnings
+    big = tv.Variable([3e20, 3e20], name="big")
+    with tv.events.capture() as seen, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tv.GradientTape() as tape:
+            y = tv.reduce_sum(big) * 3e20
+        (g,) = tape.gradient(y, [big])
+    assert g.numpy().tolist() == [np.float32(3e20)] * 2
+    (finished,) = seen.of("gradient_finished")
+    assert [v["verdict"] for v in finished.verdicts] == ["value"]

@@ -54,6 +54,9 @@ def _finite(value) -> bool:
     return value.dtype.kind != "f" or bool(np.isfinite(value).all())
 
 
+# A finite gradient whose sum of squares overflows float32 is summarised by
+# verdict_and_norm; numpy's overflow warning would only point users at this file.
+@np.errstate(over="ignore")
 def gradient_health(results, verdicts=None) -> str:
     """"healthy": every gradient a float array with a finite norm of at least 1e-6;
     "nonfinite": some gradient is NaN/Inf; "broken": some gradient is None, zero or vanishing
