@@ -102,3 +102,15 @@ def test_a_finite_gradient_whose_squared_norm_overflows_warns_nothing_and_is_a_v
     assert g.numpy().tolist() == [np.float32(3e20)] * 2
     (finished,) = seen.of("gradient_finished")
     assert [v["verdict"] for v in finished.verdicts] == ["value"]
+
+
+def test_explaining_a_gradient_whose_squared_norm_overflows_float32_warns_nothing():
+    import warnings
+    x = tv.constant([[1.0, 2.0]])
+    w = tv.Variable([[3e19], [3e19]], name="w")
+    with tv.GradientTape(persistent=True) as tape:
+        y = tv.reduce_sum(tv.tanh(x @ w * 1e-30)) + tv.reduce_sum(x @ w) * 3e20
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (why,) = tape.explain(y, [w])
+    assert why.verdict == "value"

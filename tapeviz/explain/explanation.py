@@ -149,7 +149,9 @@ def _explain_one(ctx, source, g, unconnected, user_name=None) -> Explanation:
     if ctx.saturable:     # a vanishing value through an activation stuck in its tail
         from .zero import VANISHING, saturated_chain, saturated_on_path
         found = saturated_on_path(ctx, source)
-        if found is None and float(np.linalg.norm(value.reshape(-1))) < VANISHING:
+        # float64: a finite float32 gradient's squared norm may overflow (an exploding run)
+        norm = float(np.linalg.norm(value.reshape(-1).astype(np.float64)))
+        if found is None and norm < VANISHING:
             found = saturated_chain(ctx, source)
         if found is not None:
             return _make(name, "value", "saturated", *found, source, ctx.prefix)
