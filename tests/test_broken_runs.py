@@ -134,3 +134,17 @@ def test_a_loop_variable_does_not_name_the_last_layer(tmp_path):
     names = [r["source_name"] for r in finished[0].results]
     assert names[9] == "w9:0" and names[19] == "b9:0", names
     assert names[20] == "head (head:0)", names
+
+
+def test_a_diverging_run_names_the_overflow_and_the_learning_rate(tmp_path):
+    # Truth by hand: the loss's Square overflows float32 at call 31 (its input, the residual,
+    # is finite: about 3.6e20); then the NaN written into w reaches v's gradient through
+    # tanh(x @ w), an input of v's path, not an op on it: w is where v's NaN comes from
+    finished, _ = recorded_calls(CORPUS / "diverging_sgd.py", tmp_path)
+    w = next(r for r in finished[30].results if _named(r, "w"))
+    assert "Square overflowed float32" in w["message"], w["message"]
+    assert "The largest value the tape read is in v:0" in w["message"], w["message"]
+    assert "Lower the learning rate" in w["fix"], w["fix"]
+    v = next(r for r in finished[31].results if _named(r, "v"))
+    assert v["message"].startswith("The input w:0 already held NaN"), v["message"]
+    assert f"gradient call {finished[30].call}." in v["message"], v["message"]

@@ -278,6 +278,20 @@ def _nonfinite(cause, name, node, op, at, extra):
                 "Use a persistent tape or call tape.explain before tape.gradient.")
     msg = f"The first non-finite value on the path appeared at {op}{at} in the {phase} pass."
     downstream = extra.get("downstream", [])
+    overflow = extra.get("overflow")
+    if overflow and not extra.get("where_trap"):
+        where = "its backward step" if phase == "backward" else "it"
+        msg += (f" {op} overflowed {overflow['dtype']}: the values {where} read are finite "
+                f"but as large as {overflow['largest']:.3g}, so the result passes "
+                f"{overflow['dtype']}'s largest value ({overflow['limit']:.3g}).")
+        if overflow.get("leaf"):
+            msg += (f" The largest value the tape read is in {overflow['leaf']} "
+                    f"({overflow['leaf_largest']:.3g}).")
+        fix = ("values this large usually mean training diverged: each update overshoots, and "
+               "the weights and the loss grow step after step until they overflow (look at the "
+               "loss over the earlier steps). Lower the learning rate, clip the gradients "
+               "(tv.clip_by_global_norm), or scale the inputs and targets to about 1.")
+        return msg, fix
     if extra.get("where_trap"):
         if phase == "forward":
             msg += (" A tv.where after it discarded those elements, so the value is finite, "

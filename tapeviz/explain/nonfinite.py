@@ -13,11 +13,18 @@ from .context import _on_path, _op_name
 def nonfinite_input(ctx, source):
     """``(leaf, extra)`` when a value that entered the tape already held NaN/Inf (the source
     itself, a variable an optimizer wrote a NaN gradient into, the data), else None: the
-    first such leaf on the source's path, in the order the tape read them."""
-    from ..engine.tape_events import NONFINITE_SINCE
+    first such leaf on the source's path, in the order the tape read them; else the first
+    anywhere the targets descend from (a NaN weight of an earlier layer reaches a later
+    layer's gradient through the activations it multiplies)."""
     on = _on_path(ctx.lineage, source._id)
+    return _nonfinite_leaf(ctx, source, on) or \
+        _nonfinite_leaf(ctx, source, {n.id for n in ctx.lineage})
+
+
+def _nonfinite_leaf(ctx, source, scope):
+    from ..engine.tape_events import NONFINITE_SINCE
     for node, inputs, _ in ctx.entries:
-        if node.id not in on:
+        if node.id not in scope:
             continue
         for t in inputs:
             if not _is_leaf(t) or _finite(_kept(t)):
@@ -44,25 +51,65 @@ def _kept(t):
 
 def nonfinite_origin(ctx, source, verdict):
     on = _on_path(ctx.lineage, source._id)
-    path_ops = []
     known = _values(ctx.entries)
-    for node, inputs, outputs in ctx.entries:
-        if node.id not in on:
-            continue
-        path_ops.append(node)
-        ins_ok = all(_finite(known.get(t._id)) for t in inputs)
-        outs_ok = all(_finite(known.get(t._id)) for t in outputs)
-        if ins_ok and not outs_ok:
-            return node, {"phase": "forward", "path": [_op_name(n) for n in path_ops],
+    path_ops = [node for node, _, _ in ctx.entries if node.id in on]
+    # on the source's path first; else off it (a NaN made in an earlier layer reaches this
+    # source's gradient through the activations its op multiplies)
+    for scope in (on, {n.id for n in ctx.lineage}):
+        found = _first_nonfinite_op(ctx, scope, known)
+        if found is not None:
+            node, inputs = found
+            return node, {"phase": "forward",
+                          "path": [_op_name(n) for n in path_ops if n.id <= node.id],
                           "downstream": _downstream_ops(ctx, node, on),
                           "where_trap": _discarded_by_where(ctx, node, known),
-                          "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None}
+                          "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
+                          "overflow": _overflow(ctx, node, known, on)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
         return node, {"phase": "backward", "where_trap": trap,
-                      "path": [_op_name(n) for n in path_ops]}
+                      "path": [_op_name(n) for n in path_ops],
+                      "overflow": _overflow(ctx, node, known, on)}
     return None, {"phase": "unknown"}
+
+
+def _first_nonfinite_op(ctx, scope, known):
+    """``(node, inputs)`` of the first recorded op in ``scope`` whose inputs are finite and
+    whose outputs are not, else None."""
+    for node, inputs, outputs in ctx.entries:
+        if node.id in scope and all(_finite(known.get(t._id)) for t in inputs) and \
+                not all(_finite(known.get(t._id)) for t in outputs):
+            return node, inputs
+    return None
+
+
+#: ops that make Inf from finite inputs only by overflowing (no pole, no domain edge): the
+#: sign of a diverging run, whose weights and loss grow each step until they pass the dtype
+_OVERFLOWS = frozenset({"Square", "Mul", "MatMul", "BatchMatMulV2", "AddV2", "AddN", "Sub",
+                        "SquaredDifference", "Sum", "Mean", "Prod", "Cumsum", "Einsum",
+                        "Conv2D", "BiasAdd"})
+
+
+def _overflow(ctx, node, known, on):
+    """For an op of `_OVERFLOWS`: its inputs' largest magnitude, its dtype's largest value,
+    and the leaf on the path (a variable, the data) holding the largest magnitude."""
+    if _op_name(node) not in _OVERFLOWS:
+        return None
+    by_id = {t._id: t for _, inputs, _ in ctx.entries for t in inputs}
+    values = [np.asarray(known[i]) for i in node.in_ids if i in known]
+    values = [v for v in values if v.dtype.kind == "f" and v.size]
+    if not values or not all(_finite(v) for v in values):
+        return None
+    leaves = [(float(np.abs(known[i]).max()), by_id[i].name) for n, inputs, _ in ctx.entries
+              if n.id in on for i in (t._id for t in inputs)
+              if i in known and _is_leaf(by_id[i]) and np.asarray(known[i]).dtype.kind == "f"
+              and np.asarray(known[i]).size and _finite(known[i])]
+    largest_leaf = max(leaves, default=None)
+    return {"largest": max(float(np.abs(v).max()) for v in values),
+            "limit": float(np.finfo(values[0].dtype).max), "dtype": values[0].dtype.name,
+            "leaf": largest_leaf[1] if largest_leaf else None,
+            "leaf_largest": largest_leaf[0] if largest_leaf else None}
 
 
 def _values(entries) -> dict:
