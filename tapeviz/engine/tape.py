@@ -32,9 +32,17 @@ _call_ids = itertools.count(1)
 _CALLS_KEPT = 8         # a persistent tape remembers its last few calls for show()
 
 
-def _log():
-    import logging   # on the first warning: `import tapeviz` does not load logging
-    return logging.getLogger("tapeviz")
+_not_floating_warnings = itertools.count()
+
+
+def _warn_not_floating(dtype) -> None:
+    """TensorFlow's warning for watching an integer tensor, logged the first 5 times only
+    (as TF's `log_first_n`): a training loop watching one every step is not flooded."""
+    if next(_not_floating_warnings) < 5:
+        import logging   # on the first warning: `import tapeviz` does not load logging
+        logging.getLogger("tapeviz").warning(
+            "The dtype of the watched tensor must be floating (e.g. tv.float32), got %s",
+            dtype.name)
 
 
 class GradientTape:
@@ -141,8 +149,7 @@ class GradientTape:
                 self._watch_variable(t, "watch", site)
             elif isinstance(t, Tensor):
                 if t._value.dtype.kind != "f":
-                    _log().warning("The dtype of the watched tensor must be floating (e.g. "
-                                 "tv.float32), got %s", t.dtype.name)
+                    _warn_not_floating(t.dtype)
                     self._refused.append((t, site))
                     continue
                 if t._id not in self._watched:
@@ -157,8 +164,7 @@ class GradientTape:
     def _watch_variable(self, var, how, site=None):
         if var._value.dtype.kind != "f":
             # as TF: listed by watched_variables(), but nothing differentiable is recorded
-            _log().warning("The dtype of the watched variable must be floating (e.g. "
-                         "tv.float32), got %s", var.dtype.name)
+            _warn_not_floating(var.dtype)
             self._refused.append((var, site or user_site(2)))
             self._watched.setdefault(var._id, (var, how, site or user_site(2)))
             return
