@@ -36,7 +36,12 @@ def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
     kept = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP - 5, STEPS + 1))
     for i, x in enumerate(data["x"]):
         marker = data["marker"][i]
-        assert (marker == "x") == (summaries[x]["why"] in ("verdict", "jump")), x
+        nonfinite = any(s["verdict"] in ("nan", "inf") for s in summaries[x]["sources"])
+        assert (marker in ("x", "triangle")) == (summaries[x]["why"] in ("verdict", "jump")), x
+        assert (marker == "triangle") == nonfinite, x
+        if nonfinite:      # on the ceiling line, above every drawable norm
+            assert data["y"][i] > max(y for y, m in zip(data["y"], data["marker"])
+                                      if m != "triangle"), x
         assert (data["kept"][i] != "summary only") == (x in kept), x
     assert data["kept"][data["x"].index(BAD_STEP - 1)] == "lead-up"
     assert d.parts["Flight"].column.visible
@@ -129,3 +134,21 @@ def test_a_served_flight_recording_opens_on_the_nan_and_its_timeline_answers_cli
     page.screenshot(path=str(tmp_path / "flight.png"), full_page=True)
     print("screenshot:", tmp_path / "flight.png")
     watch.check()
+
+
+def test_a_diverging_run_opens_on_its_first_nan_not_on_the_first_jump(tmp_path):
+    # tests/broken_runs/diverging_sgd.py: the norm jumps from call 4 on (red crosses), and
+    # w's gradient is first NaN at call 31 (marked by hand in the script): the view opens there
+    import runpy
+    import warnings
+    path = tmp_path / "diverging.tvz"
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "broken_runs", "diverging_sgd.py")
+    with warnings.catch_warnings(), tv.record(path):
+        warnings.simplefilter("ignore")
+        runpy.run_path(script, run_name="__main__")
+    summaries = _calls_by_index(path)
+    assert summaries[4]["why"] == "jump"
+    d = ui.Dashboard(str(path))
+    assert d.state.call == summaries[31]["call"]
+    assert d.store.opening_call() == summaries[31]["call"]

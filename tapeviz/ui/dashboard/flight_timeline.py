@@ -2,7 +2,8 @@
 
 One point per call (x: its index in the run, y: its global gradient norm on a log axis; a
 call with no drawable norm sits on the floor line): grey for a call kept as a summary only,
-blue for one kept in full, a red cross for an anomalous one. A click on a call kept in full
+blue for one kept in full, a red cross for an anomalous one, and a purple triangle on a
+ceiling line for a call with a NaN or Inf gradient (its norm is not a number to draw). A click on a call kept in full
 shows that call and its tape in the dashboard; on any call, a note says what was kept of it
 and why (:func:`~tapeviz.ui.flight_calls.call_text`). Shown only for a recording that has
 call summaries. Imports: Panel, Bokeh, ``render.chart_figures``, ``render.html``, ``store.flight_calls``.
@@ -16,14 +17,15 @@ from bokeh.models import ColumnDataSource, HoverTool, TapTool
 
 from ..render.chart_figures import chart_figure
 from ..render.html import esc
-from ..store.flight_calls import ANOMALOUS, call_text
+from ..store.flight_calls import ANOMALOUS, call_text, nonfinite
 from .state import Component
 
 HEIGHT = 170
 STYLE = {"summary": ("#b0b0b0", "circle", 4), "full": ("#1f77b4", "circle", 7),
-         "anomalous": ("#d62728", "x", 13)}
+         "anomalous": ("#d62728", "x", 13), "nonfinite": ("#7b2cbf", "triangle", 13)}
 HINT = ("Every gradient call of the run, from its summary: grey points are summaries only, "
-        "blue ones were kept in full, red crosses are anomalous. Click one.")
+        "blue ones were kept in full, red crosses are anomalous, purple triangles on the top "
+        "line had a NaN or Inf gradient. Click one.")
 
 
 class FlightTimeline(Component):
@@ -75,16 +77,18 @@ class FlightTimeline(Component):
         norms = [r["norm"] for r in rows.values()]
         drawable = [n for n in norms if n is not None and math.isfinite(n) and n > 0]
         floor = min(drawable) / 10 if drawable else 1.0
+        ceiling = max(drawable) * 10 if drawable else 10.0
         data = {k: [] for k in self.source.data}
         for row, norm in zip(rows.values(), norms):
-            style = ("anomalous" if row["why"] in ANOMALOUS else
+            bad = nonfinite(row)
+            style = ("nonfinite" if bad else "anomalous" if row["why"] in ANOMALOUS else
                      "full" if row["full"] else "summary")
             color, marker, size = STYLE[style]
             ok = norm is not None and math.isfinite(norm) and norm > 0
             data["x"].append(row["index"])
-            data["y"].append(norm if ok else floor)
+            data["y"].append(ceiling if bad else norm if ok else floor)
             data["call"].append(row["call"])
-            data["norm"].append("" if norm is None else f"{norm:.4g}")
+            data["norm"].append("NaN/Inf" if bad else "" if norm is None else f"{norm:.4g}")
             data["kept"].append(row["why"] or "summary only")
             data["color"].append(color)
             data["marker"].append(marker)

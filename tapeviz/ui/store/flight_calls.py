@@ -3,8 +3,9 @@
 Such a file has a ``call_summary`` line for every gradient call and the full events of a few
 (``tapeviz/recording/flight.py``). :class:`FlightCalls` keeps one row per summary, in call
 order: what the timeline draws, what the Training charts read (the summaries cover the whole
-run, the full events only some calls), and which call a dashboard opens on: the first
-anomalous one. A call written as the lead-up of a later anomaly is marked kept when that
+run, the full events only some calls), and which call a dashboard opens on: the first with a
+NaN or Inf gradient, else the first anomalous one (a diverging run's norm jumps long before
+its NaN, and the NaN is what its user came for). A call written as the lead-up of a later anomaly is marked kept when that
 later call's summary names it. Imports: stdlib and ``limits``.
 """
 from __future__ import annotations
@@ -23,6 +24,24 @@ WHY_WORDS = {"first": "one of the first calls", "every": "a periodic call (every
 VERDICTS = ("value", "none", "zero", "nan", "inf")
 
 
+#: what an anomalous call holds, most telling first: the first call of the best rank is the
+#: one a view opens on
+_RANKS = ("nonfinite", "verdict", "jump")
+
+
+def nonfinite(row: dict) -> bool:
+    """Did some source of the call get a NaN or Inf gradient?"""
+    return any(s["verdict"] in ("nan", "inf") for s in row["sources"])
+
+
+def anomaly_rank(row: dict) -> int:
+    """0 for a NaN/Inf gradient, 1 for another anomalous verdict, 2 for a jump of the norm,
+    ``len(_RANKS)`` for a call that is not anomalous."""
+    if row["why"] not in ANOMALOUS:
+        return len(_RANKS)
+    return 0 if nonfinite(row) else _RANKS.index(row["why"])
+
+
 def _int(value):
     return value if type(value) is int else None
 
@@ -34,7 +53,8 @@ class FlightCalls:
         self.max_rows = max_rows
         self.rows: OrderedDict = OrderedDict()      # call index -> row
         self.index_of: dict = {}                    # engine call id -> call index
-        self.first_anomaly = None                   # call id of the first anomalous call
+        self.open_on = None                         # call id of the call a view opens on
+        self._open_rank = len(_RANKS)
 
     def __len__(self):
         return len(self.rows)
@@ -66,8 +86,9 @@ class FlightCalls:
             _, old = self.rows.popitem(last=False)
             if self.index_of.get(old["call"]) == old["index"]:
                 del self.index_of[old["call"]]
-        if row["why"] in ANOMALOUS and self.first_anomaly is None:
-            self.first_anomaly = row["call"]
+        rank = anomaly_rank(row)
+        if rank < self._open_rank:
+            self.open_on, self._open_rank = row["call"], rank
         return row
 
     def first_seen(self, call_id) -> bool:

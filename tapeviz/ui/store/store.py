@@ -174,9 +174,10 @@ class Store(param.Parameterized):
         return [c for c in (tape or {}).get("calls", []) if c in self.calls]
 
     def opening_call(self):
-        """The call a view opens on: a flight recording's first anomalous call while its
-        events are kept (None otherwise: the latest tape)."""
-        cid = self.flight.first_anomaly
+        """The call a view opens on: a flight recording's first call with a NaN/Inf gradient,
+        else its first anomalous call, while its events are kept (None otherwise: the latest
+        tape)."""
+        cid = self.flight.open_on
         call = self.calls.get(cid) if cid is not None else None
         return cid if call is not None and call["tape"] in self.tapes else None
 
