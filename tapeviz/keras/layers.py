@@ -27,6 +27,9 @@ from .layers_reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
                              GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                              GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
+from .layers_recurrent import GRU, LSTM, RNN, SimpleRNN  # noqa: F401
+from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
+from .layers_wrappers import Bidirectional, TimeDistributed  # noqa: F401
 from .masking import Masking  # noqa: F401
 
 # Keras's other spellings
