@@ -105,7 +105,7 @@ class RNN(Layer):
         return [zeros((inputs.shape[0], s), self._dtype) for s in self._state_sizes()]
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
-        from ..engine.ops import expand_dims, stack, where, zeros_like
+        from ..engine.ops import expand_dims, stack, unstack, where, zeros_like
         if isinstance(inputs, (list, tuple)):
             inputs, initial_state = inputs[0], (list(inputs[1:]) or initial_state)
         if isinstance(mask, (list, tuple)):
@@ -118,21 +118,23 @@ class RNN(Layer):
         if mask is not None:
             mask = _masking.as_mask(mask, f"{type(self).__name__} layer {self.name!r}",
                                     (batch, steps))
+            step_masks = unstack(expand_dims(mask, -1), axis=1)     # (batch, 1) each
         cell = self.cell
         builtin = isinstance(cell, _Cell)
         if builtin:
             in_masks, rec_masks = cell.dropout_masks(x[:, 0], states[0], training)
-            projected = cell.project(x, in_masks)          # one matmul for every step
+            # one matmul for every step, cut into steps by one op (its gradient a concat)
+            projected = unstack(cell.project(x, in_masks), axis=1)
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
         outputs, previous = [], None
         for t in order:
             with name_scope(f"step_{t}"):
                 if builtin:
-                    output, new_states = cell.step(projected[:, t], states, rec_masks)
+                    output, new_states = cell.step(projected[t], states, rec_masks)
                 else:
                     output, new_states = self._custom_step(x[:, t], states, training)
                 if mask is not None:
-                    keep = expand_dims(mask[:, t], -1)
+                    keep = step_masks[t]
                     if previous is None or self.zero_output_for_mask:
                         previous = zeros_like(output)
                     output = where(keep, output, previous)

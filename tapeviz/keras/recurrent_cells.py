@@ -135,10 +135,14 @@ class _Cell(Layer):
     def project(self, x, input_masks=None):
         """x @ kernel (+ the input bias) for a step (batch, features) or a whole sequence
         (batch, steps, features), with the input dropout masks (per gate when several)."""
-        from ..engine.ops import add, concat, matmul, tensordot
+        from ..engine.ops import add, concat, matmul, reshape
 
         def times(a, kernel):
-            return matmul(a, kernel) if a._value.ndim == 2 else tensordot(a, kernel, [[2], [0]])
+            if a._value.ndim == 2:
+                return matmul(a, kernel)
+            batch, steps, features = a._value.shape
+            flat = matmul(reshape(a, (batch * steps, features)), kernel)
+            return reshape(flat, (batch, steps, kernel._value.shape[1]))
 
         def dropped(mask):
             return x * (mask if x._value.ndim == 2 else mask[:, None, :])
