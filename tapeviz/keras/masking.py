@@ -105,3 +105,41 @@ def as_mask(mask, layer: str, steps_shape):
                          f"= {tuple(steps_shape)}, got dtype {m.dtype.name} and shape "
                          f"{tuple(m.shape)}. Fix: e.g. mask=tf.not_equal(token_ids, 0)")
     return m
+
+
+def loss_weights(y_pred, losses, sample_weight, reduction):
+    """The sample weights a loss object uses when its prediction carries a mask (a sequence
+    output after `Embedding(mask_zero=True)`): masked steps weigh 0, and with the default
+    reduction the others weigh total/valid, so the loss is the mean over the real steps, as
+    Keras's `apply_valid_mask`. Without a mask, `sample_weight` unchanged."""
+    mask = mask_of(y_pred)
+    if mask is None or tuple(mask.shape) != tuple(losses.shape):
+        return sample_weight
+    from ..engine.ops import cast, expand_dims, reduce_sum
+    weights = cast(mask, losses.dtype)
+    if reduction in ("auto", "sum_over_batch_size"):
+        weights = weights * (float(losses._value.size) / reduce_sum(weights))
+    if sample_weight is None:
+        return weights
+    w = sample_weight if isinstance(sample_weight, Tensor) else convert_to_tensor(sample_weight)
+    w = cast(w, losses.dtype)
+    while w._value.ndim < weights._value.ndim:
+        w = expand_dims(w, -1)
+    return w * weights
+
+
+def metric_weights(y_pred, sample_weight):
+    """The sample weights `fit`'s metrics use: the prediction's mask (0 at masked steps) times
+    `sample_weight`, as Keras's compiled metrics; without a mask, `sample_weight`."""
+    mask = mask_of(y_pred)
+    if mask is None:
+        return sample_weight
+    from ..engine.ops import cast, expand_dims
+    weights = cast(mask, y_pred.dtype)
+    if sample_weight is None:
+        return weights
+    w = cast(sample_weight if isinstance(sample_weight, Tensor) else
+             convert_to_tensor(sample_weight), y_pred.dtype)
+    while w._value.ndim < weights._value.ndim:
+        w = expand_dims(w, -1)
+    return w * weights
