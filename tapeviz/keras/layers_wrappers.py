@@ -106,10 +106,13 @@ class Bidirectional(Layer):
 
     def compute_output_shape(self, input_shape):
         shape = self.forward_layer.compute_output_shape(input_shape)
-        out = shape[0] if self.return_state else shape
+        out, states = (shape[0], list(shape[1:])) if self.return_state else (shape, [])
         if self.merge_mode == "concat":
             out = tuple(out[:-1]) + (out[-1] * 2,)
-        return out
+        outs = [out, out] if self.merge_mode is None else [out]
+        if self.return_state:
+            return outs + states + states
+        return outs if self.merge_mode is None else out
 
 
 class TimeDistributed(Layer):

@@ -103,3 +103,13 @@ expect_error("error.bidirectional_merge_mode", lambda: L.Bidirectional(L.LSTM(2)
 expect_error("error.bidirectional_not_a_layer", lambda: L.Bidirectional(3))
 expect_error("error.rnn_not_a_cell", lambda: L.RNN(3))
 expect_error("error.units_zero", lambda: L.LSTM(0))
+
+# output shapes without data
+shapes = [L.LSTM(2, return_state=True).compute_output_shape((None, 5, 3)),
+          L.GRU(2, return_sequences=True).compute_output_shape((None, 5, 3)),
+          L.Bidirectional(L.GRU(2), merge_mode=None).compute_output_shape((None, 5, 3)),
+          L.Bidirectional(L.LSTM(2, return_state=True)).compute_output_shape((None, 5, 3)),
+          L.Bidirectional(L.LSTM(2, return_sequences=True)).compute_output_shape((None, 5, 3)),
+          L.TimeDistributed(L.Dense(4)).compute_output_shape((None, 5, 3))]
+report("output_shapes", [[list(s) for s in shape] if isinstance(shape, list) else list(shape)
+                         for shape in shapes])
