@@ -100,6 +100,22 @@ def test_dropout_draws_one_mask_per_sequence_and_only_when_training():
     np.testing.assert_array_equal(dropped, np.repeat(dropped[:, :1], 5, axis=1))  # every step
 
 
+def test_recurrent_dropout_draws_one_mask_per_sequence_for_the_state():
+    # no input, an identity recurrence: h_t = (h_{t-1} · mask) @ I = h_0 · mask^t
+    layer = L.SimpleRNN(4, activation=None, recurrent_dropout=0.5, use_bias=False,
+                        return_sequences=True)
+    x = np.zeros((16, 3, 1), np.float32)
+    layer(x)
+    layer.set_weights([np.zeros((1, 4)), np.eye(4)])
+    h0 = [tv.ones((16, 4))]
+    np.testing.assert_array_equal(layer(x, initial_state=h0).numpy(), np.ones((16, 3, 4)))
+    out = layer(x, initial_state=h0, training=True).numpy()
+    mask = out[:, 0]
+    assert set(np.unique(mask)) == {0.0, 2.0}
+    np.testing.assert_array_equal(out[:, 1], mask ** 2)
+    np.testing.assert_array_equal(out[:, 2], mask ** 3)
+
+
 def test_a_custom_cell_runs_as_in_keras_guide():
     class MinimalRNNCell(L.Layer):          # the Keras RNN guide's cell
         def __init__(self, units, **kwargs):
