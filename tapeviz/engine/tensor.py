@@ -200,7 +200,8 @@ class _Operand:
 class Tensor(_Operand):
     """An immutable value with an id the tapes know it by."""
 
-    __slots__ = ("_value", "_id", "_node", "__weakref__")
+    # (_keras_mask: the Keras mask a layer left on its output, set only when there is one)
+    __slots__ = ("_value", "_id", "_node", "_keras_mask", "__weakref__")
 
     def __init__(self, value, node: Node | None = None, id: int | None = None):
         self._value = value

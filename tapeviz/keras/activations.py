@@ -81,6 +81,14 @@ _BY_NAME = {f.__name__: f for f in (relu, sigmoid, tanh, softmax, linear, elu, g
 _BY_NAME["silu"] = swish
 
 
+def hard_sigmoid(x):
+    """Keras 2's piecewise-linear sigmoid: clip(0.2·x + 0.5, 0, 1)."""
+    return _ew.clip_by_value(_tensor(x) * 0.2 + 0.5, 0.0, 1.0)
+
+
+_BY_NAME["hard_sigmoid"] = hard_sigmoid
+
+
 def get(identifier):
     """An activation from its name, a callable, or None (linear)."""
     if identifier is None:

@@ -14,6 +14,7 @@ from ..engine.ops import argmax, cast, equal, greater, reduce_mean, squeeze
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import losses as _losses
+from . import masking as _masking
 from . import metrics as _metrics
 from .functional import unrecorded
 
@@ -241,5 +242,6 @@ class MetricsContainer:
         weights = _flat(sample_weight, self.names) if sample_weight is not None else \
             [None] * len(self.names)
         for ms, y_t, y_p, w in zip(self.built, ys_true, ys_pred, weights):
+            w = _masking.metric_weights(y_p, w)      # (a sequence output's mask weighs too)
             for m in ms:
                 m.update_state(y_t, y_p, sample_weight=w)

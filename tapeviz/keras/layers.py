@@ -27,6 +27,10 @@ from .layers_reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
                              GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                              GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
+from .layers_recurrent import GRU, LSTM, RNN, SimpleRNN  # noqa: F401
+from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
+from .layers_wrappers import Bidirectional, TimeDistributed  # noqa: F401
+from .masking import Masking  # noqa: F401
 
 # Keras's other spellings
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
@@ -34,3 +38,7 @@ MaxPool1D, AvgPool1D, MaxPool2D, AvgPool2D = (MaxPooling1D, AveragePooling1D, Ma
                                               AveragePooling2D)
 GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D
 GlobalAvgPool1D, GlobalMaxPool1D = GlobalAveragePooling1D, GlobalMaxPooling1D
+
+# Keras's layers that hand an input's mask on unchanged (see masking.py)
+for _layer in (Dense, Dropout, Activation, ReLU, LeakyReLU, BatchNormalization):
+    _layer.supports_masking = True

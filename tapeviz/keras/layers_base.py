@@ -221,7 +221,7 @@ class Layer(Module):
             shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
             self._maybe_build(shape)
         with name_scope(self.name):
-            return self.call(inputs, *args, **kwargs)
+            return _masking().call_with_masks(self, inputs, args, kwargs)
 
     # --- losses -------------------------------------------------------------------------------
     def add_loss(self, losses, **kwargs):
@@ -260,6 +260,11 @@ class Layer(Module):
 #: .depth: how many layer calls are running in this thread; .training: the training mode of
 #: the innermost one that has one (None: none has)
 _CALLS = threading.local()
+
+
+def _masking():
+    from . import masking      # (it builds on Layer: imported when first needed)
+    return masking
 
 
 def _functional():

@@ -214,6 +214,9 @@ class Embedding(Layer):
         self.embeddings_initializer = _initializers.get(embeddings_initializer)
         self.mask_zero, self.input_length = bool(mask_zero), input_length
         self.embeddings = None
+        if self.mask_zero:
+            from .masking import masks_made
+            masks_made()
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
@@ -227,6 +230,13 @@ class Embedding(Layer):
         if ids.dtype.name not in ("int32", "int64"):
             ids = cast(ids, "int32")           # as Keras: float ids are truncated
         return gather(self.embeddings, ids)
+
+    def compute_mask(self, inputs, mask=None):
+        """With `mask_zero=True`, where the ids are not 0 (the padding); else None."""
+        if not self.mask_zero:
+            return None
+        from ..engine.ops import not_equal
+        return not_equal(inputs, 0)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)

@@ -101,8 +101,21 @@ class _GlobalPooling1D(_GlobalPooling):
 
 
 class GlobalAveragePooling1D(_GlobalPooling1D):
-    """The mean over the steps: (batch, steps, features) -> (batch, features)."""
+    """The mean over the steps: (batch, steps, features) -> (batch, features); with a mask
+    (from `Embedding(mask_zero=True)`), the mean over the unmasked steps, as Keras's."""
     _reduce = staticmethod(reduce_mean)
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        from ..engine.ops import cast, expand_dims, reduce_sum
+        x = convert_to_tensor(inputs)
+        weights = expand_dims(cast(mask, x.dtype), 2)
+        return reduce_sum(x * weights, axis=1, keepdims=self.keepdims) / \
+            reduce_sum(weights, axis=1, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return None                      # (the steps are gone: no mask to hand on)
 
 
 class GlobalMaxPooling1D(_GlobalPooling1D):

@@ -135,6 +135,11 @@ mae = MAE = mean_absolute_error
 
 
 # --- objects -------------------------------------------------------------------------------
+def _masked(y_pred, losses, sample_weight, reduction):
+    from .masking import loss_weights     # (it builds on layers_base, which imports this module)
+    return loss_weights(y_pred, losses, sample_weight, reduction)
+
+
 class Loss:
     """`loss(y_true, y_pred, sample_weight=None)`: per-example losses, then the reduction."""
 
@@ -153,6 +158,7 @@ class Loss:
         y_true = tensor(y_true)
         y_true, y_pred = _match_ranks(y_true, y_pred)
         losses = self.call(y_true, y_pred)
+        sample_weight = _masked(y_pred, losses, sample_weight, self.reduction)
         if sample_weight is not None:
             w = tensor(sample_weight)
             if w._value.dtype != losses._value.dtype:
@@ -215,6 +221,7 @@ class SparseCategoricalCrossentropy(Loss):
         # labels keep their own rank here: (batch, 1) labels are flattened by the function
         y_pred = tensor(y_pred)
         losses = sparse_categorical_crossentropy(y_true, y_pred, from_logits=self.from_logits)
+        sample_weight = _masked(y_pred, losses, sample_weight, self.reduction)
         return _Reduce(self.reduction)(losses, sample_weight)
 
     def call(self, y_true, y_pred):
