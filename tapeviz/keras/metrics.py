@@ -138,23 +138,29 @@ class CategoricalAccuracy(Metric):
         return self.total
 
 
-class MeanSquaredError(Mean):
+class _MeanOfErrors(Mean):
+    """The mean over samples of each sample's mean elementwise error ``_error(y_pred - y_true)``
+    over the last axis; a subclass names the error."""
+
+    _error = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        p = _np(y_pred, np.float64)
+        t = _np(y_true, np.float64)
+        if t.size == p.size:
+            t = t.reshape(p.shape)
+        return super().update_state(np.mean(self._error(p - t), axis=-1), sample_weight)
+
+
+class MeanSquaredError(_MeanOfErrors):
+    _error = staticmethod(np.square)
+
     def __init__(self, name="mean_squared_error", dtype="float32"):
         super().__init__(name, dtype)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        p = _np(y_pred, np.float64)
-        t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
-            _np(y_true, np.float64)
-        return super().update_state(np.mean(np.square(p - t), axis=-1), sample_weight)
 
+class MeanAbsoluteError(_MeanOfErrors):
+    _error = staticmethod(np.abs)
 
-class MeanAbsoluteError(Mean):
     def __init__(self, name="mean_absolute_error", dtype="float32"):
         super().__init__(name, dtype)
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        p = _np(y_pred, np.float64)
-        t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
-            _np(y_true, np.float64)
-        return super().update_state(np.mean(np.abs(p - t), axis=-1), sample_weight)
