@@ -27,8 +27,9 @@ LIMIT = 40_000
 def serve():
     sys.path.insert(0, str(ROOT))
     from tapeviz.ui.gallery.gallery import build_command
-    return start_server(build_command(["--port", "0", "--liveness"]), ROOT,
-                        env_with_repo(TAPEVIZ_DEMO_EPOCHS="4"),
+    command = build_command(["--port", "0", "--liveness"])
+    return start_server(command.argv, ROOT,
+                        env_with_repo(TAPEVIZ_DEMO_EPOCHS="4", **command.env),
                         r"Bokeh app running at: (http://127\.0\.0\.1:\d+/)", "the gallery",
                         echo=bool(os.environ.get("TAPEVIZ_THUMBNAILS_LOG")))
 
