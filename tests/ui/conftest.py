@@ -252,6 +252,21 @@ WAIT_GRAPH = ("() => window.Bokeh && Bokeh.documents.length && "
               "Bokeh.documents[0].get_model_by_name('nodes').data.x.length > 0")
 
 
+def block_requests_except(page, allowed) -> list:
+    """Abort every request of ``page`` whose URL does not start with one of ``allowed`` (a
+    tuple of prefixes); the list returned fills with the URLs aborted."""
+    blocked = []
+
+    def route(r):
+        if r.request.url.startswith(allowed):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+    return blocked
+
+
 def open_dashboard(page, url):
     page.goto(url)
     page.wait_for_function(WAIT_GRAPH, timeout=60_000)
