@@ -5,7 +5,7 @@
 
 Three loops: the Dense 16-16-4 loop (``tv.keras``, SGD, 300 steps: the small loop), the W3
 step (784-256-256-10 MLP, batch 256, SGD by hand) and the 300-step 3-4-1 regression of
-``tests/test_flight_recorder.py`` (a NaN made at step 217, so calls 212-300 are kept in full).
+``nan_regression.py`` (a NaN made at step 217, so calls 212-300 are kept in full).
 Modes: off, ``tv.record(path)`` (the flight policy's defaults), ``tv.record(path,
 full=True)`` and ``flight={"before": 0}`` (no ring buffer), taking turns round after round
 (the order rotating), one BLAS thread. Per loop and mode: the median CPU time of one step
@@ -32,31 +32,9 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import tapeviz as tv  # noqa: E402
 
+import nan_regression  # noqa: E402  (shared with tests/test_flight_recorder.py)
+
 _clock = time.process_time
-
-
-def regression(steps=300, bad_step=217, ticks=None):
-    rng = np.random.default_rng(0)
-    w1 = tv.Variable(rng.normal(size=(3, 4)).astype(np.float32) * 0.5, name="w1")
-    b1 = tv.Variable(np.full(4, 0.5, np.float32), name="b1")
-    w2 = tv.Variable(rng.normal(size=(4, 1)).astype(np.float32) * 0.5, name="w2")
-    scale = tv.Variable(np.ones(3, np.float32), name="scale")
-    for step in range(1, steps + 1):
-        xb = rng.uniform(0.5, 2.0, size=(8, 3)).astype(np.float32)
-        if step == bad_step:
-            xb[3, 1] = -1.0
-        yb = xb.sum(axis=1, keepdims=True)
-        with tv.GradientTape() as tape:
-            logs = tv.math.log(xb * scale)
-            h = tv.nn.relu(tv.matmul(logs, w1) + b1)
-            loss = tv.reduce_mean(tv.square(tv.matmul(h, w2) - yb))
-        grads = tape.gradient(loss, [w1, b1, w2, scale])
-        for v, g in zip((w1, b1, w2, scale), grads):
-            v.assign_sub(0.01 * g)
-        tv.events.log_scalar("loss", loss, step)
-        if ticks is not None:
-            ticks.append(_clock())
-    return steps
 
 
 def dense(steps=300, ticks=None):
@@ -133,7 +111,7 @@ def main(argv=None):
              "w3": (f"W3 784-256-256-10, batch 256, SGD, {args.w3_steps} steps",
                     lambda t: w3(args.w3_steps, t)),
              "regression": ("3-4-1 regression, 300 steps, NaN at step 217",
-                            lambda t: regression(300, 217, t))}
+                            lambda t: nan_regression.train(300, 217, ticks=t))}
     modes = list(MODES)
     ratios = {}
     with tempfile.TemporaryDirectory(prefix="tapeviz-flight-") as folder:

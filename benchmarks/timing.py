@@ -61,6 +61,22 @@ def mlp_loss(m, x, labels, params):
         m.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
 
 
+def numpy_softmax_cross_entropy(logits, labels):
+    """The hand-written NumPy steps' loss: mean sparse softmax cross-entropy of ``logits``
+    (batch, classes) against integer ``labels``, and its gradient with respect to ``logits``."""
+    import numpy as np
+
+    rows = np.arange(logits.shape[0])
+    m = logits.max(axis=1, keepdims=True)
+    e = np.exp(logits - m)
+    s = e.sum(axis=1, keepdims=True)
+    loss = np.mean(np.log(s[:, 0]) + m[:, 0] - logits[rows, labels])
+    d = e / s
+    d[rows, labels] -= 1
+    d /= logits.shape[0]
+    return loss, d
+
+
 class Unavailable(RuntimeError):
     """A peer that is not installed (its factory returned None)."""
 

@@ -13,27 +13,17 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
-import os
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
-import threading
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from headless_chromium import (ROOT, WAIT_GRAPH, env_with_repo, launch_chromium, palette_png,
+                               start_server, stop_server)
+
 VIEWPORT = {"width": 1400, "height": 900}
 CROP_HEIGHT = 860            # the controls, the first divergence, the graph and the inspector
 WIDTH = 1000
 LIMIT = 150_000
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-WAIT_GRAPH = ("() => { if (!(window.Bokeh && Bokeh.documents.length)) return false;"
-              " const m = Bokeh.documents[0].get_model_by_name('nodes');"
-              " return !!m && m.data.x.length > 0; }")
 
 
 def record(folder: Path):
@@ -47,38 +37,16 @@ def record(folder: Path):
 
 
 def serve(folder: Path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-m", "tapeviz.cli", "serve", "base.tvz",
-                             "--compare", "extra.tvz", "--port", "0"], cwd=folder, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    found: list = []
-
-    def read():
-        for line in proc.stdout:
-            m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-            if m and not found:
-                found.append(m.group(1))
-    threading.Thread(target=read, daemon=True).start()
-    end = time.time() + 90
-    while not found and time.time() < end and proc.poll() is None:
-        time.sleep(0.2)
-    if not found:
-        proc.kill()
-        raise SystemExit("tapeviz serve did not start")
-    while time.time() < end:
-        try:
-            urllib.request.urlopen(found[0] + "liveness", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.3)
-    return proc, found[0]
+    command = [sys.executable, "-m", "tapeviz.cli", "serve", "base.tvz", "--compare", "extra.tvz",
+               "--port", "0"]
+    return start_server(command, folder, env_with_repo(), r"(http://127\.0\.0\.1:\d+/)",
+                        "tapeviz serve")
 
 
 def screenshot(url: str) -> bytes:
     from playwright.sync_api import sync_playwright
-    chromium = os.environ.get("TAPEVIZ_CHROMIUM") or shutil.which("chromium")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        browser = launch_chromium(p)
         page = browser.new_page(viewport=VIEWPORT)
         page.goto(url)
         page.wait_for_function(WAIT_GRAPH, timeout=90_000)
@@ -109,12 +77,7 @@ def shrink(png: bytes) -> bytes:
     img = Image.open(io.BytesIO(png)).convert("RGB")
     img = img.crop((0, 0, img.width, min(CROP_HEIGHT, img.height)))
     img = img.resize((WIDTH, round(img.height * WIDTH / img.width)), Image.LANCZOS)
-    for colors in (128, 64, 32):
-        buf = io.BytesIO()
-        img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(buf, "PNG", optimize=True)
-        if buf.tell() < LIMIT:
-            break
-    return buf.getvalue()
+    return palette_png(img, LIMIT)
 
 
 def main(argv=None) -> int:
@@ -128,8 +91,7 @@ def main(argv=None) -> int:
         try:
             png = shrink(screenshot(url))
         finally:
-            proc.terminate()
-            proc.wait(timeout=15)
+            stop_server(proc)
     Path(args.output).write_bytes(png)
     print(f"wrote {args.output} ({len(png) / 1000:.0f} kB)")
     return 0

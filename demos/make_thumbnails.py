@@ -11,59 +11,27 @@ from __future__ import annotations
 
 import io
 import os
-import re
-import shutil
-import subprocess
 import sys
-import threading
-import time
-import urllib.request
 from pathlib import Path
 
+from headless_chromium import (ROOT, WAIT_GRAPH, env_with_repo, launch_chromium, palette_png,
+                               start_server, stop_server)
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 OUT = HERE / "thumbnails"
 SIZE = (400, 250)            # 16:10, as the index's cards
 VIEWPORT = {"width": 1440, "height": 900}
 LIMIT = 40_000
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-WAIT_GRAPH = ("() => { if (!(window.Bokeh && Bokeh.documents.length)) return false;"
-              " const m = Bokeh.documents[0].get_model_by_name('nodes');"
-              " return !!m && m.data.x.length > 0; }")
 
 
 def serve():
     sys.path.insert(0, str(ROOT))
     from tapeviz.ui.gallery.gallery import build_command
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "TAPEVIZ_DEMO_EPOCHS": "4"}
-    proc = subprocess.Popen(build_command(["--port", "0", "--liveness"]), cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    found: list = []
-
-    def read():
-        for line in proc.stdout:
-            if os.environ.get("TAPEVIZ_THUMBNAILS_LOG"):
-                sys.stderr.write(line)
-            m = re.search(r"Bokeh app running at: (http://127\.0\.0\.1:\d+/)", line)
-            if m and not found:
-                found.append(m.group(1))
-    threading.Thread(target=read, daemon=True).start()
-    end = time.time() + 90
-    while not found and time.time() < end and proc.poll() is None:
-        time.sleep(0.2)
-    if not found:
-        proc.kill()
-        raise SystemExit("the gallery did not start")
-    url = found[0]
-    while time.time() < end:
-        try:
-            urllib.request.urlopen(url + "liveness", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.3)
-    return proc, url
+    command = build_command(["--port", "0", "--liveness"])
+    return start_server(command.argv, ROOT,
+                        env_with_repo(TAPEVIZ_DEMO_EPOCHS="4", **command.env),
+                        r"Bokeh app running at: (http://127\.0\.0\.1:\d+/)", "the gallery",
+                        echo=bool(os.environ.get("TAPEVIZ_THUMBNAILS_LOG")))
 
 
 def shrink(png: bytes) -> bytes:
@@ -71,12 +39,7 @@ def shrink(png: bytes) -> bytes:
     from PIL import Image
     img = Image.open(io.BytesIO(png)).convert("RGB")
     img = img.resize(SIZE, Image.LANCZOS)
-    for colors in (128, 64, 32, 16):
-        buf = io.BytesIO()
-        img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT).save(buf, "PNG", optimize=True)
-        if buf.tell() < LIMIT:
-            break
-    return buf.getvalue()
+    return palette_png(img, LIMIT, colors=(128, 64, 32, 16))
 
 
 def clip(page) -> dict:
@@ -92,16 +55,13 @@ def clip(page) -> dict:
 
 def main(selected: list[str]) -> int:
     from playwright.sync_api import sync_playwright
-    chromium = os.environ.get("TAPEVIZ_CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("chromium not found (apt-get install chromium)")
     stems = [p.stem for p in sorted(HERE.glob("[0-9][0-9]_*.py"))
              if not selected or any(p.stem.startswith(s) for s in selected)]
     OUT.mkdir(exist_ok=True)
     proc, url = serve()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+            browser = launch_chromium(p)
             page = browser.new_page(viewport=VIEWPORT)
             for stem in stems:
                 page.goto(url + stem)
@@ -112,11 +72,7 @@ def main(selected: list[str]) -> int:
                 print(f"{stem}.png: {len(data) // 1024} KB")
             browser.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
     return 0
 
 

@@ -14,8 +14,10 @@ import tapeviz as tv
 from tapeviz import events, recording
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import nan_regression  # noqa: E402
+
 STEPS, BAD_STEP = 300, 217
-LOG_LINE = "logs = tv.math.log(xb * scale)"      # the line where the NaN is made at BAD_STEP
 
 
 @pytest.fixture(autouse=True)
@@ -26,33 +28,8 @@ def _clean_state():
 
 
 def _train(steps=STEPS, bad_step=BAD_STEP, scale_at=None, guard=False):
-    """A 3-4-1 regression, one gradient call per step (steps count from 1). At ``bad_step``
-    the batch holds a negative number: its log is NaN, so are the gradients of that call and,
-    through the update, of every later one (with ``guard``, that step updates nothing, as a
-    loop that skips non-finite gradients: the NaN stays in one call). At ``scale_at`` the
-    loss is 10,000 times larger (a jump in the gradient norm, every number finite), and that
-    step updates nothing."""
-    rng = np.random.default_rng(0)
-    w1 = tv.Variable(rng.normal(size=(3, 4)).astype(np.float32) * 0.5, name="w1")
-    b1 = tv.Variable(np.full(4, 0.5, np.float32), name="b1")
-    w2 = tv.Variable(rng.normal(size=(4, 1)).astype(np.float32) * 0.5, name="w2")
-    scale = tv.Variable(np.ones(3, np.float32), name="scale")
-    for step in range(1, steps + 1):
-        xb = rng.uniform(0.5, 2.0, size=(8, 3)).astype(np.float32)
-        if step == bad_step:
-            xb[3, 1] = -1.0
-        yb = xb.sum(axis=1, keepdims=True)
-        with tv.GradientTape() as tape:
-            logs = tv.math.log(xb * scale)
-            h = tv.nn.relu(tv.matmul(logs, w1) + b1)
-            loss = tv.reduce_mean(tv.square(tv.matmul(h, w2) - yb))
-            if step == scale_at:
-                loss = loss * 10000.0
-        grads = tape.gradient(loss, [w1, b1, w2, scale])
-        for v, g in zip((w1, b1, w2, scale), grads):
-            if step != scale_at and not (guard and step == bad_step):
-                v.assign_sub(0.01 * g)
-        tv.events.log_scalar("loss", loss, step)
+    """The regression of benchmarks/nan_regression.py (see there)."""
+    nan_regression.train(steps, bad_step, scale_at=scale_at, guard=guard)
 
 
 def _rows(path):
@@ -114,8 +91,9 @@ def test_the_file_loads_clean_and_the_dashboard_explains_the_nan_call(tmp_path):
     assert len([e for e in loaded if e.kind == "call_summary"]) == STEPS
     bad_call = _by_index(_rows(path))[BAD_STEP]
     finished = next(e for e in loaded if e.kind == "gradient_finished" and e.call == bad_call)
-    source = open(__file__).read().splitlines()
-    log_line = next(i for i, text in enumerate(source, 1) if text.strip() == LOG_LINE)
+    source = open(nan_regression.__file__).read().splitlines()
+    log_line = next(i for i, text in enumerate(source, 1)
+                    if text.strip() == nan_regression.LOG_LINE)
     d = ui.Dashboard(str(path))
     assert d.store.warnings == [] and d.store.unknown == 0
     # the training chart covers the whole run: its losses come from the summaries (and the

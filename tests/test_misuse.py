@@ -1,4 +1,4 @@
-"""The misuse corpus (tests/misuse_cases.py): every misuse gets TensorFlow's answer.
+"""The misuse corpus (tests/misuse_cases/): every misuse gets TensorFlow's answer.
 
 For a case where TensorFlow raises, tapeviz raises the same class (`tv.errors.X` for
 TensorFlow's `tf.errors.X`; a builtin class is matched exactly, so a `tv.errors` subclass of

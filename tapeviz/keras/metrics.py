@@ -92,13 +92,24 @@ class Sum(Metric):
         return tensor(np.float32(self.total._value))
 
 
-class Accuracy(Metric):
+class _MatchRate(Metric):
+    """How often a prediction matches its label; a subclass says what matches."""
+
+    def _matches(self, y_true, y_pred):
+        raise NotImplementedError
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self._add(self._matches(y_true, y_pred), sample_weight)
+        return self.total
+
+
+class Accuracy(_MatchRate):
     """How often `y_pred` equals `y_true`."""
 
     def __init__(self, name="accuracy", dtype="float32"):
         super().__init__(name, dtype)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def _matches(self, y_true, y_pred):
         t, p = _np(y_true), _np(y_pred)
         t = t.reshape(p.shape) if t.size == p.size else t
         try:
@@ -108,53 +119,56 @@ class Accuracy(Metric):
                 f"{self.name}: Incompatible shapes: y_true {list(t.shape)} vs. y_pred "
                 f"{list(p.shape)}. Fix: pass one prediction per label [Op:Equal]",
                 "Equal") from None
-        self._add(t == p, sample_weight)
-        return self.total
+        return t == p
 
 
-class SparseCategoricalAccuracy(Metric):
+class SparseCategoricalAccuracy(_MatchRate):
     """How often the arg-max of `y_pred` (scores per class) equals the integer label."""
 
     def __init__(self, name="sparse_categorical_accuracy", dtype="float32"):
         super().__init__(name, dtype)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def _matches(self, y_true, y_pred):
         p = _np(y_pred)
         t = _np(y_true)
         if t.ndim == p.ndim and t.shape[-1] == 1:
             t = t[..., 0]
-        self._add(np.argmax(p, axis=-1) == t.astype(np.int64), sample_weight)
-        return self.total
+        return np.argmax(p, axis=-1) == t.astype(np.int64)
 
 
-class CategoricalAccuracy(Metric):
+class CategoricalAccuracy(_MatchRate):
     """How often the arg-max of `y_pred` equals the arg-max of the one-hot `y_true`."""
 
     def __init__(self, name="categorical_accuracy", dtype="float32"):
         super().__init__(name, dtype)
 
+    def _matches(self, y_true, y_pred):
+        return np.argmax(_np(y_pred), -1) == np.argmax(_np(y_true), -1)
+
+
+class _MeanOfErrors(Mean):
+    """The mean over samples of each sample's mean elementwise error ``_error(y_pred - y_true)``
+    over the last axis; a subclass names the error."""
+
+    _error = None
+
     def update_state(self, y_true, y_pred, sample_weight=None):
-        self._add(np.argmax(_np(y_pred), -1) == np.argmax(_np(y_true), -1), sample_weight)
-        return self.total
+        p = _np(y_pred, np.float64)
+        t = _np(y_true, np.float64)
+        if t.size == p.size:
+            t = t.reshape(p.shape)
+        return super().update_state(np.mean(self._error(p - t), axis=-1), sample_weight)
 
 
-class MeanSquaredError(Mean):
+class MeanSquaredError(_MeanOfErrors):
+    _error = staticmethod(np.square)
+
     def __init__(self, name="mean_squared_error", dtype="float32"):
         super().__init__(name, dtype)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        p = _np(y_pred, np.float64)
-        t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
-            _np(y_true, np.float64)
-        return super().update_state(np.mean(np.square(p - t), axis=-1), sample_weight)
 
+class MeanAbsoluteError(_MeanOfErrors):
+    _error = staticmethod(np.abs)
 
-class MeanAbsoluteError(Mean):
     def __init__(self, name="mean_absolute_error", dtype="float32"):
         super().__init__(name, dtype)
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        p = _np(y_pred, np.float64)
-        t = _np(y_true, np.float64).reshape(p.shape) if _np(y_true).size == p.size else \
-            _np(y_true, np.float64)
-        return super().update_state(np.mean(np.abs(p - t), axis=-1), sample_weight)

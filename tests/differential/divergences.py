@@ -67,14 +67,6 @@ DIVERGENCES = [
         frozenset({"grad2"}),
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
-    Divergence(
-        "linalg.inv, and det's gradient, of a matrix holding NaN",
-        "TensorFlow raises InvalidArgumentError or returns NaN depending on where the NaN "
-        "falls among its LU pivots (det's gradient inverts the matrix); tapeviz returns NaN",
-        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
-        lambda p, e, d: (_calls(p, "linalg.inv") or _calls(p, "linalg.det"))
-        and _inputs_hold(p, np.isnan),
-        tensorflow_wrong=False),
 ]
 
 

@@ -252,6 +252,21 @@ WAIT_GRAPH = ("() => window.Bokeh && Bokeh.documents.length && "
               "Bokeh.documents[0].get_model_by_name('nodes').data.x.length > 0")
 
 
+def block_requests_except(page, allowed) -> list:
+    """Abort every request of ``page`` whose URL does not start with one of ``allowed`` (a
+    tuple of prefixes); the list returned fills with the URLs aborted."""
+    blocked = []
+
+    def route(r):
+        if r.request.url.startswith(allowed):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+    return blocked
+
+
 def open_dashboard(page, url):
     page.goto(url)
     page.wait_for_function(WAIT_GRAPH, timeout=60_000)
@@ -278,29 +293,42 @@ def click_node(page, key):
     page.mouse.click(*xy)
 
 
-def select_node(page, key, tries=3):
-    """Click the node ``key`` until the graph has it selected. BokehJS takes a press that
-    lasts too long for a tap, not a click: on a loaded machine the browser can see the
-    mouse-up late and drop the click, where a user would simply click again."""
-    wait = ("(key) => { const n = Bokeh.documents[0].get_model_by_name('nodes');"
-            " return n.selected.indices.length === 1 &&"
-            " n.data.key[n.selected.indices[0]] === key; }")
+def click_until(click, shown, tries=3):
+    """Call ``click()`` until ``shown()`` (which raises when what the click should show does
+    not come) succeeds, and return what ``shown()`` returns. BokehJS takes a press that lasts
+    too long for a tap, not a click: on a loaded machine the browser can see the mouse-up late
+    and drop the click, where a user would simply click again."""
     for attempt in range(tries):
-        click_node(page, key)
+        click()
         try:
-            page.wait_for_function(wait, arg=key, timeout=10_000)
-            return
+            return shown()
         except Exception:   # noqa: BLE001  (playwright's TimeoutError: click again)
             if attempt == tries - 1:
                 raise
 
 
-def node_xy(page, key):
-    """Where the node ``key`` is on the page, in CSS pixels."""
-    return page.evaluate("""(key) => {
-        const d = Bokeh.documents[0], src = d.get_model_by_name('nodes');
-        const i = src.data.key.indexOf(key);
-        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag').id);
+def select_node(page, key, tries=3):
+    """Click the node ``key`` until the graph has it selected."""
+    wait = ("(key) => { const n = Bokeh.documents[0].get_model_by_name('nodes');"
+            " return n.selected.indices.length === 1 &&"
+            " n.data.key[n.selected.indices[0]] === key; }")
+    click_until(lambda: click_node(page, key),
+                lambda: page.wait_for_function(wait, arg=key, timeout=10_000), tries)
+
+
+def glyph_xy(page, plot, source, column, value):
+    """Where the point whose ``column`` is ``value`` in the data source named ``source`` is
+    drawn on the plot named ``plot``, in CSS pixels."""
+    return page.evaluate("""([plot, source, column, value]) => {
+        const d = Bokeh.documents[0], src = d.get_model_by_name(source);
+        const i = src.data[column].indexOf(value);
+        const v = Bokeh.index.find_one_by_id(d.get_model_by_name(plot).id);
         const r = v.canvas_view.el.getBoundingClientRect();
         return [r.left + v.frame.x_scale.compute(src.data.x[i]),
-                r.top + v.frame.y_scale.compute(src.data.y[i])]; }""", key)
+                r.top + v.frame.y_scale.compute(src.data.y[i])]; }""",
+                         [plot, source, column, value])
+
+
+def node_xy(page, key):
+    """Where the node ``key`` is on the page, in CSS pixels."""
+    return glyph_xy(page, "dag", "nodes", "key", key)

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from conftest import click_node, node_data, node_xy, open_dashboard
+from conftest import (block_requests_except, click_node, glyph_xy, node_data, node_xy,
+                      open_dashboard)
 
 pytestmark = pytest.mark.browser
 
@@ -363,15 +364,7 @@ def test_export_is_one_self_contained_page(recordings, tmp_path, watched_page):
                            "-o", str(out)], capture_output=True, text=True, cwd=ROOT,
                           env=env_with_repo(), timeout=120)
     assert proc.returncode == 0 and out.exists(), proc.stdout + proc.stderr
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith("file:"):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-    page.route("**/*", route)
+    blocked = block_requests_except(page, ("file:",))
     page.goto(out.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
                            "Bokeh.documents[0].roots().length > 0")
@@ -384,14 +377,7 @@ def test_export_is_one_self_contained_page(recordings, tmp_path, watched_page):
     data = node_data(page, name)
     assert "MatMul" in data["op"] and "skipped" in data["kind"]
     # a real click on a node shows its inspector text, computed at export time
-    i = data["op"].index("MatMul")
-    xy = page.evaluate(f"""() => {{
-        const d = Bokeh.documents[0], src = d.get_model_by_name('{name}');
-        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('dag_{tid}').id);
-        const r = v.canvas_view.el.getBoundingClientRect();
-        return [r.left + v.frame.x_scale.compute(src.data.x[{i}]),
-                r.top + v.frame.y_scale.compute(src.data.y[{i}])]; }}""")
-    page.mouse.click(*xy)
+    page.mouse.click(*glyph_xy(page, f"dag_{tid}", name, "op", "MatMul"))
     page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('inspector_{tid}')"
                            ".text.includes('MatMul')")
     body = page.evaluate("() => [...Bokeh.documents[0].all_models].filter(m => m.text !== undefined)"

@@ -24,24 +24,17 @@ def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watche
     line's code, which instance of a loop's op), and the graph marks the op the cause names.
     A marked call whose tape the page leaves out (it holds the newest tapes and those where
     NaN began) is named as left out at the top of the page."""
-    from tapeviz.recording import load_recording
     page, watch = watched_page
     out = tmp_path / f"{name}.html"
     proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(broken(name)),
                            "-o", str(out)], capture_output=True, text=True, timeout=300,
                           env=env_with_repo())
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    events = list(load_recording(str(broken(name))))
-    finished = [e for e in events if e.kind == "gradient_finished"]
-    script = CORPUS / f"{name}.py"
-    lines = script.read_text().splitlines()
+    run = _CorpusRun(name, broken)
     page.goto(out.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
     checked, wrong = 0, []
-    for place, call in enumerate(finished, 1):
-        marked = corpus_truth.marked_at(script, place, len(finished))
-        if not marked:
-            continue
+    for call, marked in run.marked_calls():
         # ("tape 3" or, where the NaN began, "tape 3 · NaN began")
         tab = page.locator(".bk-tab", has_text=re.compile(rf"^tape {call.tape}( ·|$)"))
         if not tab.count():
@@ -56,31 +49,12 @@ def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watche
         page.locator(".bk-tab", has_text=re.compile("^Why$")).locator("visible=true").first.click()
         assert f"Why: gradient call {call.call} " in page.locator(
             ".tv-h", has_text="Why:").locator("visible=true").first.inner_text()
-        nodes = node_data(page, f"nodes_{call.tape}")
-        cards = page.locator(".tv-card").locator("visible=true")
-        cards.first.wait_for()
-        texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
-                 " ".join(c.inner_text().split()) for c in cards.all()}
-        for source, verdict, cause, options, line in marked:
-            checked += 1
-            card = [t for n, t in texts.items() if corpus_truth.names_source(n, source)]
-            if len(card) != 1:
-                wrong.append(f"tape {call.tape}: {len(card)} cards for {source}: {list(texts)}")
-                continue
-            code = lines[line - 1] if line else ""
-            wrong += [f"tape {call.tape} {source}: {w}: {card[0]}" for w in
-                      corpus_truth.card_problems(card[0], cause, options, line,
-                                                 f"{name}.py:{line}", code)]
-            op = options.get("op", "").split("#")[0]
-            if op and cause in corpus_truth.FLAG_OF_CAUSE:
-                ops = corpus_truth.instances(events, call.tape, op, line, f"{name}.py")
-                if not corpus_truth.marked_on_graph(nodes, ops, options,
-                                                    corpus_truth.FLAG_OF_CAUSE[cause]):
-                    wrong.append(f"tape {call.tape} {source}: {options['op']} not marked "
-                                 f"{corpus_truth.FLAG_OF_CAUSE[cause]} on the graph")
+        page.locator(".tv-card").locator("visible=true").first.wait_for()
+        checked += len(marked)
+        wrong += run.problems_shown(page, call, marked, f"nodes_{call.tape}")
     assert not wrong, "\n".join(wrong)
     # every marker, at every call it names, was checked
-    assert checked == corpus_truth.count(script, len(finished))
+    assert checked == run.marker_count()
     watch.check()
 
 
@@ -117,21 +91,14 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
     Tape selector as a user does, the Why tab (ok cards unfolded) gives every `# truth:`
     marker of the call (cause, line, the line's code, which instance of a loop's op), and the
     graph marks the op the cause names."""
-    from tapeviz.recording import load_recording
     page, watch = watched_page
     page.set_viewport_size({"width": 1600, "height": 1000})
     server = serve(broken(name))
-    events = list(load_recording(str(broken(name))))
-    finished = [e for e in events if e.kind == "gradient_finished"]
-    script = CORPUS / f"{name}.py"
-    lines = script.read_text().splitlines()
+    run = _CorpusRun(name, broken)
     open_dashboard(page, server.url)
-    _wait_call(page, finished[-1].call)         # it opens on the newest call
+    _wait_call(page, run.finished[-1].call)         # it opens on the newest call
     checked, wrong = 0, []
-    for place, call in enumerate(finished, 1):
-        marked = corpus_truth.marked_at(script, place, len(finished))
-        if not marked:
-            continue
+    for call, marked in run.marked_calls():
         if not _shown_tape(page).startswith(f"tape {call.tape} "):
             _pick_tape(page, call.tape, call.call)
         page.locator(".bk-tab", has_text=re.compile("^Why$")).first.click()
@@ -144,7 +111,7 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
         # cards: round trips a loaded machine can make slow; what they show is read again
         # until it tells the truth or 30 s pass
         for attempt in range(60):
-            found = _served_truth(page, call, marked, events, name, lines)
+            found = run.problems_shown(page, call, marked, "nodes")
             if not found or attempt == 59:
                 break
             page.wait_for_timeout(500)
@@ -152,31 +119,52 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
         wrong += found
     server.stop()
     assert not wrong, "\n".join(wrong)
-    assert checked == corpus_truth.count(script, len(finished))
+    assert checked == run.marker_count()
     watch.check()
 
 
-def _served_truth(page, call, marked, events, name, lines) -> list:
-    """What the served page fails to show of the markers ``marked`` of gradient call
-    ``call`` (its Why cards and its graph as drawn now)."""
-    cards = page.locator(".tv-card").locator("visible=true")
-    texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
-             " ".join(c.inner_text().split()) for c in cards.all()}
-    nodes, wrong = node_data(page), []
-    for source, verdict, cause, options, line in marked:
-        card = [t for n, t in texts.items() if corpus_truth.names_source(n, source)]
-        if len(card) != 1:
-            wrong.append(f"tape {call.tape}: {len(card)} cards for {source}: {list(texts)}")
-            continue
-        code = lines[line - 1] if line else ""
-        wrong += [f"tape {call.tape} {source}: {w}: {card[0]}" for w in
-                  corpus_truth.card_problems(card[0], cause, options, line, f"{name}.py:{line}",
-                                             code)]
-        op = options.get("op", "").split("#")[0]
-        if op and cause in corpus_truth.FLAG_OF_CAUSE:
-            ops = corpus_truth.instances(events, call.tape, op, line, f"{name}.py")
-            if not corpus_truth.marked_on_graph(nodes, ops, options,
-                                                corpus_truth.FLAG_OF_CAUSE[cause]):
-                wrong.append(f"tape {call.tape} {source}: {options['op']} not marked "
-                             f"{corpus_truth.FLAG_OF_CAUSE[cause]} on the graph")
-    return wrong
+class _CorpusRun:
+    """A corpus script's recording, its gradient calls and its `# truth:` markers."""
+
+    def __init__(self, name, broken):
+        from tapeviz.recording import load_recording
+        self.name = name
+        self.events = list(load_recording(str(broken(name))))
+        self.finished = [e for e in self.events if e.kind == "gradient_finished"]
+        self.script = CORPUS / f"{name}.py"
+        self.lines = self.script.read_text().splitlines()
+
+    def marked_calls(self):
+        """Each gradient call a marker names, with its markers."""
+        for place, call in enumerate(self.finished, 1):
+            marked = corpus_truth.marked_at(self.script, place, len(self.finished))
+            if marked:
+                yield call, marked
+
+    def marker_count(self):
+        return corpus_truth.count(self.script, len(self.finished))
+
+    def problems_shown(self, page, call, marked, nodes_name) -> list:
+        """What the page fails to show of the markers ``marked`` of gradient call ``call``:
+        its visible Why cards and its graph (the data source ``nodes_name``) as drawn now."""
+        cards = page.locator(".tv-card").locator("visible=true")
+        texts = {" ".join(c.locator(".tv-why-name").inner_text().split()):
+                 " ".join(c.inner_text().split()) for c in cards.all()}
+        nodes, wrong = node_data(page, nodes_name), []
+        for source, verdict, cause, options, line in marked:
+            card = [t for n, t in texts.items() if corpus_truth.names_source(n, source)]
+            if len(card) != 1:
+                wrong.append(f"tape {call.tape}: {len(card)} cards for {source}: {list(texts)}")
+                continue
+            code = self.lines[line - 1] if line else ""
+            wrong += [f"tape {call.tape} {source}: {w}: {card[0]}" for w in
+                      corpus_truth.card_problems(card[0], cause, options, line,
+                                                 f"{self.name}.py:{line}", code)]
+            op = options.get("op", "").split("#")[0]
+            if op and cause in corpus_truth.FLAG_OF_CAUSE:
+                ops = corpus_truth.instances(self.events, call.tape, op, line, f"{self.name}.py")
+                if not corpus_truth.marked_on_graph(nodes, ops, options,
+                                                    corpus_truth.FLAG_OF_CAUSE[cause]):
+                    wrong.append(f"tape {call.tape} {source}: {options['op']} not marked "
+                                 f"{corpus_truth.FLAG_OF_CAUSE[cause]} on the graph")
+        return wrong

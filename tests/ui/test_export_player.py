@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, env_with_repo, node_data, record_program
+from conftest import ROOT, block_requests_except, env_with_repo, node_data, record_program
 
 # x = 0 makes sqrt's local gradient inf (first NaN/Inf at the Sqrt step) and a * a's zero (the
 # first all-zero gradient); `a` feeds three consumers, so its running sum shows. A second call
@@ -54,15 +54,7 @@ def _steps_by_call(recording) -> dict:
 
 def _open(page, path) -> tuple:
     """Open the exported page with everything but file:// aborted; return (tape id, blocked)."""
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith("file:"):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-    page.route("**/*", route)
+    blocked = block_requests_except(page, ("file:",))
     page.goto(path.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
                            "[...Bokeh.documents[0].all_models].some(m => m.name && m.name.startsWith('steps_'))")

@@ -10,7 +10,7 @@ import pytest
 import tapeviz as tv
 from tapeviz import ui
 
-from conftest import open_dashboard
+from conftest import click_until, glyph_xy, open_dashboard
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from test_flight_recorder import BAD_STEP, STEPS, _rows, _train  # noqa: E402
@@ -81,32 +81,20 @@ def test_a_full_recording_has_no_timeline(tmp_path):
 
 # --- in a browser ------------------------------------------------------------------------------
 
-def _point_xy(page, index):
-    """Where call ``index`` of the timeline is drawn, in CSS pixels."""
-    return page.evaluate("""(x) => {
-        const d = Bokeh.documents[0], src = d.get_model_by_name('flight_calls');
-        const i = src.data.x.indexOf(x);
-        const v = Bokeh.index.find_one_by_id(d.get_model_by_name('flight_timeline').id);
-        const r = v.canvas_view.el.getBoundingClientRect();
-        return [r.left + v.frame.x_scale.compute(src.data.x[i]),
-                r.top + v.frame.y_scale.compute(src.data.y[i])]; }""", index)
-
-
 def _click_call(page, index, text):
-    """Click call ``index`` on the timeline until the note says ``text`` (a press the loaded
-    browser sees as too long for a tap is dropped: a user clicks again)."""
+    """Click call ``index`` on the timeline until the note says ``text``; its text."""
     note = page.locator(".tv-flight-note")
-    for attempt in range(3):
+
+    def click():
         page.mouse.move(1, 1)
         page.locator(".tv-flight").scroll_into_view_if_needed()
-        page.mouse.click(*_point_xy(page, index))
-        try:
-            found = note.get_by_text(text).first
-            found.wait_for(timeout=10_000)
-            return found.inner_text()
-        except Exception:   # noqa: BLE001  (playwright's TimeoutError: click again)
-            if attempt == 2:
-                raise
+        page.mouse.click(*glyph_xy(page, "flight_timeline", "flight_calls", "x", index))
+
+    def shown():
+        found = note.get_by_text(text).first
+        found.wait_for(timeout=10_000)
+        return found.inner_text()
+    return click_until(click, shown)
 
 
 @pytest.mark.browser

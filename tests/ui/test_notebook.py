@@ -25,7 +25,7 @@ import nbconvert
 import nbformat
 import pytest
 
-from conftest import ROOT, env_with_repo
+from conftest import ROOT, block_requests_except, env_with_repo
 
 
 def test_show_in_a_notebook_renders_offline(recordings):
@@ -93,15 +93,7 @@ def _open_offline(page, nb, out) -> list:
     body, _ = offline.from_notebook_node(nb)
     assert _script_srcs(body) == set()
     out.write_text(body, encoding="utf-8")
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:")):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-    page.route("**/*", route)
+    blocked = block_requests_except(page, ("file:", "data:", "blob:"))
     page.goto(out.as_uri())
     return blocked
 
@@ -234,15 +226,8 @@ def _run_in_lab(jupyter_lab, page, watch, name) -> list:
                                           "import tapeviz as tv"),
                 nbformat.v4.new_code_cell(TAPE_CELL)]
     nbformat.write(nb, str(work / f"{name}.ipynb"))
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith((base + "/", base.replace("http", "ws") + "/", "data:", "blob:")):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-    page.route("**/*", route)
+    blocked = block_requests_except(
+        page, (base + "/", base.replace("http", "ws") + "/", "data:", "blob:"))
     stacks = []
     page.on("pageerror", lambda e: stacks.append(getattr(e, "stack", "") or ""))
     page.goto(base + opens.format(name=f"{name}.ipynb") + f"&token={token}")

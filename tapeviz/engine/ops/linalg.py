@@ -8,7 +8,7 @@ from ..op import apply, defop
 from ._base import flag, norm_axis, pair, require, tensor
 from .axes import matrix_transpose, reshape, transpose
 from .elementwise import abs, sqrt
-from .lu import lu_factor, lu_solve
+from .lu import lu_determinant, lu_factor, lu_inverse, lu_solve
 from .reduce import _spread, reduce_max, reduce_sum
 from .spectral import svd as _svd, top_singular_outer as _top_singular_outer
 
@@ -74,31 +74,40 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return apply(_matmul, (x, y), {"ta": ta, "tb": tb})
 
 
-def _inv_forward(x):
-    try:
-        return np.linalg.inv(x)
-    except np.linalg.LinAlgError:
-        raise ValueError("Input is not invertible (singular matrix)") from None
+def _inv_forward(x, adjoint):
+    # TensorFlow inverts through the same LU as solve and refuses a matrix with a zero pivot
+    lu, perm, singular = lu_factor(_mt(x).conj() if adjoint else x)
+    if singular:
+        raise ValueError("Input is not invertible (its LU factorization has a zero pivot)")
+    return lu_inverse(lu, perm)
 
 
-_inv = defop("MatrixInverse", _inv_forward,
-             [lambda g, y, x: -matmul(y, matmul(g, y, transpose_b=True), transpose_a=True)],
-             "y = x⁻¹", ["∂x = -yᵀ g yᵀ"])
+def _inv_vjp(g, y, x, adjoint):
+    if adjoint:   # y = x⁻ᴴ
+        return -matmul(y, matmul(g, y, transpose_a=True))
+    return -matmul(y, matmul(g, y, transpose_b=True), transpose_a=True)
+
+
+_inv = defop("MatrixInverse", _inv_forward, [_inv_vjp], "y = x⁻¹", ["∂x = -yᵀ g yᵀ"])
 
 
 def inv(input, adjoint=False, name=None):
+    """The inverse of a square matrix (or of each in a batch); `adjoint=True`: of its
+    (conjugate) transpose."""
     x = require(tensor(input), "MatrixInverse", "f", "a floating-point")
     _square(x, "MatrixInverse")
-    return apply(_inv, (x,))
+    return apply(_inv, (x,), {"adjoint": bool(adjoint)})
 
 
 def _det_vjp(g, y, x):
+    # TensorFlow's gradient: g · det(x) · inv(x, adjoint=True), the LU of xᵀ deciding whether
+    # x is invertible
     scale = reshape(g * y, g.shape + (1, 1))
-    return scale * matrix_transpose(inv(x))
+    return scale * inv(x, adjoint=True)
 
 
-_det = defop("MatrixDeterminant", lambda x: np.linalg.det(x), [_det_vjp], "y = det(x)",
-             ["∂x = g · det(x) · x⁻ᵀ"])
+_det = defop("MatrixDeterminant", lambda x: lu_determinant(*lu_factor(x)[:2]), [_det_vjp],
+             "y = det(x)", ["∂x = g · det(x) · x⁻ᵀ"])
 
 
 def det(input, name=None):
