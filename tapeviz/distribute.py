@@ -1,0 +1,228 @@
+"""`tv.distribute`: TensorFlow's distribution strategies, on one replica on one device.
+
+Training code written for `tf.distribute` runs unchanged: `MirroredStrategy()` and
+`OneDeviceStrategy` have one replica (`num_replicas_in_sync == 1`), so `run(fn)` calls `fn`
+once, here, and its ops are recorded like any other; `reduce` over that one replica leaves the
+value as it is (or reduces it along `axis`), `all_reduce` in a replica context returns the
+value, and a distributed dataset is the dataset itself. What is not imitated: several devices
+(a `devices=` list of more than one is refused), variables created in `scope()` are plain
+`tv.Variable`s (TensorFlow makes `MirroredVariable`s, which print differently), and
+`cross_device_ops`, `options` and the strategies' `extended` machinery.
+
+>>> import tapeviz as tv
+>>> strategy = tv.distribute.MirroredStrategy()
+>>> with strategy.scope():
+...     w = tv.Variable(2.0)
+>>> per_replica = strategy.run(lambda x: x * w, args=(tv.constant([1.0, 2.0]),))
+>>> strategy.reduce(tv.distribute.ReduceOp.SUM, per_replica, axis=0)
+<tv.Tensor: shape=(), dtype=float32, numpy=6.0>
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+
+from .engine import nest
+from .engine.convert import constant, convert_to_tensor
+from .engine.ops import reduce as _reduce
+
+
+class ReduceOp(enum.Enum):
+    """How values of the replicas combine: `SUM` or `MEAN` (`ReduceOp("MEAN")` too)."""
+    SUM = "SUM"
+    MEAN = "MEAN"
+
+
+def _reduce_op(reduce_op, where: str) -> ReduceOp:
+    if isinstance(reduce_op, ReduceOp):
+        return reduce_op
+    if isinstance(reduce_op, str) and reduce_op.upper() in ("SUM", "MEAN"):
+        return ReduceOp(reduce_op.upper())
+    raise ValueError(f"{where}: {reduce_op!r} is not a valid ReduceOp. Fix: "
+                     "tf.distribute.ReduceOp.SUM or tf.distribute.ReduceOp.MEAN")
+
+
+class _State(threading.local):
+    """Per thread, as TensorFlow's: the strategy whose scope is entered, and whether `run`
+    is calling a replica function (a replica context) right now."""
+
+    def __init__(self):
+        self.strategy = None        # a non-default strategy whose scope() is entered
+        self.depth = 0              # how many times it is entered
+        self.replica = None         # the replica context inside Strategy.run
+
+
+_state = _State()
+
+
+class InputContext:
+    """What `distribute_datasets_from_function` tells its function: one input pipeline for
+    one replica."""
+
+    def __init__(self, num_input_pipelines=1, input_pipeline_id=0, num_replicas_in_sync=1):
+        self.num_input_pipelines = num_input_pipelines
+        self.input_pipeline_id = input_pipeline_id
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+    def get_per_replica_batch_size(self, global_batch_size):
+        if global_batch_size % self.num_replicas_in_sync:
+            raise ValueError(f"The `global_batch_size` {global_batch_size} is not divisible "
+                             f"by `num_replicas_in_sync` {self.num_replicas_in_sync}")
+        return global_batch_size // self.num_replicas_in_sync
+
+
+class ReplicaContext:
+    """The context of the one replica: `all_reduce` of one replica is the value itself."""
+
+    def __init__(self, strategy, replica_id_in_sync_group=0):
+        self._strategy = strategy
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+
+    @property
+    def strategy(self):
+        return self._strategy
+
+    @property
+    def num_replicas_in_sync(self):
+        return 1
+
+    def all_reduce(self, reduce_op, value, options=None):
+        _reduce_op(reduce_op, "ReplicaContext.all_reduce")
+        return nest.pack_sequence_as(value, [convert_to_tensor(v) for v in nest.flatten(value)])
+
+    def all_gather(self, value, axis, options=None):
+        return nest.pack_sequence_as(value, [convert_to_tensor(v) for v in nest.flatten(value)])
+
+    def merge_call(self, merge_fn, args=(), kwargs=None):
+        return merge_fn(self._strategy, *args, **(kwargs or {}))
+
+
+class Strategy:
+    """One replica on this process's one device (see the module's docstring)."""
+
+    _replica_id = 0               # a Python int for the default strategy, a tensor otherwise
+
+    @property
+    def num_replicas_in_sync(self):
+        return 1
+
+    @contextlib.contextmanager
+    def scope(self):
+        """Variables and models made inside belong to this strategy (plain variables here).
+        Entering another strategy's scope inside it raises TensorFlow's RuntimeError."""
+        if self is _DEFAULT:
+            yield self
+            return
+        if _state.strategy is not None and _state.strategy is not self:
+            raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: {self!r} is "
+                               f"not {_state.strategy!r}. Fix: enter one strategy's scope at "
+                               "a time")
+        _state.strategy, _state.depth = self, _state.depth + 1
+        try:
+            yield self
+        finally:
+            _state.depth -= 1
+            if not _state.depth:
+                _state.strategy = None
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """`fn(*args, **kwargs)` on the one replica, in a replica context."""
+        outer = _state.replica, _state.strategy, _state.depth
+        _state.replica = ReplicaContext(self, self._replica_id_tensor())
+        if self is not _DEFAULT:
+            _state.strategy, _state.depth = self, _state.depth + 1
+        try:
+            return fn(*args, **(kwargs or {}))
+        finally:
+            _state.replica, _state.strategy, _state.depth = outer
+
+    def _replica_id_tensor(self):
+        return self._replica_id if self is _DEFAULT else constant(0, "int32")
+
+    def reduce(self, reduce_op, value, axis):
+        """The replicas' values combined (one replica: the value itself), then summed or
+        averaged along `axis` when it is not None."""
+        op = _reduce_op(reduce_op, "Strategy.reduce")
+        value = convert_to_tensor(value)
+        if axis is None:
+            return value
+        return (_reduce.reduce_sum if op is ReduceOp.SUM else _reduce.reduce_mean)(value, axis)
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """The dataset itself: its batches go to the one replica whole."""
+        return dataset
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        return dataset_fn(InputContext())
+
+    def experimental_local_results(self, value):
+        return (value,)
+
+    def gather(self, value, axis):
+        return convert_to_tensor(value)
+
+    def __repr__(self):
+        return f"<tapeviz.distribute.{type(self).__name__}: one replica>"
+
+
+class MirroredStrategy(Strategy):
+    """TensorFlow's synchronous data parallelism, on one device: one replica."""
+
+    def __init__(self, devices=None, cross_device_ops=None):
+        if devices is not None and not isinstance(devices, str) and len(list(devices)) > 1:
+            raise ValueError(f"MirroredStrategy: tapeviz runs one replica on one device, got "
+                             f"devices={list(devices)!r}. Fix: MirroredStrategy() (the "
+                             "gradients are those of the whole batch either way)")
+
+
+class OneDeviceStrategy(Strategy):
+    """Everything on `device`, one replica."""
+
+    def __init__(self, device):
+        self.device = device
+
+
+_DEFAULT = Strategy()
+
+
+def get_strategy():
+    """The strategy whose scope is entered, or the default strategy (one replica)."""
+    return _state.strategy or _DEFAULT
+
+
+def has_strategy():
+    """True inside a (non-default) strategy's `scope()` or `run`."""
+    return _state.strategy is not None
+
+
+def in_cross_replica_context():
+    """True inside a strategy's `scope()`, outside its `run`."""
+    return _state.strategy is not None and _state.replica is None
+
+
+def get_replica_context():
+    """The replica context inside `run` (or outside any scope, the default one); None in a
+    cross-replica context (inside `scope()`, outside `run`), as TensorFlow."""
+    if _state.replica is not None:
+        return _state.replica
+    return None if _state.strategy is not None else ReplicaContext(_DEFAULT)
+
+
+class _CrossDeviceOps:
+    """`cross_device_ops=` choices: accepted; with one replica there is nothing to combine."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+class HierarchicalCopyAllReduce(_CrossDeviceOps):
+    pass
+
+
+class NcclAllReduce(_CrossDeviceOps):
+    pass
+
+
+class ReductionToOneDevice(_CrossDeviceOps):
+    pass
