@@ -2,12 +2,14 @@
 
 A depthwise convolution filters each input channel c with its own `M` filters
 (`filter[:, :, c, :]`, M the channel multiplier) and puts the results at output channels
-c·M ... c·M + M - 1. It is the patch grid of conv.py (one strided slice per kernel position,
-never a loop over pixels) and one batched matmul, batched over the channels:
+c·M ... c·M + M - 1. With so few products per pixel (kh·kw·M, where a convolution has
+kh·kw·Cin·Cout) a matmul has nothing to gain: each kernel position is one broadcast
+multiply-add of a strided slice of the padded input (conv.py's `position_slices`), never a
+loop over pixels:
 
-- DepthwiseConv2dNative(x, w)                   y[c]  = patches(x)[c] @ w[c]
-- DepthwiseConv2dNativeBackpropInput(g, w)      dx    = col2im(g[c] @ w[c]ᵀ)
-- DepthwiseConv2dNativeBackpropFilter(x, g)     dw[c] = patches(x)[c]ᵀ @ g[c]
+- DepthwiseConv2dNative(x, w)                   y  = Σ_ij slice_ij(x) · w[i, j]
+- DepthwiseConv2dNativeBackpropInput(g, w)      dx = Σ_ij slice_ijᵀ(Σ_m g · w[i, j])
+- DepthwiseConv2dNativeBackpropFilter(x, g)     dw[i, j] = Σ_nhw slice_ij(x) · g
 
 Each is linear in both inputs and the adjoint of the first in one of them, so, as for Conv2D,
 each one's VJPs are the other two. A separable convolution is, as in TensorFlow, a depthwise
@@ -20,54 +22,68 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import pair, require, shape_list
-from .conv import _geometry, _nhwc, col2im, conv2d, dilated, patch_grid, resolve_padding, \
-    spatial_pair
+from .conv import _geometry, _nhwc, conv2d, dilated, pad_hw, position_slices, \
+    resolve_padding, spatial_pair
 
 
-# --- kernels: the leading (Jacobian batch) axes of either input broadcast through matmul ------
-def _by_channel(cols):
-    """(..., N, Ho, Wo, kh, kw, C) -> (..., C, N·Ho·Wo, kh·kw)."""
-    n, ho, wo, kh, kw, c = cols.shape[-6:]
-    return np.moveaxis(cols.reshape(cols.shape[:-6] + (n * ho * wo, kh * kw, c)), -1, -3)
+# --- kernels: the leading (Jacobian batch) axes of either input broadcast --------------------
+def _tap(w, i, j):
+    """Kernel position (i, j) of (..., kh, kw, C, M) filters as (..., M, 1, 1, 1, C), to
+    broadcast against pixels laid out (..., M, N, Ho, Wo, C): the channels stay the
+    innermost, contiguous axis (an innermost M of 1 would make NumPy crawl)."""
+    tap = np.swapaxes(w[..., i, j, :, :], -1, -2)
+    return tap.reshape(tap.shape[:-1] + (1, 1, 1) + tap.shape[-1:])
 
 
-def _filter_by_channel(w):
-    """(..., kh, kw, C, M) -> (..., C, kh·kw, M)."""
-    kh, kw, c, m = w.shape[-4:]
-    return np.moveaxis(w.reshape(w.shape[:-4] + (kh * kw, c, m)), -2, -3)
-
-
-def _grad_by_channel(g, c):
-    """(..., N, Ho, Wo, C·M) -> (..., C, N·Ho·Wo, M)."""
-    n, ho, wo, cm = g.shape[-4:]
-    return np.moveaxis(g.reshape(g.shape[:-4] + (n * ho * wo, c, cm // c)), -2, -3)
+def _out_hw(x_shape, w_shape, strides, pads, dilations):
+    window = dilated(w_shape[-4:-2], dilations)
+    return tuple((x_shape[-3 + a] + pads[2 * a] + pads[2 * a + 1] - window[a]) // strides[a]
+                 + 1 for a in range(2))
 
 
 def _forward(x, w, strides, pads, dilations):
     kh, kw, c, m = w.shape[-4:]
-    window = dilated((kh, kw), dilations)
-    out_hw = tuple((x.shape[-3 + a] + pads[2 * a] + pads[2 * a + 1] - window[a]) // strides[a]
-                   + 1 for a in range(2))
-    cols = patch_grid(x, (kh, kw), out_hw, strides, pads, dilations)
-    y = np.matmul(_by_channel(cols), _filter_by_channel(w))           # (..., C, P, M)
-    y = np.moveaxis(y, -3, -2)                                         # (..., P, C, M)
-    return y.reshape(y.shape[:-3] + (x.shape[-4],) + out_hw + (c * m,))
+    out_hw = _out_hw(x.shape, w.shape, strides, pads, dilations)
+    xp = pad_hw(x, pads)[..., None, :, :, :, :]                   # (..., 1, N, Hp, Wp, C)
+    y = term = None
+    for i in range(kh):              # one multiply-add of every pixel per kernel position
+        for j in range(kw):          # (into two buffers: fresh arrays cost more than the sums)
+            hs, ws = position_slices(i, j, out_hw, strides, dilations)
+            if y is None:
+                y = xp[..., hs, ws, :] * _tap(w, i, j)               # (..., M, N, Ho, Wo, C)
+            else:
+                term = np.multiply(xp[..., hs, ws, :], _tap(w, i, j), out=term)
+                y += term
+    y = np.moveaxis(y, -5, -1)                                       # (..., N, Ho, Wo, C, M)
+    return y.reshape(y.shape[:-2] + (c * m,))
 
 
 def _backprop_input_forward(g, w, input_hw, strides, pads, dilations):
     kh, kw, c, m = w.shape[-4:]
+    g = np.moveaxis(g.reshape(g.shape[:-1] + (c, m)), -1, -5)       # (..., M, N, Ho, Wo, C)
     n, ho, wo = g.shape[-4:-1]
-    cols = np.matmul(_grad_by_channel(g, c), np.swapaxes(_filter_by_channel(w), -1, -2))
-    cols = np.moveaxis(cols, -3, -1)                                    # (..., P, K, C)
-    return col2im(cols.reshape(cols.shape[:-3] + (n, ho, wo, kh, kw, c)), input_hw, strides,
-                  pads, dilations)
+    lead = np.broadcast_shapes(g.shape[:-5], w.shape[:-4])
+    dxp = np.zeros(lead + (n, input_hw[0] + pads[0] + pads[1], input_hw[1] + pads[2] + pads[3],
+                           c), np.result_type(g, w))
+    term = None
+    for i in range(kh):              # col2im: each kernel position adds its share back
+        for j in range(kw):
+            hs, ws = position_slices(i, j, (ho, wo), strides, dilations)
+            term = np.multiply(g, _tap(w, i, j), out=term)
+            dxp[..., hs, ws, :] += term[..., 0, :, :, :, :] if m == 1 else term.sum(axis=-5)
+    return dxp[..., pads[0]:pads[0] + input_hw[0], pads[2]:pads[2] + input_hw[1], :]
 
 
 def _backprop_filter_forward(x, g, ksize, strides, pads, dilations):
     c = x.shape[-1]
-    cols = patch_grid(x, ksize, g.shape[-3:-1], strides, pads, dilations)
-    dw = np.matmul(np.swapaxes(_by_channel(cols), -1, -2), _grad_by_channel(g, c))
-    dw = np.moveaxis(dw, -3, -2)                                        # (..., K, C, M)
+    g = g.reshape(g.shape[:-1] + (c, g.shape[-1] // c))
+    xp = pad_hw(x, pads)
+    taps = []
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            hs, ws = position_slices(i, j, g.shape[-4:-2], strides, dilations)
+            taps.append(np.einsum("...nhwc,...nhwcm->...cm", xp[..., hs, ws, :], g))
+    dw = np.stack(taps, axis=-3)                                     # (..., kh·kw, C, M)
     return dw.reshape(dw.shape[:-3] + tuple(ksize) + dw.shape[-2:])
 
 
@@ -83,7 +99,7 @@ _depthwise = defop(
     "DepthwiseConv2dNative", _forward,
     [lambda g, y, x, w, **geo: apply(_backprop_input, (g, w), {"input_hw": _input_hw(x), **geo}),
      lambda g, y, x, w, **geo: apply(_backprop_filter, (x, g), {"ksize": _ksize(w), **geo})],
-    "y[..., c·M + m] = patches(x)[c] @ w[:, :, c, m]  (each channel its own filters)",
+    "y[..., c·M + m] = Σ_ij slice_ij(x)[..., c] · w[i, j, c, m]  (a channel, its filters)",
     ["∂x = DepthwiseConv2dNativeBackpropInput(g, w)",
      "∂w = DepthwiseConv2dNativeBackpropFilter(x, g)"], saves=((0, 1), False))
 _backprop_input = defop(
@@ -91,7 +107,7 @@ _backprop_input = defop(
     [lambda u, dx, g, w, input_hw, **geo: apply(_depthwise, (u, w), geo),
      lambda u, dx, g, w, input_hw, **geo: apply(_backprop_filter, (u, g),
                                                 {"ksize": _ksize(w), **geo})],
-    "y = col2im(g[c] @ w[c]ᵀ)", ["∂g = DepthwiseConv2dNative(gg, w)",
+    "y = Σ_ij slice_ijᵀ(Σ_m g · w[i, j])", ["∂g = DepthwiseConv2dNative(gg, w)",
                                  "∂w = DepthwiseConv2dNativeBackpropFilter(gg, g)"],
     saves=((0, 1), False))
 _backprop_filter = defop(
@@ -99,7 +115,7 @@ _backprop_filter = defop(
     [lambda u, dw, x, g, ksize, **geo: apply(_backprop_input, (g, u),
                                              {"input_hw": _input_hw(x), **geo}),
      lambda u, dw, x, g, ksize, **geo: apply(_depthwise, (x, u), geo)],
-    "y[c] = patches(x)[c]ᵀ @ g[c]", ["∂x = DepthwiseConv2dNativeBackpropInput(g, gg)",
+    "y[i, j] = Σ_nhw slice_ij(x) · g", ["∂x = DepthwiseConv2dNativeBackpropInput(g, gg)",
                                      "∂g = DepthwiseConv2dNative(x, gg)"],
     saves=((0, 1), False))
 
