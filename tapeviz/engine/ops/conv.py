@@ -131,9 +131,8 @@ def pad_hw(x, pads, fill=0):
 
 
 # --- kernels -----------------------------------------------------------------------------------
-def patch_grid(x, ksize, out_hw, strides, pads, dilations):
-    """(..., N, H, W, C) -> (..., N, Ho, Wo, kh, kw, C): what each output pixel's window
-    reads, one strided slice per kernel position."""
+def _patches(x, ksize, out_hw, strides, pads, dilations):
+    """im2col: (..., N, H, W, C) -> (..., N·Ho·Wo, kh·kw·C), one slice per kernel position."""
     xp = pad_hw(x, pads)
     kh, kw = ksize
     cols = np.empty(x.shape[:-3] + tuple(out_hw) + (kh, kw, x.shape[-1]), x.dtype)
@@ -141,26 +140,7 @@ def patch_grid(x, ksize, out_hw, strides, pads, dilations):
         for j in range(kw):
             hs, ws = position_slices(i, j, out_hw, strides, dilations)
             cols[..., i, j, :] = xp[..., hs, ws, :]
-    return cols
-
-
-def col2im(cols, input_hw, strides, pads, dilations):
-    """The adjoint of `patch_grid`: (..., N, Ho, Wo, kh, kw, C) -> (..., N, H, W, C), each
-    kernel position adding its slice back."""
-    n, ho, wo, kh, kw, ci = cols.shape[-6:]
-    hp, wp = input_hw[0] + pads[0] + pads[1], input_hw[1] + pads[2] + pads[3]
-    dxp = np.zeros(cols.shape[:-6] + (n, hp, wp, ci), cols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            hs, ws = position_slices(i, j, (ho, wo), strides, dilations)
-            dxp[..., hs, ws, :] += cols[..., i, j, :]
-    return dxp[..., pads[0]:pads[0] + input_hw[0], pads[2]:pads[2] + input_hw[1], :]
-
-
-def _patches(x, ksize, out_hw, strides, pads, dilations):
-    """im2col: (..., N, H, W, C) -> (..., N·Ho·Wo, kh·kw·C)."""
-    cols = patch_grid(x, ksize, out_hw, strides, pads, dilations)
-    return cols.reshape(x.shape[:-4] + (-1, ksize[0] * ksize[1] * x.shape[-1]))
+    return cols.reshape(x.shape[:-4] + (-1, kh * kw * x.shape[-1]))
 
 
 def _conv_forward(x, w, strides, pads, dilations):
@@ -178,8 +158,14 @@ def _backprop_input_forward(g, w, input_hw, strides, pads, dilations):
     n, ho, wo = g.shape[-4:-1]
     cols = np.matmul(g.reshape(g.shape[:-4] + (n * ho * wo, co)),
                      np.swapaxes(w.reshape(w.shape[:-4] + (kh * kw * ci, co)), -1, -2))
-    return col2im(cols.reshape(cols.shape[:-2] + (n, ho, wo, kh, kw, ci)), input_hw, strides,
-                  pads, dilations)
+    cols = cols.reshape(cols.shape[:-2] + (n, ho, wo, kh, kw, ci))
+    hp, wp = input_hw[0] + pads[0] + pads[1], input_hw[1] + pads[2] + pads[3]
+    dxp = np.zeros(cols.shape[:-6] + (n, hp, wp, ci), cols.dtype)
+    for i in range(kh):       # col2im: each kernel position adds its slice back
+        for j in range(kw):
+            hs, ws = position_slices(i, j, (ho, wo), strides, dilations)
+            dxp[..., hs, ws, :] += cols[..., i, j, :]
+    return dxp[..., pads[0]:pads[0] + input_hw[0], pads[2]:pads[2] + input_hw[1], :]
 
 
 def _backprop_filter_forward(x, g, ksize, strides, pads, dilations):
