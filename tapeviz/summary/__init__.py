@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import events as _events
 from ..engine.convert import constant, convert_to_tensor
-from ..engine.errors import NotFoundError
+from ..engine.errors import NotFoundError, UnimplementedError
 from ..engine.threadstate import current_scope
 from . import event_file, plugin_data
 
@@ -254,6 +254,7 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 def scalar(name, data, step=None, description=None):
     """Write one number (as float32) for TensorBoard's scalars, and for tapeviz's charts."""
     value = convert_to_tensor(data)
+    _numbers(value._value, "scalar", name)
     if value._value.ndim:
         raise ValueError(f"Expected scalar shape for {name}, saw shape: {tuple(value.shape)}. "
                          "Fix: reduce it first, e.g. tf.reduce_mean(x)")
@@ -269,7 +270,11 @@ def scalar(name, data, step=None, description=None):
 def histogram(name, data, step=None, buckets=None, description=None):
     """Write TensorBoard's histogram of `data` (`buckets` equal-width buckets, default 30)."""
     values = np.asarray(convert_to_tensor(data)._value)
-    return constant(_write(_tag(name), lambda: plugin_data.histogram_buckets(values, buckets),
+
+    def buckets_of_numbers():     # (checked only when written, as TensorFlow's)
+        _numbers(values, "histogram", name)
+        return plugin_data.histogram_buckets(values, buckets)
+    return constant(_write(_tag(name), buckets_of_numbers,
                            step, event_file.plugin_metadata("histograms", description))[0])
 
 
@@ -289,6 +294,13 @@ def image(name, data, step=None, max_outputs=3, description=None):
     return constant(_write(_tag(name),
                            lambda: plugin_data.image_strings(values, int(max_outputs)), step,
                            event_file.plugin_metadata("images", description))[0])
+
+
+def _numbers(values, function, name):
+    if np.asarray(values).dtype.kind not in "biuf":
+        raise UnimplementedError(f"tf.summary.{function}({name!r}): Cast string to float is not "
+                                 "supported. Fix: pass numbers (tf.summary.text writes strings) "
+                                 "[Op:Cast]", "Cast")
 
 
 def _tag(name) -> str:

@@ -14,6 +14,9 @@ report("no_writer.should_record", tf.summary.should_record_summaries())
 report("no_writer.step", tf.summary.experimental.get_step())
 expect_error("no_writer.non_scalar", lambda: tf.summary.scalar("v", [1.0, 2.0], step=1))
 expect_error("no_writer.text_of_a_number", lambda: tf.summary.text("t", 1.0, step=1))
+expect_error("no_writer.scalar_of_a_string", lambda: tf.summary.scalar("s", "a", step=1))
+report("no_writer.histogram_of_strings", tf.summary.histogram("h", ["a"], step=1))
+report("no_writer.image_of_rank_2", tf.summary.image("i", [[1.0]], step=1))
 expect_error("logdir_none", lambda: tf.summary.create_file_writer(None))
 
 writer = tf.summary.create_file_writer(os.path.join(logdir, "train"))
@@ -47,6 +50,8 @@ with writer.as_default(step=3) as entered:
     with tf.summary.record_if(tf.constant(True)):
         report("record_if_tensor.scalar", tf.summary.scalar("loss", 1.0))
     expect_error("as_default.non_scalar", lambda: tf.summary.scalar("v", [1.0, 2.0]))
+    expect_error("as_default.histogram_of_strings", lambda: tf.summary.histogram("h", ["a"]))
+    expect_error("as_default.image_of_rank_2", lambda: tf.summary.image("i", [[1.0]]))
     inner = tf.summary.create_file_writer(os.path.join(logdir, "eval"))
     with inner.as_default(step=20):
         report("nested.step", tf.summary.experimental.get_step())
