@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import threading
+import types
 
 from .engine import nest
 from .engine.convert import constant, convert_to_tensor
@@ -226,3 +227,20 @@ class NcclAllReduce(_CrossDeviceOps):
 
 class ReductionToOneDevice(_CrossDeviceOps):
     pass
+
+
+class TPUClusterResolver:
+    """There is no TPU here: constructing one raises TensorFlow's `ValueError` on a machine
+    without a TPU, which the usual `try: ... except ValueError: strategy =
+    tf.distribute.get_strategy()` expects."""
+
+    def __init__(self, tpu=None, zone=None, project=None, **kwargs):
+        raise ValueError("Please provide a TPU Name to connect to. (tapeviz computes on the CPU, "
+                         "with no TPU.) Fix: strategy = tf.distribute.get_strategy()")
+
+    @classmethod
+    def connect(cls, tpu=None, zone=None, project=None):
+        return cls(tpu, zone, project)
+
+
+cluster_resolver = types.SimpleNamespace(TPUClusterResolver=TPUClusterResolver)

@@ -93,3 +93,14 @@ def mix():
 
 
 expect_error("scope.mixing_strategies", mix)
+
+
+# the usual opening of notebooks written for TPUs, on a machine without one
+expect_error("tpu.resolver", lambda: tf.distribute.cluster_resolver.TPUClusterResolver())
+expect_error("tpu.connect", lambda: tf.distribute.cluster_resolver.TPUClusterResolver.connect())
+try:
+    tpu = tf.distribute.cluster_resolver.TPUClusterResolver()
+    chosen = "tpu"
+except ValueError:
+    chosen = type(tf.distribute.get_strategy()).__name__ == "MirroredStrategy" or "default"
+report("tpu.fallback", chosen)
