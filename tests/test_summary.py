@@ -96,13 +96,21 @@ def test_a_written_scalar_feeds_the_training_charts(tmp_path):
         ("train/loss", 0.5, 7), ("accuracy", 0.75, 2)]
 
 
-def test_a_scalar_reaches_a_recording(tmp_path):
+def test_a_scalar_reaches_the_dashboards_training_charts(tmp_path):
+    from tapeviz import ui
     rec = str(tmp_path / "run.tvz")
+    w = tv.Variable(1.0)
     with tv.record(rec):
-        with tv.summary.create_file_writer(str(tmp_path / "logs")).as_default(step=1):
-            tv.summary.scalar("loss", 0.25)
-    scalars = tv.load_recording(rec).of("scalar")
-    assert [(e.name, e.value, e.step) for e in scalars] == [("loss", 0.25, 1)]
+        with tv.summary.create_file_writer(str(tmp_path / "logs")).as_default():
+            for step in range(3):
+                with tv.GradientTape() as tape:
+                    loss = (w - 3.0) ** 2
+                w.assign_sub(0.1 * tape.gradient(loss, w))
+                tv.summary.scalar("loss", loss, step=step)
+    charted = ui.Dashboard(rec).store.scalars["loss"]
+    assert [step for step, _, _ in charted] == [0, 1, 2]
+    # (w - 3)² at w = 1, then w += 0.2·(3 - w) each step
+    assert [value for _, value, _ in charted] == pytest.approx([4.0, 2.56, 1.6384])
 
 
 def test_a_step_that_is_not_an_integer_is_refused_with_the_fix(tmp_path):
