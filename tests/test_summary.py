@@ -82,7 +82,7 @@ def test_a_corrupt_record_is_refused(tmp_path):
 
 
 def test_a_written_scalar_feeds_the_training_charts(tmp_path):
-    writer = tv.summary.create_file_writer(str(tmp_path))
+    writer = tv.summary.create_file_writer(str(tmp_path / "train"))
     with tv.events.capture() as seen:
         tv.summary.scalar("ignored", 1.0, step=0)                  # no writer: not written
         with writer.as_default(step=2):
@@ -93,7 +93,7 @@ def test_a_written_scalar_feeds_the_training_charts(tmp_path):
                 tv.summary.scalar("off", 1.0)
             tv.summary.histogram("h", [1.0, 2.0])
     assert [(e.name, e.value, e.step) for e in seen.of("scalar")] == [
-        ("train/loss", 0.5, 7), ("accuracy", 0.75, 2)]
+        ("train/train/loss", 0.5, 7), ("train/accuracy", 0.75, 2)]
 
 
 def test_a_scalar_reaches_the_dashboards_training_charts(tmp_path):
@@ -101,13 +101,13 @@ def test_a_scalar_reaches_the_dashboards_training_charts(tmp_path):
     rec = str(tmp_path / "run.tvz")
     w = tv.Variable(1.0)
     with tv.record(rec):
-        with tv.summary.create_file_writer(str(tmp_path / "logs")).as_default():
+        with tv.summary.create_file_writer(str(tmp_path / "train")).as_default():
             for step in range(3):
                 with tv.GradientTape() as tape:
                     loss = (w - 3.0) ** 2
                 w.assign_sub(0.1 * tape.gradient(loss, w))
                 tv.summary.scalar("loss", loss, step=step)
-    charted = ui.Dashboard(rec).store.scalars["loss"]
+    charted = ui.Dashboard(rec).store.scalars["train/loss"]
     assert [step for step, _, _ in charted] == [0, 1, 2]
     # (w - 3)² at w = 1, then w += 0.2·(3 - w) each step
     assert [value for _, value, _ in charted] == pytest.approx([4.0, 2.56, 1.6384])

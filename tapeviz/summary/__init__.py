@@ -9,8 +9,9 @@ the thread; a summary with no default writer (or under `record_if(False)`) write
 returns `False`, a written one `True` (bool tensors); with a writer but no step it raises
 `ValueError`. The files are TensorBoard's (event_file.py: TFRecords of hand-encoded `Event`
 protocol buffers, no TensorFlow or protobuf needed), and each written `scalar` is also sent
-to tapeviz's own charts (`tv.events.log_scalar`, under the same tag and step), so a
-recording shows it in the dashboard's Training charts.
+to tapeviz's own charts (`tv.events.log_scalar`, at the same step, named `run/tag` as
+TensorBoard lists it, the run being the writer's directory: 'train/loss', 'validation/loss'
+share a plot), so a recording shows it in the dashboard's Training charts.
 
 What is not imitated: writes are buffered until `flush`, `close` or the end of `as_default`
 (TensorFlow also flushes every 10 summaries or 2 minutes); `max_queue`, `flush_millis`,
@@ -20,6 +21,7 @@ What is not imitated: writes are buffered until `flush`, `close` or the end of `
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import types
@@ -93,6 +95,8 @@ class _FileWriter(SummaryWriter):
 
     def __init__(self, logdir, filename_suffix):
         self.logdir = logdir
+        # the run's name, as TensorBoard shows it: the directory's own name ('train')
+        self.run = os.path.basename(os.path.abspath(logdir))
         self._file = event_file.EventFileWriter(logdir, filename_suffix)
         self.path = self._file.path
 
@@ -262,8 +266,8 @@ def scalar(name, data, step=None, description=None):
     tag = _tag(name)
     written, step = _write(tag, lambda: np.asarray(number),
                            step, event_file.plugin_metadata("scalars", description))
-    if written:
-        _events.log_scalar(tag, float(number), step)
+    if written:      # charted as TensorBoard lists it: run/tag ('train/loss', 'eval/loss')
+        _events.log_scalar(f"{_state.writer.run}/{tag}", float(number), step)
     return constant(written)
 
 
