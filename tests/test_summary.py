@@ -14,10 +14,11 @@ from tapeviz.summary import event_file, plugin_data
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "summary_events")
 sys.path.insert(0, HERE)
-from record import write_summaries  # noqa: E402
+from record import _same, fit_with_tensorboard, write_summaries  # noqa: E402
 
 with open(os.path.join(HERE, "answers.json"), encoding="utf-8") as _f:
-    TENSORFLOW_READ = json.load(_f)["events"]
+    _ANSWERS = json.load(_f)
+TENSORFLOW_READ = _ANSWERS["events"]
 
 
 def _as_answers(path):
@@ -64,6 +65,16 @@ def test_our_file_holds_what_tensorflow_wrote(tmp_path):
     for a, b in zip(ours, TENSORFLOW_READ):
         if "png" in a:      # other bytes (encoders differ), the same pixels as TF decoded
             assert [plugin_data.decode_png(p).tolist() for p in a["png"]] == b["pixels"]
+
+
+def test_the_tensorboard_callback_writes_what_tf_keras_writes(tmp_path):
+    # epoch metrics, the scheduled learning rate, validation metrics by epoch and by
+    # iteration, weight histograms every 2 epochs: values within float32 rounding of training
+    tv.keras.backend.clear_session()
+    runs = fit_with_tensorboard(tv, str(tmp_path))
+    assert sorted(runs) == sorted(_ANSWERS["fit"])
+    for run, path in runs.items():
+        assert _same(_as_answers(path), _ANSWERS["fit"][run], rtol=1e-5), run
 
 
 def test_crc32c_is_castagnolis():

@@ -7,7 +7,8 @@ repository's root::
     ../tfvenv/bin/python tests/golden/summary_events/record.py           # record
     PYTHONPATH=. ../tfvenv/bin/python tests/golden/summary_events/record.py --check-tapeviz
 
-Recording runs `write_summaries` under TensorFlow, reads the event file back with TensorFlow's
+Recording runs `write_summaries` and `fit_with_tensorboard` (tf.keras's TensorBoard callback)
+under TensorFlow, reads the event file back with TensorFlow's
 own reader (`tf.compat.v1.train.summary_iterator`, images decoded by `tf.io.decode_png`) and
 stores what it read in answers.json, and the file itself as tensorflow.tfevents (which
 tests/test_summary.py reads with tapeviz's reader). `--check-tapeviz` runs the same function
@@ -53,6 +54,25 @@ def write_summaries(tf, logdir):
     return path
 
 
+def fit_with_tensorboard(tf, logdir):
+    """tf.keras's TensorBoard callback on a small fit: {run: its event file}."""
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="tanh"),
+                                 tf.keras.layers.Dense(1)])
+    model.build((None, 3))
+    model.set_weights([np.array([[0.5, -0.25], [0.125, 0.75], [-0.5, 0.25]], np.float32),
+                       np.array([0.1, -0.1], np.float32),
+                       np.array([[1.0], [-0.5]], np.float32), np.array([0.2], np.float32)])
+    rate = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)
+    model.compile(tf.keras.optimizers.SGD(rate), "mse", metrics=["mae"])
+    x = np.linspace(-1, 1, 8 * 3).reshape(8, 3).astype(np.float32)
+    y = np.sin(x.sum(axis=1, keepdims=True))
+    callback = tf.keras.callbacks.TensorBoard(logdir, histogram_freq=2, write_graph=False)
+    model.fit(x, y, batch_size=4, epochs=3, shuffle=False, validation_data=(x[:4], y[:4]),
+              callbacks=[callback], verbose=0)
+    return {run: glob.glob(os.path.join(logdir, run, "events.out.tfevents.*"))[0]
+            for run in ("train", "validation")}
+
+
 def read_with_tensorflow(tf, path):
     """Every event as TensorFlow's reader sees it, as JSON (wall times left out)."""
     events = []
@@ -80,21 +100,27 @@ def read_with_tensorflow(tf, path):
 
 def main(argv):
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")     # Keras 2 (tf-keras), as generate.py
     import tensorflow as tf
 
     with tempfile.TemporaryDirectory() as tmp:
         if "--check-tapeviz" in argv:
             import tapeviz
-            ours = read_with_tensorflow(tf, write_summaries(tapeviz, tmp))
             with open(os.path.join(HERE, "answers.json"), encoding="utf-8") as f:
-                theirs = json.load(f)["events"]
-            same = _same(ours, theirs)
-            print("TensorFlow reads tapeviz's event file " +
+                answers = json.load(f)
+            ours = read_with_tensorflow(tf, write_summaries(tapeviz, tmp))
+            runs = fit_with_tensorboard(tapeviz, os.path.join(tmp, "fit"))
+            same = _same(ours, answers["events"]) and all(
+                _same(read_with_tensorflow(tf, runs[run]), answers["fit"][run], rtol=1e-5)
+                for run in runs)
+            print("TensorFlow reads tapeviz's event files " +
                   ("as it reads its own" if same else "DIFFERENTLY"))
             return 0 if same else 1
         path = write_summaries(tf, tmp)
         shutil.copyfile(path, os.path.join(HERE, "tensorflow.tfevents"))
         doc = {"tensorflow_version": tf.__version__, "events": read_with_tensorflow(tf, path)}
+        runs = fit_with_tensorboard(tf, os.path.join(tmp, "fit"))
+        doc["fit"] = {run: read_with_tensorflow(tf, runs[run]) for run in runs}
     with open(os.path.join(HERE, "answers.json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")
@@ -102,17 +128,22 @@ def main(argv):
     return 0
 
 
-def _same(ours, theirs):
-    """Equal but for the PNG bytes (encoders differ; their pixels must not)."""
-    strip = [{k: v for k, v in e.items() if k != "png_hex"} for e in ours]
-    expect = [{k: v for k, v in e.items() if k != "png_hex"} for e in theirs]
-    for a, b in zip(strip, expect):
-        if a != b:
-            print("tapeviz:   ", a, "\nTensorFlow:", b)
-    return len(strip) == len(expect) and all(
-        a.keys() == b.keys() and all(np.allclose(a[k], b[k], rtol=1e-6) if k == "value" and
-                                     a.get("dtype") in ("float", "double") else a[k] == b[k]
-                                     for k in a) for a, b in zip(strip, expect))
+def _same(ours, theirs, rtol=1e-6):
+    """Equal but for the PNG bytes (encoders differ; their pixels must not) and float values
+    within `rtol`; prints the first difference."""
+    if len(ours) != len(theirs):
+        print(f"tapeviz wrote {len(ours)} events, TensorFlow {len(theirs)}")
+        return False
+    for a, b in zip(ours, theirs):
+        a, b = ({k: v for k, v in e.items() if k != "png_hex"} for e in (a, b))
+        floats = a.get("dtype") in ("float32", "float64") and b.get("dtype") == a["dtype"]
+        same = a.keys() == b.keys() and all(
+            np.allclose(a[k], b[k], rtol=rtol, atol=1e-7) if k == "value" and floats
+            else a[k] == b[k] for k in a)
+        if not same:
+            print("tapeviz:   ", str(a)[:300], "\nTensorFlow:", str(b)[:300])
+            return False
+    return True
 
 
 if __name__ == "__main__":
