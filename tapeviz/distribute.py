@@ -27,6 +27,8 @@ import types
 from .engine import nest
 from .engine.convert import constant, convert_to_tensor
 from .engine.ops import reduce as _reduce
+from .engine.ops.axes import expand_dims, squeeze
+from .engine.ops.elementwise import cast, divide_no_nan, multiply
 
 
 class ReduceOp(enum.Enum):
@@ -227,6 +229,47 @@ class NcclAllReduce(_CrossDeviceOps):
 
 class ReductionToOneDevice(_CrossDeviceOps):
     pass
+
+
+def _replica_only(function):
+    if in_cross_replica_context():
+        raise RuntimeError(f"You are calling `{function}` in cross replica context, while it "
+                           "was expected to be called in replica context. Fix: call it inside "
+                           "the function given to strategy.run")
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """`tf.nn.compute_average_loss`: the per-example losses (weighted) summed and divided by
+    the global batch size (by default this batch's size times the replicas: one)."""
+    loss = convert_to_tensor(per_example_loss)
+    if loss._value.ndim == 0:
+        raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with "
+                         "at least rank 1. Received: a scalar. Fix: pass the loss of each "
+                         "example, e.g. reduction='none' in a Keras loss")
+    if sample_weight is not None:
+        weight = cast(convert_to_tensor(sample_weight), loss.dtype)
+        rank_gap = weight._value.ndim - loss._value.ndim        # (as Keras lines them up)
+        if rank_gap == 1 and weight._value.shape[-1] == 1:
+            weight = squeeze(weight, [-1])
+        elif rank_gap == -1:
+            weight = expand_dims(weight, -1)
+        loss = multiply(loss, weight)
+    if global_batch_size is None:
+        _replica_only("compute_average_loss")
+        global_batch_size = loss._value.shape[0] * get_strategy().num_replicas_in_sync
+    size = convert_to_tensor(global_batch_size)
+    if size._value.ndim or size._value.dtype.kind not in "iu" or size._value < 0:
+        raise ValueError(f"compute_average_loss: global_batch_size must be a non-negative "
+                         f"integer scalar, got {global_batch_size!r}. Fix: e.g. "
+                         "global_batch_size=64")
+    return divide_no_nan(_reduce.reduce_sum(loss), cast(size, loss.dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """`tf.nn.scale_regularization_loss`: the summed loss divided by the replicas (one)."""
+    _replica_only("scale_regularization_loss")
+    loss = _reduce.reduce_sum(convert_to_tensor(regularization_loss))
+    return loss / get_strategy().num_replicas_in_sync
 
 
 class TPUClusterResolver:

@@ -104,3 +104,32 @@ try:
 except ValueError:
     chosen = type(tf.distribute.get_strategy()).__name__ == "MirroredStrategy" or "default"
 report("tpu.fallback", chosen)
+
+# the loss helpers of custom training loops under a strategy
+per_example = tf.constant([0.5, 1.5, 2.0, 4.0])
+report("average_loss.default", tf.nn.compute_average_loss(per_example))
+report("average_loss.global_batch", tf.nn.compute_average_loss(per_example, global_batch_size=8))
+report("average_loss.weights", tf.nn.compute_average_loss(per_example,
+                                                          sample_weight=[1.0, 0.0, 0.5, 2.0]))
+report("average_loss.column_weights", tf.nn.compute_average_loss(
+    per_example, sample_weight=tf.constant([[1.0], [0.0], [0.5], [2.0]])))
+report("average_loss.rank2", tf.nn.compute_average_loss(tf.ones((2, 3)) * 3.0,
+                                                        sample_weight=[1.0, 2.0]))
+report("average_loss.zero_batch", tf.nn.compute_average_loss(per_example, global_batch_size=0))
+report("average_loss.float64", tf.nn.compute_average_loss(tf.constant([1.0, 2.0], tf.float64)))
+expect_error("average_loss.scalar", lambda: tf.nn.compute_average_loss(tf.constant(1.0)))
+report("average_loss.in_run", strategy.run(lambda: tf.nn.compute_average_loss(per_example)))
+
+
+def cross_replica_average():
+    with strategy.scope():
+        return tf.nn.compute_average_loss(per_example)
+
+
+expect_error("average_loss.cross_replica", cross_replica_average)
+report("regularization.default", tf.nn.scale_regularization_loss([0.5, 0.25]))
+report("regularization.in_run", strategy.run(lambda: tf.nn.scale_regularization_loss(3.0)))
+weights = tf.Variable([1.0, -2.0, 0.5, 3.0])
+with tf.GradientTape() as tape:
+    average = tf.nn.compute_average_loss(per_example * weights, sample_weight=[1.0, 0.5, 2.0, 0.0])
+report("average_loss.gradient", tape.gradient(average, weights))
