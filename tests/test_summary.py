@@ -143,3 +143,12 @@ def test_histogram_buckets_count_every_value():
 def test_images_become_uint8_as_convert_image_dtype(dtype, value, expected):
     # the answers of tf.image.convert_image_dtype(x, tf.uint8, saturate=True) in TensorFlow 2.21
     assert plugin_data.to_uint8(np.array([value], dtype))[0] == expected
+
+
+def test_a_logdir_may_be_a_path_bytes_or_a_string_tensor(tmp_path):
+    for logdir in (tmp_path / "a", str(tmp_path / "b").encode(), tv.constant(str(tmp_path / "c"))):
+        writer = tv.summary.create_file_writer(logdir)
+        assert os.path.dirname(writer.path) in {str(tmp_path / n) for n in "abc"}
+    assert sorted(os.listdir(tmp_path)) == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="logdir must be a path.*Fix"):
+        tv.summary.create_file_writer(3)

@@ -148,8 +148,12 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     """A writer of a TensorBoard event file in `logdir` (made if missing)."""
     if logdir is None:
         raise ValueError("Argument `logdir` cannot be None. Fix: a directory, e.g. 'logs/train'")
-    logdir = logdir.decode() if isinstance(logdir, bytes) else str(getattr(logdir, "numpy",
-                                                                           lambda: logdir)())
+    if hasattr(logdir, "numpy"):                       # a string tensor
+        logdir = np.asarray(logdir.numpy()).item()
+    if not isinstance(logdir, (str, bytes, os.PathLike)):
+        raise TypeError(f"create_file_writer: logdir must be a path (a str), got {logdir!r}. "
+                        "Fix: e.g. tf.summary.create_file_writer('logs/train')")
+    logdir = logdir.decode() if isinstance(logdir, bytes) else os.fspath(logdir)
     return _FileWriter(logdir, ".v2" if filename_suffix is None else str(filename_suffix))
 
 
