@@ -7,6 +7,8 @@ from .engine.ops.losses import (sigmoid_cross_entropy_with_logits,  # noqa: F401
 from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax,  # noqa: F401
                             relu, relu6, softmax, softplus, softsign)
 from .engine.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
+from .engine.ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
+from .distribute import compute_average_loss, scale_regularization_loss  # noqa: F401
 from .engine.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
 from .engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from .engine.ops.scatter import embedding_lookup  # noqa: F401

@@ -38,3 +38,7 @@ from . import backend  # noqa: F401,E402
 from . import schedules as _schedules  # noqa: E402
 
 optimizers.schedules = _schedules      # tf.keras.optimizers.schedules.ExponentialDecay(...)
+
+from .callbacks_tensorboard import TensorBoard as _TensorBoard  # noqa: E402
+
+callbacks.TensorBoard = _TensorBoard   # tf.keras.callbacks.TensorBoard(log_dir="logs")

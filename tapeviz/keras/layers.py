@@ -22,6 +22,7 @@ from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # no
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
                           LeakyReLU, ReLU, Reshape)
 from .layers_conv import Conv1D, Conv2D, Conv2DTranspose  # noqa: F401
+from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
 from .layers_reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
@@ -38,6 +39,7 @@ MaxPool1D, AvgPool1D, MaxPool2D, AvgPool2D = (MaxPooling1D, AveragePooling1D, Ma
                                               AveragePooling2D)
 GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D
 GlobalAvgPool1D, GlobalMaxPool1D = GlobalAveragePooling1D, GlobalMaxPooling1D
+SeparableConvolution2D = SeparableConv2D
 
 # Keras's layers that hand an input's mask on unchanged (see masking.py)
 for _layer in (Dense, Dropout, Activation, ReLU, LeakyReLU, BatchNormalization):

@@ -9,7 +9,7 @@ are `tv.nn.*` only, as in TensorFlow).
 """
 from . import makers, elementwise, axes, reduce, indexing, join, linalg  # noqa: E401
 from . import gradient_ops, nn, losses, clip, info, einstein, scatter  # noqa: E401
-from . import conv, pooling, normalization  # noqa: E401
+from . import conv, depthwise, pooling, normalization  # noqa: E401
 from .axes import *  # noqa: F401,F403
 from .clip import *  # noqa: F401,F403
 from .einstein import *  # noqa: F401,F403
