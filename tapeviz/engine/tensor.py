@@ -258,7 +258,9 @@ class Variable(_Operand):
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
         if initial_value is None:
-            raise ValueError("initial_value must be specified.")
+            raise ValueError("tv.Variable: initial_value must be specified. Fix: pass the "
+                             "starting value, e.g. tv.Variable(0.0) or "
+                             "tv.Variable(tv.zeros([3]))")
         if callable(initial_value):
             initial_value = initial_value()
         if isinstance(initial_value, _Operand):

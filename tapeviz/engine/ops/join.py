@@ -159,7 +159,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
                 f"SplitV: determined shape must either match input shape along split_dim "
                 f"exactly if fully specified, or be less than the size of the input along "
                 f"split_dim if not fully specified. Got sizes {list(sizes)} for dimension "
-                f"{dim} [Op:SplitV]", "SplitV")
+                f"{dim} (input shape {tuple(x.shape)}, axis {axis}). Fix: sizes that sum to "
+                f"{dim}, or -1 for one of them (the rest of the axis) [Op:SplitV]", "SplitV")
     return list(apply(_split, (x,), {"sizes": sizes, "axis": axis}))
 
 
