@@ -167,7 +167,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 def unstack(value, num=None, axis=0, name=None):
     x = tensor(value)
     if x._value.ndim == 0:
-        raise ValueError("Input shape must have rank at least 1 to unstack; got a scalar")
+        raise ValueError(f"unstack: Input shape must have rank at least 1 to unstack; got a "
+                         f"scalar of dtype {x.dtype.name}. Fix: unstack a tensor of rank 1 or "
+                         f"more (a scalar is already one element)")
     r = x._value.ndim
     if not -r <= int(axis) < r:
         raise ValueError(f"unstack: Argument `axis` = {axis} not in range [-{r}, {r}) for a "
