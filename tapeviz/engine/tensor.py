@@ -111,7 +111,9 @@ class _Operand:
         if self.dtype.is_integer and self._value.ndim == 0:
             return int(self._value)
         raise TypeError(f"only integer scalar tensors can be used as an index, "
-                        f"got shape={tuple(self._value.shape)} dtype={self.dtype.name}")
+                        f"got shape={tuple(self._value.shape)} dtype={self.dtype.name}. Fix: "
+                        f"an int32 or int64 tensor of shape () (tv.cast(i, tv.int32), or "
+                        f"tv.gather for several indices)")
 
     def __bool__(self):
         engine.refs.note_escape(self, "bool()")
