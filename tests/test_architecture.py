@@ -10,6 +10,9 @@ UI_STACK = {"panel", "bokeh", "graphviz", "param", "pandas"}
 
 
 def _imports(path):
+    """(module, level) of every import in ``path``; for ``from X import name`` both ``X`` and
+    ``X.name`` (``from .. import engine`` imports the engine package as surely as
+    ``import tapeviz.engine`` does)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -17,6 +20,8 @@ def _imports(path):
                 yield alias.name, 0
         elif isinstance(node, ast.ImportFrom):
             yield node.module or "", node.level
+            for alias in node.names:
+                yield ".".join(filter(None, (node.module, alias.name))), node.level
 
 
 def _absolute(path, mod, level):

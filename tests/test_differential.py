@@ -208,6 +208,7 @@ def test_the_printed_tf_code_computes_what_the_interpreter_compares(check):
     got = printed[0]
     got = [got] if check == "value" else got
     expected = [expected] if check == "value" else expected
+    assert len(got) == len(expected) > 0, (got, expected)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g.numpy().reshape(-1), np.array(e["v"], float),
                                    rtol=1e-8)

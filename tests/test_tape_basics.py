@@ -47,6 +47,28 @@ def test_second_gradient_on_one_shot_tape_raises():
         tape.gradient(y, x)
 
 
+def test_output_gradients_of_another_count_name_the_call_the_counts_and_the_fix():
+    # (TensorFlow 2.21 crashes the interpreter on this call: the message is tapeviz's own)
+    x = tv.constant([1.0, 2.0])
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        y, z = x * 2.0, x * 3.0
+    with pytest.raises(ValueError) as info:
+        tape.gradient([y, z], x, output_gradients=[tv.ones(2)])
+    text = str(info.value)
+    assert "GradientTape.gradient" in text and "1 items" in text and "2 targets" in text
+    assert "Fix:" in text
+
+
+def test_a_tensor_that_is_no_integer_scalar_is_refused_as_an_index_with_the_fix():
+    for bad, shape, dtype in ((tv.constant(1.5), "()", "float32"),
+                              (tv.constant([1]), "(1,)", "int32")):
+        with pytest.raises(TypeError) as info:
+            [10, 20, 30][bad]
+        text = str(info.value)
+        assert f"shape={shape}" in text and f"dtype={dtype}" in text and "Fix:" in text
+
+
 def test_broadcast_gradient_is_summed_back_to_input_shape():
     b = tv.Variable([1.0, 2.0, 3.0])
     x = tv.constant(np.ones((4, 3), np.float32))

@@ -210,8 +210,11 @@ class GradientTape:
             flat_up = [_as_upstream(g, t)
                        for g, t in zip(nest.flatten(output_gradients), flat_targets)]
             if len(nest.flatten(output_gradients)) != len(flat_targets):
-                raise ValueError(f"output_gradients has {len(nest.flatten(output_gradients))} "
-                                 f"items but there are {len(flat_targets)} targets")
+                raise ValueError(f"GradientTape.gradient: output_gradients has "
+                                 f"{len(nest.flatten(output_gradients))} items but there are "
+                                 f"{len(flat_targets)} targets. Fix: one output gradient per "
+                                 "target, in the targets' order (tv.ones_like(target) for "
+                                 "a target weighted by 1)")
         else:
             flat_up = [_ones(t) for t in flat_targets]
         call = self._start("gradient", flat_targets, flat_sources, unconnected)

@@ -111,7 +111,9 @@ class _Operand:
         if self.dtype.is_integer and self._value.ndim == 0:
             return int(self._value)
         raise TypeError(f"only integer scalar tensors can be used as an index, "
-                        f"got shape={tuple(self._value.shape)} dtype={self.dtype.name}")
+                        f"got shape={tuple(self._value.shape)} dtype={self.dtype.name}. Fix: "
+                        f"an int32 or int64 tensor of shape () (tv.cast(i, tv.int32), or "
+                        f"tv.gather for several indices)")
 
     def __bool__(self):
         engine.refs.note_escape(self, "bool()")
@@ -258,7 +260,9 @@ class Variable(_Operand):
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
         if initial_value is None:
-            raise ValueError("initial_value must be specified.")
+            raise ValueError("tv.Variable: initial_value must be specified. Fix: pass the "
+                             "starting value, e.g. tv.Variable(0.0) or "
+                             "tv.Variable(tv.zeros([3]))")
         if callable(initial_value):
             initial_value = initial_value()
         if isinstance(initial_value, _Operand):

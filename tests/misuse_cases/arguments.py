@@ -108,6 +108,17 @@ def clip_int_tensor_with_float_bounds(tf):
 family("arguments of the wrong kind")
 
 
+@raises("ValueError", "where", "x", "(1,)")
+def where_with_one_branch(tf):
+    return tf.where(tf.constant([True]), x=tf.constant([1.0]))
+
+
+@raises("ValueError", "sparse_softmax_cross_entropy_with_logits", "(2,)", "(3, 4)")
+def sparse_cross_entropy_labels_of_another_batch(tf):
+    return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([0, 1]),
+                                                          logits=tf.ones((3, 4)))
+
+
 @value(T((2, 2), "float32", [[1.0, 1.0], [1.0, 1.0]]))
 def concat_of_one_tensor_not_a_list(tf):
     return tf.concat(tf.ones((2, 2)), 0)

@@ -55,6 +55,11 @@ def unstack_axis_out_of_range(tf):
     return tf.unstack(tf.ones((2, 3)), axis=2)
 
 
+@raises("ValueError", "unstack", "scalar", "float32")
+def unstack_a_scalar(tf):
+    return tf.unstack(tf.constant(1.0))
+
+
 @raises("InvalidArgumentError", "Split", "3", "(2, 3)")
 def split_axis_out_of_range(tf):
     return tf.split(tf.ones((2, 3)), 2, axis=3)
@@ -209,6 +214,11 @@ def gather_float_indices(tf):
 @raises("InvalidArgumentError", "GatherNd", "[2, 0]", "(2, 2)")
 def gather_nd_out_of_range(tf):
     return tf.gather_nd(tf.ones((2, 2)), [[2, 0]])
+
+
+@raises("InvalidArgumentError", "GatherNd", "3", "(2, 2)", "(1, 3)")
+def gather_nd_index_longer_than_the_rank(tf):
+    return tf.gather_nd(tf.ones((2, 2)), [[0, 0, 0]])
 
 
 @raises("InvalidArgumentError", "StridedSlice", "5", "(3,)")

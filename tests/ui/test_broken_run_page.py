@@ -109,6 +109,7 @@ def test_each_layers_variables_sit_in_its_layer(serve, broken, watched_page):
     data, boxes = node_data(page), node_data(page, "clusters")
     layers = [i for i, label in enumerate(boxes["label"]) if "/dense" in label]
     assert len(layers) == 6
+    checked = 0
     for i in layers:
         layer = boxes["label"][i].split("/")[-1]
         for j, name in enumerate(data["name"]):
@@ -120,6 +121,8 @@ def test_each_layers_variables_sit_in_its_layer(serve, broken, watched_page):
                 assert any(op == reader and y == data["y"][j] and
                            boxes["left"][i] < x < boxes["right"][i]
                            for op, x, y in zip(data["op"], data["x"], data["y"])), name
+                checked += 1
+    assert checked == 2 * 6, (checked, data["name"])      # each layer's kernel and bias
     watch.check()
 
 

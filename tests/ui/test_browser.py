@@ -141,15 +141,16 @@ def test_backward_player_steps_and_highlights(main_server, recordings, watched_p
     for ig in st.input_grads:
         assert summary_text(ig["grad"]) in shown
     # running sums: a step whose input already had a gradient shows the total
+    # (x * x: the program's Mul takes x twice, so x's second gradient adds to its first)
     acc = [(k, ig) for k, s in enumerate(steps) for ig in s.input_grads if ig["accumulated"]]
-    if acc:
-        k, ig = acc[0]
-        for _ in range(k - 2):
-            nxt.click()
-        _wait_title(page, lambda t: t.startswith(f"step {k + 1} "))
-        shown = page.locator(".tv-step").first.evaluate(
-            "e => e.shadowRoot ? e.shadowRoot.textContent : e.textContent")
-        assert f"running sum = {summary_text(ig['total'])}" in shown
+    assert acc and acc[0][0] > 2, [(s.op, s.input_grads) for s in steps]
+    k, ig = acc[0]
+    for _ in range(k - 2):
+        nxt.click()
+    _wait_title(page, lambda t: t.startswith(f"step {k + 1} "))
+    shown = page.locator(".tv-step").first.evaluate(
+        "e => e.shadowRoot ? e.shadowRoot.textContent : e.textContent")
+    assert f"running sum = {summary_text(ig['total'])}" in shown
     # clicking a node jumps the player to its step
     matmul = next(s for s in steps if s.op == "MatMul")
     click_node(page, f"op{matmul.node}")

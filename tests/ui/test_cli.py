@@ -170,8 +170,21 @@ def test_serve_follow_waits_for_a_missing_or_empty_file_but_refuses_a_foreign_on
 
 
 def test_serve_a_recording_still_works(cli, recordings):
+    """The good path beside the refusals: the page answers, and the document its session
+    gets is the recording's dashboard (its title and a variable of the program)."""
+    import re
+    import urllib.request
+    from test_server_security import pull_doc
     c = cli("serve", recordings["main"], "--port", "0")
-    c.wait_for(r"serving main_prog\.tvz at http://127\.0\.0\.1:\d+/")
+    url = c.wait_for(r"serving main_prog\.tvz at (http://127\.0\.0\.1:\d+/)").group(1)
+    assert wait_live(url), c.text()
+    with urllib.request.urlopen(url, timeout=60) as r:
+        status, body = r.status, r.read().decode()
+    assert status == 200
+    session = re.search(r'"token":"([\w.-]+)"', body).group(1)
+    doc = pull_doc(url.replace("http://", "ws://") + "ws", session,
+                   origin=url.rstrip("/"))
+    assert doc.startswith('{"doc"') and "main_prog.tvz" in doc and "w:0" in doc, doc[:300]
     c.stop()
 
 

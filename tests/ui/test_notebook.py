@@ -311,5 +311,11 @@ def test_live_notebook_updates_stay_offline(jupyter_lab, watched_page):
     _click_mul(page)
     page.wait_for_timeout(1500)
     if blocked:
+        # only the stylesheets the reason names are the known failure; anything else that
+        # leaves the machine is a failure of its own, not the expected one
+        unknown = [u for u in blocked if not re.fullmatch(
+            r"https://cdn\.holoviz\.org/panel/[^/]+/dist/(css/loading\.css(\?v=[\w.]+)?|"
+            r"bundled/theme/(default|native)\.css)", u)]
+        assert not unknown, f"requests that left the machine after a click: {unknown}"
         raise OffMachineRequest(f"requests that left the machine after a click: {blocked}")
     watch.check("after a click")

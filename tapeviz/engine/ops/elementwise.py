@@ -247,7 +247,11 @@ def where(condition, x=None, y=None, name=None):
     if x is None and y is None:
         return apply(_where_indices, (c,))
     if x is None or y is None:
-        raise ValueError("where: x and y must both be given or both be None")
+        given = "x" if y is None else "y"
+        raise ValueError(f"where: x and y must both be given or both be None, got only {given} "
+                         f"(condition shape {tuple(c.shape)}). Fix: pass the other branch too, "
+                         f"e.g. tv.where(cond, {given}, tv.zeros_like({given})), or neither for "
+                         f"the indices of the true elements")
     if c._value.dtype.kind != "b":
         raise InvalidArgumentError(
             f"where: condition must be bool, got {c.dtype.name} with shape {tuple(c.shape)}. "

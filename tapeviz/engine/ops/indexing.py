@@ -132,7 +132,9 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     if i._value.shape[-1] > p._value.ndim:
         raise InvalidArgumentError(
             f"GatherNd: index innermost dimension {i._value.shape[-1]} exceeds the rank "
-            f"{p._value.ndim} of params with shape {tuple(p.shape)} [Op:GatherNd]", "GatherNd")
+            f"{p._value.ndim} of params with shape {tuple(p.shape)} (indices shape "
+            f"{tuple(i.shape)}). Fix: each index names at most {p._value.ndim} coordinates "
+            f"(its last axis), e.g. [[0, 1]] [Op:GatherNd]", "GatherNd")
     idx = np.asarray(i._value)
     if idx.dtype.kind not in "iu":
         raise InvalidArgumentError(

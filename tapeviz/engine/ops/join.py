@@ -159,14 +159,17 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
                 f"SplitV: determined shape must either match input shape along split_dim "
                 f"exactly if fully specified, or be less than the size of the input along "
                 f"split_dim if not fully specified. Got sizes {list(sizes)} for dimension "
-                f"{dim} [Op:SplitV]", "SplitV")
+                f"{dim} (input shape {tuple(x.shape)}, axis {axis}). Fix: sizes that sum to "
+                f"{dim}, or -1 for one of them (the rest of the axis) [Op:SplitV]", "SplitV")
     return list(apply(_split, (x,), {"sizes": sizes, "axis": axis}))
 
 
 def unstack(value, num=None, axis=0, name=None):
     x = tensor(value)
     if x._value.ndim == 0:
-        raise ValueError("Input shape must have rank at least 1 to unstack; got a scalar")
+        raise ValueError(f"unstack: Input shape must have rank at least 1 to unstack; got a "
+                         f"scalar of dtype {x.dtype.name}. Fix: unstack a tensor of rank 1 or "
+                         f"more (a scalar is already one element)")
     r = x._value.ndim
     if not -r <= int(axis) < r:
         raise ValueError(f"unstack: Argument `axis` = {axis} not in range [-{r}, {r}) for a "

@@ -161,7 +161,9 @@ def solve(matrix, rhs, adjoint=False, name=None):
 def _square(x, name):
     if x._value.ndim < 2 or x._value.shape[-1] != x._value.shape[-2]:
         raise InvalidArgumentError(f"{name}: input must be a square matrix (or a batch of them), "
-                                   f"got shape {tuple(x.shape)} [Op:{name}]", name)
+                                   f"got shape {tuple(x.shape)} dtype {x.dtype.name}. Fix: pass "
+                                   f"a tensor of shape (..., n, n), its last two axes the "
+                                   f"matrix's [Op:{name}]", name)
 
 
 def _set_diag_forward(g, shape):
@@ -183,7 +185,9 @@ def diag_part(input, name=None):
     x = tensor(input)
     if x._value.ndim < 2:
         raise InvalidArgumentError(f"MatrixDiagPart: input must be at least rank 2, got shape "
-                                   f"{tuple(x.shape)} [Op:MatrixDiagPart]", "MatrixDiagPart")
+                                   f"{tuple(x.shape)} dtype {x.dtype.name}. Fix: pass a matrix "
+                                   f"(..., m, n); a vector is already its own diagonal "
+                                   f"[Op:MatrixDiagPart]", "MatrixDiagPart")
     return apply(_diag_part, (x,))
 
 

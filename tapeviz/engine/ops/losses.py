@@ -215,7 +215,9 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     if z._value.shape != x._value.shape[:-1]:
         raise ValueError(f"Shape mismatch: The shape of labels (received {tuple(z.shape)}) "
                          f"should equal the shape of logits except for the last dimension "
-                         f"(received {tuple(x.shape)}).")
+                         f"(received {tuple(x.shape)}) in "
+                         f"sparse_softmax_cross_entropy_with_logits. Fix: one class index per "
+                         f"row of logits: labels of shape {tuple(x.shape[:-1])}")
     n = x._value.shape[-1]
     if z._value.size and _label_out_of_range(z._value, n):
         bad = (z._value < 0) | (z._value >= n)

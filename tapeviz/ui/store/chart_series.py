@@ -19,9 +19,17 @@ BAND_KINDS = (("nan", "NaN", "x"), ("inf", "Inf", "triangle"), ("none", "None", 
 BAND_LABEL = {k: label for k, label, _ in BAND_KINDS}
 
 
+#: every state a gradient can be in (the engine's verdicts)
+STATES = frozenset(("none", "nan", "inf", "zero", "value"))
+
+
 def gradient_state(result: dict) -> str:
-    """``none``, ``nan``, ``inf``, ``zero`` or ``value`` for one result of a gradient call
-    (``{"grad": summary | None, "norm": ...}``), read from the gradient's summary."""
+    """``none``, ``nan``, ``inf``, ``zero`` or ``value`` for one result of a gradient call:
+    the engine's ``verdict``; read from the gradient's summary (``{"grad": summary | None,
+    "norm": ...}``) only for a result without one (a hand-made event)."""
+    verdict = result.get("verdict")
+    if verdict in STATES:
+        return verdict
     grad = result.get("grad")
     if not isinstance(grad, dict):
         return "none"

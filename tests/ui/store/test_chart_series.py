@@ -38,6 +38,26 @@ def test_a_nan_gradient_has_a_healthy_looking_norm():
     assert gradient_state({"grad": None, "norm": None}) == "none"
 
 
+def test_an_empty_gradient_is_drawn_as_the_engine_says_not_as_none():
+    """A source of size 0 gets a gradient of size 0 (a tensor, not None): its summary has no
+    norm, which the charts must not read as no gradient at all."""
+    from tapeviz import events
+    from tapeviz.ui.store.store import Store
+    empty = tv.Variable(np.zeros((0,), np.float32), name="empty")
+    w = tv.Variable(np.ones(2, np.float32), name="w")
+    with events.capture() as seen:
+        with tv.GradientTape() as tape:
+            y = tv.reduce_sum(empty * 2.0) + tv.reduce_sum(w * w)
+        grads = tape.gradient(y, [empty, w])
+    assert grads[0] is not None and tuple(grads[0].shape) == (0,)
+    (finished,) = seen.of("gradient_finished")
+    verdicts = {r["tensor"]["name"]: r["verdict"] for r in finished.results}
+    store = Store()
+    store.ingest([e.to_dict() for e in seen])
+    states = {h["name"]: h["state"] for h in store.history}
+    assert states == verdicts and states["empty:0"] != "none", (states, verdicts)
+
+
 def test_value_state():
     assert [value_state(v) for v in (0.0, 1.5, "nan", float("inf"), "-inf", None)] == \
         ["value", "value", "nan", "inf", "inf", "none"]
