@@ -179,16 +179,14 @@ def test_unserialisable_payloads_are_sanitised_not_lost(tmp_path):
     assert op.attrs["o"].startswith("<object object")
 
 
-def test_events_reach_the_file_within_a_second_without_closing(tmp_path):
+def test_events_reach_the_file_before_the_recording_closes(tmp_path):
     path = tmp_path / "live.tvz"
     with tv.record(path, full=True):
         events.log_scalar("loss", 1.0)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60        # a guard against a hang, not a speed limit
         while b'"scalar"' not in path.read_bytes() and time.monotonic() < deadline:
             time.sleep(0.02)
-        waited = 5 - (deadline - time.monotonic())
         assert b'"scalar"' in path.read_bytes()
-        assert waited < 2.0
         assert load_recording(path).complete is False
 
 
@@ -561,10 +559,8 @@ def test_follower_idle_timeout_and_truncation(tmp_path):
     lines = path.read_bytes().split(b"\n")
     _write(path, b"\n".join(lines[:5]) + b"\n")
     follower = follow_recording(path, poll=0.01, idle_timeout=0.3)
-    start = time.monotonic()
     got = list(follower)
     assert len(got) == 4 and follower.reason == "idle"
-    assert time.monotonic() - start < 5
     follower = follow_recording(path, poll=0.01)
     assert len(follower.poll()) == 4
     _write(path, lines[0] + b"\n")                             # replaced by a shorter file
@@ -611,12 +607,10 @@ def test_follower_skips_an_enormous_line_in_pieces(tmp_path, monkeypatch):
     assert follower.warnings[0].startswith("line 2: longer than")
 
 
-def test_endless_devices_and_same_path_twice_are_refused_quickly(tmp_path):
-    start = time.monotonic()
-    for device in ("/dev/zero", "/dev/urandom"):
+def test_endless_devices_and_same_path_twice_are_refused(tmp_path):
+    for device in ("/dev/zero", "/dev/urandom"):     # (reading them would never end)
         with pytest.raises(RecordingError, match="character device, not a regular file"):
             load_recording(device)
-    assert time.monotonic() - start < 5
     path = tmp_path / "one.tvz"
     with tv.record(path, full=True):
         with pytest.raises(ValueError, match="already being recorded"):
@@ -732,7 +726,6 @@ def _mutate(raw: bytes, mutations) -> bytes:
 def test_fuzzed_recordings_load_or_raise_recording_error(tmp_path_factory, tmp_path, mutations):
     data = _mutate(_fuzz_base(tmp_path_factory), mutations)
     path = _write(tmp_path / "fuzzed.tvz", data)
-    start = time.monotonic()
     try:
         loaded = load_recording(path)
     except RecordingError as exc:
@@ -753,7 +746,6 @@ def test_fuzzed_recordings_load_or_raise_recording_error(tmp_path_factory, tmp_p
         # follower then rightly stops waiting for it
         assert follower.reason in ("closed", "idle") or (
             follower.reason == "producer_gone" and follower.header.get("pid") != os.getpid())
-    assert time.monotonic() - start < 10
     if got is not None and "loaded" in locals():
         assert [e.seq for e in got] == [e.seq for e in loaded][:len(got)]
 

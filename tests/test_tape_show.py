@@ -111,7 +111,7 @@ def test_a_call_that_raised_is_not_replayed():
     x = tv.Variable(1.0)
     with tv.GradientTape(persistent=True) as tape:
         y = x * 2.0
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="Argument `sources` must be a tensor"):
         tape.gradient(y, "not a tensor")
     assert not [e for e in _view_events(tape) if e["kind"] == "gradient_started"]
 

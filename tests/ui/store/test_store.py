@@ -1,9 +1,6 @@
 """The store, the layout and the grouping, without a browser."""
 from __future__ import annotations
 
-import ast
-import pathlib
-
 import pytest
 
 from tapeviz import events as ev
@@ -14,31 +11,12 @@ from tapeviz.ui.store.summaries import summary_text
 
 from conftest import run_events, sample_program
 
-UI = pathlib.Path(__file__).resolve().parents[3] / "tapeviz" / "ui"
-
 
 @pytest.fixture(scope="module")
 def store():
     s = Store()
     s.ingest(run_events(sample_program))
     return s
-
-
-def test_ui_never_imports_the_engine():
-    bad = []
-    for path in UI.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom):
-                mod = node.module or ""
-                full = ("tapeviz." + mod if node.level == 2 else
-                        "tapeviz.ui." + mod if node.level == 1 else mod)
-                if full.startswith("tapeviz.engine") or (node.level >= 2 and mod.startswith("engine")):
-                    bad.append((path.name, mod))
-                if node.level == 2 and mod == "" and any(a.name == "engine" for a in node.names):
-                    bad.append((path.name, "engine"))
-            elif isinstance(node, ast.Import):
-                bad += [(path.name, a.name) for a in node.names if a.name.startswith("tapeviz.engine")]
-    assert bad == []
 
 
 def test_graph_has_every_kind_and_cuts(store):
