@@ -45,7 +45,6 @@ NEEDS = {
     "keras_docs_custom_regularizer": "tf.keras.constraints and kernel_constraint",
     "keras_io_antirectifier": "Layer.get_config, keras.initializers.serialize",
     "keras_io_endpoint_layer": "keras.metrics.BinaryAccuracy, Layer.add_metric",
-    "keras_io_vae": "fit(x) handing train_step x itself",
     "okada_pinn_wave": "ProgbarLogger(count_mode=, stateful_metrics=)",
     "tutorial_keras_regression": "keras.layers.Normalization",
     "tutorial_overfit_underfit": "keras.metrics.BinaryCrossentropy",
