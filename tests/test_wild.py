@@ -34,20 +34,10 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "cleverhans_fgm_pgd": "tf.dtypes (tf.dtypes.cast)",
-    "focal_loss_keras_backend": "compile(loss=[fn]) for one output, keras.backend.equal/pow",
     "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
-    "guide_train_and_evaluate_custom": "tf.one_hot of a NumPy float array, Metric.add_weight, "
-                                       "add_metric, weighted_metrics, metric label ranks",
-    "guide_writing_callbacks": "a dict of logs for every callback hook, steps_per_epoch "
-                               "continuing the stream of batches",
     "keras_blog_sparse_autoencoder": "Dense(activity_regularizer=...)",
     "keras_docs_custom_regularizer": "tf.keras.constraints and kernel_constraint",
-    "keras_io_antirectifier": "Layer.get_config, keras.initializers.serialize",
-    "keras_io_endpoint_layer": "keras.metrics.BinaryAccuracy, Layer.add_metric",
-    "okada_pinn_wave": "ProgbarLogger(count_mode=, stateful_metrics=)",
     "tutorial_keras_regression": "keras.layers.Normalization",
-    "tutorial_overfit_underfit": "keras.metrics.BinaryCrossentropy",
 }
 
 

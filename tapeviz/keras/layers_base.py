@@ -223,12 +223,46 @@ class Layer(Module):
         with name_scope(self.name):
             return self.call(inputs, *args, **kwargs)
 
+    def get_config(self) -> dict:
+        """Keras's base config, which a custom layer's `get_config` extends."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
     # --- losses -------------------------------------------------------------------------------
     def add_loss(self, losses, **kwargs):
         """Add to the training loss: a tensor computed in `call` (kept until the next call),
         a zero-argument callable (called by each `.losses`), or, on a functional model, a
         KerasTensor of its graph (computed at each call of the model)."""
         _functional().add_loss(self, losses)
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """Report a value as a metric of `fit`/`evaluate`: the result of calling a Keras metric
+        (that metric is reported), or a tensor averaged over the batches under `name`."""
+        from . import metrics as _metrics
+        added = self.__dict__.setdefault("_added_metrics", {})
+        metric = _metrics.metric_of(value)
+        if metric is not None:
+            added.setdefault(metric.name, metric)
+            return
+        if name is None:
+            raise ValueError(f"Please provide a name for your metric like "
+                             f"`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')` "
+                             f"(layer {self.name!r})")
+        if aggregation not in (None, "mean"):
+            raise ValueError(f"{self.name}.add_metric: aggregation={aggregation!r} is not "
+                             "imitated. Fix: aggregation='mean'")
+        metric = added.setdefault(name, _metrics.Mean(name=name))
+        metric.update_state(value)
+
+    @property
+    def added_metrics(self) -> list:
+        """The metrics `add_metric` gave this layer and its sublayers, in order."""
+        out = list(self.__dict__.get("_added_metrics", {}).values())
+        for sub in self._sublayers():
+            out += [m for m in sub.added_metrics if m not in out]
+        return out
 
     @property
     def losses(self) -> list:

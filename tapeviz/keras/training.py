@@ -39,7 +39,8 @@ class Trainer:
             names = list(zip(sorted(graph.outputs), names))
         self.loss = loss
         self.compiled_loss = LossesContainer(loss, loss_weights, names)
-        self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses)
+        self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses,
+                                                 weighted_metrics)
         self._is_compiled = True
         self.stop_training = False
 
@@ -48,7 +49,7 @@ class Trainer:
         """The loss tracker(s), then the compiled metrics (built at the first batch)."""
         if not getattr(self, "_is_compiled", False):
             return []
-        return self.compiled_loss.metrics + self.compiled_metrics.metrics
+        return self.compiled_loss.metrics + self.compiled_metrics.metrics + self.added_metrics
 
     @property
     def metrics_names(self) -> list:
