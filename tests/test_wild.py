@@ -35,8 +35,6 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
-    "keras_blog_sparse_autoencoder": "Dense(activity_regularizer=...)",
-    "keras_docs_custom_regularizer": "tf.keras.constraints and kernel_constraint",
     "tutorial_keras_regression": "keras.layers.Normalization",
 }
 

@@ -20,6 +20,7 @@ from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
 from ..module import Module
 from . import backend as _backend
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 
@@ -51,7 +52,7 @@ class Layer(Module):
     `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
-                 batch_input_shape=None, input_dim=None, **kwargs):
+                 batch_input_shape=None, input_dim=None, activity_regularizer=None, **kwargs):
         if kwargs:
             raise TypeError(f"Keyword argument not understood: {sorted(kwargs)[0]!r} "
                             f"(layer {type(self).__name__})")
@@ -64,6 +65,7 @@ class Layer(Module):
         self.trainable = bool(trainable)
         self.built = False
         self._own_weights: list = []
+        self.activity_regularizer = _regularizers.get(activity_regularizer)
         self._dtype = _dt.as_dtype(dtype or _backend.floatx())
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
@@ -81,7 +83,7 @@ class Layer(Module):
 
     # --- weights -------------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, **kwargs):
+                   trainable=True, constraint=None, **kwargs):
         dtype = _dt.as_dtype(dtype or self._dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
@@ -90,7 +92,8 @@ class Layer(Module):
         value = init(shape, dtype=dtype)
         # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
         # for a layer built inside another layer's call, as Keras names it)
-        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype,
+                       constraint=_constraints.get(constraint))
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
@@ -221,7 +224,19 @@ class Layer(Module):
             shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
             self._maybe_build(shape)
         with name_scope(self.name):
-            return self.call(inputs, *args, **kwargs)
+            outputs = self.call(inputs, *args, **kwargs)
+            if self.__dict__.get("activity_regularizer") is not None:
+                self._add_activity_loss(outputs)
+            return outputs
+
+    def _add_activity_loss(self, outputs):
+        """Keras's activity regularization: the penalty of each output divided by its batch
+        size, added to the layer's losses."""
+        from ..engine.ops import cast
+        for out in _leaves(outputs):
+            if isinstance(out, _Operand):
+                penalty = self.activity_regularizer(out)
+                self.add_loss(penalty / cast(out.shape[0], penalty.dtype))
 
     def get_config(self) -> dict:
         """Keras's base config, which a custom layer's `get_config` extends."""
@@ -366,14 +381,14 @@ def _leaves(value):
 
 
 def refuse_unsupported(layer: str, **arguments):
-    """Constraints and activity regularizers are not imitated: refuse them rather than train
-    without them (silently different weights or loss)."""
+    """Arguments a layer does not imitate: refuse them rather than train without them
+    (silently different weights or loss)."""
     given = sorted(name for name, value in arguments.items() if value is not None)
     if given:
         verb = "is" if len(given) == 1 else "are"
         raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
                                   "tapeviz. Fix: leave it None (a constraint: clip the weight "
-                                  "after each step; an activity penalty: add it to the loss)")
+                                  "after each step)")
 
 
 def _float_input(x, dtype, layer="layer"):
