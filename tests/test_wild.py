@@ -35,7 +35,6 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
-    "tutorial_keras_regression": "keras.layers.Normalization",
 }
 
 
