@@ -67,6 +67,8 @@ def diff(a, b, **options):
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
     "print": "use Python's print(): tensors print as TensorFlow's do",
+    "train": "tf.train.Checkpoint and CheckpointManager are not imitated; keep weights with "
+             "model.get_weights() and np.savez, and restore them with model.set_weights()",
 }
 
 
