@@ -34,8 +34,7 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    # being added on other branches
-    # nobody's yet
+    "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
 }
 
 

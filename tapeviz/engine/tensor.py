@@ -255,10 +255,17 @@ class Variable(_Operand):
     history. Arithmetic on a Variable gives a Tensor."""
 
     __slots__ = ("_value", "_id", "_node", "_name", "trainable", "_serial", "_site",
-                 "__weakref__")
+                 "constraint", "__weakref__")
     _serials = itertools.count()
 
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
+                 constraint=None):
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"Variable: the `constraint` argument must be a callable, got "
+                             f"{constraint!r}. Fix: a function of the variable's value, or "
+                             "a tf.keras.constraints object")
+        # applied by Keras optimizers after each update (`v.assign(v.constraint(v))`)
+        self.constraint = constraint
         if initial_value is None:
             raise ValueError("tv.Variable: initial_value must be specified. Fix: pass the "
                              "starting value, e.g. tv.Variable(0.0) or "

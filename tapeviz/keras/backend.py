@@ -111,3 +111,142 @@ def ones_like(x):
 
 def zeros_like(x):
     return _ops.zeros_like(x)
+
+
+# --- the rest of the backend functions losses and metrics found in the wild are written with
+# (`from tensorflow.keras import backend as K`: K.equal, K.pow, K.std, K.flatten, ...)
+def _binary(op):
+    def fn(x, y):
+        return op(x, y)
+    fn.__name__ = op.__name__
+    return fn
+
+
+equal, not_equal = _binary(_ops.equal), _binary(_ops.not_equal)
+greater, greater_equal = _binary(_ops.greater), _binary(_ops.greater_equal)
+less, less_equal = _binary(_ops.less), _binary(_ops.less_equal)
+
+
+def pow(x, a):  # noqa: A001
+    return _ops.pow(x, a)
+
+
+def std(x, axis=None, keepdims=False):
+    return _ops.reduce_std(x, axis=axis, keepdims=keepdims)
+
+
+def var(x, axis=None, keepdims=False):
+    return _ops.reduce_variance(x, axis=axis, keepdims=keepdims)
+
+
+def prod(x, axis=None, keepdims=False):
+    return _ops.reduce_prod(x, axis=axis, keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):  # noqa: A001
+    return _ops.reduce_any(_ops.cast(x, "bool"), axis=axis, keepdims=keepdims)
+
+
+def all(x, axis=None, keepdims=False):  # noqa: A001
+    return _ops.reduce_all(_ops.cast(x, "bool"), axis=axis, keepdims=keepdims)
+
+
+def argmax(x, axis=-1):
+    return _ops.argmax(x, axis=axis)
+
+
+def argmin(x, axis=-1):
+    return _ops.argmin(x, axis=axis)
+
+
+def flatten(x):
+    return _ops.reshape(x, [-1])
+
+
+def batch_flatten(x):
+    return _ops.reshape(x, [-1, int(_prod_of(x.shape[1:]))])
+
+
+def _prod_of(dims):
+    out = 1
+    for d in dims:
+        out *= int(d)
+    return out
+
+
+def reshape(x, shape):
+    return _ops.reshape(x, shape)
+
+
+def concatenate(tensors, axis=-1):
+    return _ops.concat(list(tensors), axis=axis)
+
+
+def expand_dims(x, axis=-1):
+    return _ops.expand_dims(x, axis)
+
+
+def squeeze(x, axis):
+    return _ops.squeeze(x, [axis])
+
+
+def transpose(x):
+    return _ops.transpose(x)
+
+
+def sign(x):
+    return _ops.sign(x)
+
+
+def round(x):  # noqa: A001
+    return _ops.round(x)
+
+
+def sigmoid(x):
+    return _ops.sigmoid(x)
+
+
+def tanh(x):
+    return _ops.tanh(x)
+
+
+def relu(x):
+    return _ops.maximum(x, 0.0)
+
+
+def softmax(x, axis=-1):
+    from .. import nn
+    return nn.softmax(x, axis=axis)
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    return _losses.binary_crossentropy(target, output, from_logits=from_logits)
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    return _losses.categorical_crossentropy(target, output, from_logits=from_logits, axis=axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    return _losses.sparse_categorical_crossentropy(target, output, from_logits=from_logits,
+                                                   axis=axis)
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    from ..engine.convert import constant as make
+    return make(value, dtype=dtype or floatx(), shape=shape)
+
+
+def variable(value, dtype=None, name=None, constraint=None):
+    from ..engine.tensor import Variable
+    return Variable(value, dtype=dtype or floatx(), name=name, constraint=constraint)
+
+
+def get_value(x):
+    """The NumPy value of a variable or tensor (a learning rate in a callback)."""
+    return x.numpy() if hasattr(x, "numpy") else x
+
+
+def set_value(x, value):
+    """Assign a NumPy value to a variable (`K.set_value(model.optimizer.lr, 0.01)`)."""
+    x.assign(value)

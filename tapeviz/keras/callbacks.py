@@ -274,9 +274,16 @@ class TerminateOnNaN(Callback):
 class ProgbarLogger(Callback):
     """What `fit(verbose=1 or 2)` prints: one line per epoch (no live bar)."""
 
-    def __init__(self, verbose=1):
+    def __init__(self, verbose=1, count_mode="samples", stateful_metrics=None):
         super().__init__()
         self.verbose = verbose
+        # Keras's bar counts samples or steps and averages all but `stateful_metrics`; the
+        # one line per epoch here prints the epoch's logs, so both are accepted and kept only
+        if count_mode not in ("samples", "steps"):
+            raise ValueError(f"ProgbarLogger: Unknown `count_mode`: {count_mode!r}. Fix: "
+                             "'samples' or 'steps'")
+        self.count_mode = count_mode
+        self.stateful_metrics = set(stateful_metrics or ())
 
     def on_epoch_begin(self, epoch, logs=None):
         self._start = time.perf_counter()
@@ -312,7 +319,18 @@ class CallbackList:
         if not hook.startswith("on_"):
             raise AttributeError(hook)
 
+        # Keras hands every hook a dict of logs, empty when there are none
+        # (`on_train_begin(self, logs)` may call `logs.keys()`)
+        at = 0 if hook.endswith(_WHOLE_RUN_HOOKS) else 1
+
         def call(*args, **kwargs):
+            logs = kwargs.pop("logs", args[at] if len(args) > at else None)
+            args = args[:at] + ({} if logs is None else logs,)
             for cb in self.callbacks:
                 getattr(cb, hook)(*args, **kwargs)
         return call
+
+
+#: hooks without a batch or epoch index before their logs
+_WHOLE_RUN_HOOKS = ("_train_begin", "_train_end", "_test_begin", "_test_end", "_predict_begin",
+                    "_predict_end")

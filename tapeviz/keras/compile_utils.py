@@ -10,13 +10,12 @@ Keras's conventions: a loss given by name or function is averaged over the batch
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.ops import argmax, cast, equal, greater, reduce_mean, squeeze
+from ..engine.ops import argmax, cast, equal, expand_dims, squeeze
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import losses as _losses
 from . import masking as _masking
 from . import metrics as _metrics
-from .functional import unrecorded
 
 _LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
                "sparse_categorical_crossentropy", "categorical_crossentropy",
@@ -63,6 +62,9 @@ def _by_output(spec, names, what):
             raise ValueError(f"Found unexpected {what} keys {sorted(unknown)}: the model's "
                              f"outputs are {sorted(known)}. Fix: key the dict by output name")
         return [_lookup(spec, n) for n in names]
+    if isinstance(spec, (list, tuple)) and len(names) == 1 and len(spec) == 1 and \
+            what == "loss":
+        return list(spec)                  # compile(loss=[fn]) for a one-output model
     if isinstance(spec, (list, tuple)) and len(names) > 1:
         if len(spec) != len(names):
             raise ValueError(f"When passing a list as {what}, it should have one entry per each "
@@ -140,24 +142,10 @@ def _flat(structure, names) -> list:
 
 
 # --- metrics ------------------------------------------------------------------------------------
-class MeanMetricWrapper(_metrics.Mean):
-    """A per-example metric function, averaged over every example seen."""
-
-    def __init__(self, fn, name):
-        super().__init__(name=name)
-        self.fn = fn
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
-        with unrecorded():
-            y_true, y_pred = _losses._match_ranks(y_true, y_pred)
-            values = self.fn(y_true, y_pred)
-        return super().update_state(values, sample_weight)
+MeanMetricWrapper = _metrics.MeanMetricWrapper
 
 
-def _binary_accuracy(y_true, y_pred, threshold=0.5):
-    predicted = cast(greater(y_pred, threshold), y_pred.dtype)
-    return reduce_mean(cast(equal(cast(y_true, y_pred.dtype), predicted), "float32"), axis=-1)
+_binary_accuracy = _metrics.binary_accuracy
 
 
 def _sparse_categorical_accuracy(y_true, y_pred):
@@ -208,8 +196,15 @@ def get_metric(identifier, loss, y_true, y_pred):
 class MetricsContainer:
     """`model.compiled_metrics.update_state(y_true, y_pred, sample_weight)`."""
 
-    def __init__(self, metrics, output_names, losses):
+    def __init__(self, metrics, output_names, losses, weighted_metrics=None):
         self.names = output_names
+        # Keras weighs only `weighted_metrics` by sample (and class) weights; `metrics` count
+        # every example once
+        self.weighted = MetricsContainer(weighted_metrics, output_names, losses) \
+            if weighted_metrics else None
+        self.prefix = ""
+        if self.weighted is not None:
+            self.weighted.prefix = "weighted_"   # Keras's name for one given by name/function
         metrics = metrics if metrics is not None else []
         if isinstance(metrics, dict):
             self.specs = _by_output(metrics, output_names, "metrics")
@@ -225,16 +220,25 @@ class MetricsContainer:
 
     @property
     def metrics(self) -> list:
-        return [m for ms in (self.built or []) for m in ms]
+        weighted = self.weighted.metrics if self.weighted is not None else []
+        return [m for ms in (self.built or []) for m in ms] + weighted
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if self.weighted is not None:
+            self.weighted._update(y_true, y_pred, sample_weight)
+        self._update(y_true, y_pred, None)
+
+    def _update(self, y_true, y_pred, sample_weight):
         ys_true, ys_pred = _flat(y_true, self.names), _flat(y_pred, self.names)
         if self.built is None:
             self.built = []
             for i, spec in enumerate(self.specs):
+                specs = spec if isinstance(spec, (list, tuple)) else [spec] if spec else []
                 made = [get_metric(m, self.losses[i], ys_true[i], ys_pred[i])
-                        for m in (spec if isinstance(spec, (list, tuple)) else [spec] if spec
-                                  else [])] if ys_true[i] is not None else []
+                        for m in specs] if ys_true[i] is not None else []
+                for m, given in zip(made, specs):
+                    if not isinstance(given, _metrics.Metric):
+                        m.name = self.prefix + m.name
                 if len(self.names) > 1:
                     for m in made:
                         m.name = f"{_layer(self.names[i])}_{m.name}"
@@ -243,5 +247,22 @@ class MetricsContainer:
             [None] * len(self.names)
         for ms, y_t, y_p, w in zip(self.built, ys_true, ys_pred, weights):
             w = _masking.metric_weights(y_p, w)      # (a sequence output's mask weighs too)
+            if ms:
+                y_t, y_p, w = _match_dtype_and_rank(y_t, y_p, w)
             for m in ms:
                 m.update_state(y_t, y_p, sample_weight=w)
+
+
+def _match_dtype_and_rank(y_t, y_p, sw):
+    """What Keras does before updating a compiled metric: labels of shape (batch,) beside
+    predictions of shape (batch, n) get a last axis (so do weights), float labels take the
+    predictions' float dtype."""
+    if y_t.shape.rank == 1 and y_p.shape.rank == 2:
+        y_t = expand_dims(y_t, -1)
+    if sw is not None:
+        sw = convert_to_tensor(sw)
+        if sw.shape.rank == 1 and y_p.shape.rank == 2:
+            sw = expand_dims(sw, -1)
+    if y_t.dtype.is_floating and y_p.dtype.is_floating:
+        y_t = cast(y_t, y_p.dtype)
+    return y_t, y_p, sw

@@ -162,3 +162,9 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret initializer identifier: {identifier!r}")
+
+
+def serialize(initializer) -> dict:
+    """Keras's description of an initializer (what a layer's `get_config` stores)."""
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}

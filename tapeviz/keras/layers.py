@@ -2,7 +2,8 @@
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
 `LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv1D`, `Conv2D`,
 `Conv2DTranspose`), layers_pooling (`MaxPooling1D`/`2D`, `AveragePooling1D`/`2D`, the global
-poolings), layers_normalization (`BatchNormalization`), layers_reshaping (`UpSampling2D`,
+poolings), layers_normalization (`BatchNormalization`), layers_preprocessing
+(`Normalization`), layers_reshaping (`UpSampling2D`,
 `ZeroPadding2D`, `Cropping2D`); `Input`, `InputLayer`, `Lambda` and
 the merging layers (`Add`, `Concatenate`, ...) are added by `tv.keras` from their own modules.
 
@@ -24,6 +25,7 @@ from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noq
 from .layers_conv import Conv1D, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
+from .layers_preprocessing import Normalization  # noqa: F401
 from .layers_reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
                              GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,

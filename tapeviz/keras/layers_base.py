@@ -20,6 +20,7 @@ from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
 from ..module import Module
 from . import backend as _backend
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 
@@ -51,7 +52,7 @@ class Layer(Module):
     `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
-                 batch_input_shape=None, input_dim=None, **kwargs):
+                 batch_input_shape=None, input_dim=None, activity_regularizer=None, **kwargs):
         if kwargs:
             raise TypeError(f"Keyword argument not understood: {sorted(kwargs)[0]!r} "
                             f"(layer {type(self).__name__})")
@@ -64,6 +65,7 @@ class Layer(Module):
         self.trainable = bool(trainable)
         self.built = False
         self._own_weights: list = []
+        self.activity_regularizer = _regularizers.get(activity_regularizer)
         self._dtype = _dt.as_dtype(dtype or _backend.floatx())
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
@@ -81,7 +83,7 @@ class Layer(Module):
 
     # --- weights -------------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, **kwargs):
+                   trainable=True, constraint=None, **kwargs):
         dtype = _dt.as_dtype(dtype or self._dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
@@ -90,7 +92,8 @@ class Layer(Module):
         value = init(shape, dtype=dtype)
         # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
         # for a layer built inside another layer's call, as Keras names it)
-        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype)
+        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype,
+                       constraint=_constraints.get(constraint))
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
@@ -221,7 +224,26 @@ class Layer(Module):
             shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
             self._maybe_build(shape)
         with name_scope(self.name):
-            return _masking().call_with_masks(self, inputs, args, kwargs)
+            outputs = _masking().call_with_masks(self, inputs, args, kwargs)
+            if self.__dict__.get("activity_regularizer") is not None:
+                self._add_activity_loss(outputs)
+            return outputs
+
+    def _add_activity_loss(self, outputs):
+        """Keras's activity regularization: the penalty of each output divided by its batch
+        size, added to the layer's losses."""
+        from ..engine.ops import cast
+        for out in _leaves(outputs):
+            if isinstance(out, _Operand):
+                penalty = self.activity_regularizer(out)
+                self.add_loss(penalty / cast(out.shape[0], penalty.dtype))
+
+    def get_config(self) -> dict:
+        """Keras's base config, which a custom layer's `get_config` extends."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
 
     # --- losses -------------------------------------------------------------------------------
     def add_loss(self, losses, **kwargs):
@@ -229,6 +251,33 @@ class Layer(Module):
         a zero-argument callable (called by each `.losses`), or, on a functional model, a
         KerasTensor of its graph (computed at each call of the model)."""
         _functional().add_loss(self, losses)
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """Report a value as a metric of `fit`/`evaluate`: the result of calling a Keras metric
+        (that metric is reported), or a tensor averaged over the batches under `name`."""
+        from . import metrics as _metrics
+        added = self.__dict__.setdefault("_added_metrics", {})
+        metric = _metrics.metric_of(value)
+        if metric is not None:
+            added.setdefault(metric.name, metric)
+            return
+        if name is None:
+            raise ValueError(f"Please provide a name for your metric like "
+                             f"`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')` "
+                             f"(layer {self.name!r})")
+        if aggregation not in (None, "mean"):
+            raise ValueError(f"{self.name}.add_metric: aggregation={aggregation!r} is not "
+                             "imitated. Fix: aggregation='mean'")
+        metric = added.setdefault(name, _metrics.Mean(name=name))
+        metric.update_state(value)
+
+    @property
+    def added_metrics(self) -> list:
+        """The metrics `add_metric` gave this layer and its sublayers, in order."""
+        out = list(self.__dict__.get("_added_metrics", {}).values())
+        for sub in self._sublayers():
+            out += [m for m in sub.added_metrics if m not in out]
+        return out
 
     @property
     def losses(self) -> list:
@@ -337,14 +386,14 @@ def _leaves(value):
 
 
 def refuse_unsupported(layer: str, **arguments):
-    """Constraints and activity regularizers are not imitated: refuse them rather than train
-    without them (silently different weights or loss)."""
+    """Arguments a layer does not imitate: refuse them rather than train without them
+    (silently different weights or loss)."""
     given = sorted(name for name, value in arguments.items() if value is not None)
     if given:
         verb = "is" if len(given) == 1 else "are"
         raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
                                   "tapeviz. Fix: leave it None (a constraint: clip the weight "
-                                  "after each step; an activity penalty: add it to the loss)")
+                                  "after each step)")
 
 
 def _float_input(x, dtype, layer="layer"):

@@ -13,8 +13,9 @@ from ..engine.ops import add, reshape
 from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
 from . import activations as _activations
 from . import initializers as _initializers
+from . import constraints as _constraints
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 
 
 def int_tuple(value, what: str, layer: str, n: int = 2) -> tuple:
@@ -66,12 +67,12 @@ class _Conv(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         kind = type(self).__name__
-        refuse_unsupported(kind, activity_regularizer=activity_regularizer,
-                           kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
                 filters <= 0:
             raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "
@@ -102,11 +103,13 @@ class _Conv(Layer):
                              f"{input_shape}")
         self.kernel = self.add_weight("kernel", self._kernel_shape(int(input_shape[-1])),
                                       initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight("bias", (self.filters,),
                                         initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer)
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def _input(self, inputs, channel_axis):

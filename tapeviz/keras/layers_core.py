@@ -7,6 +7,7 @@ import numpy as np
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import activations as _activations
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
@@ -19,7 +20,7 @@ class Dense(Layer):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Dense: Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units!r} ({type(units).__name__}). "
@@ -31,6 +32,8 @@ class Dense(Layer):
         self.bias_initializer = _initializers.get(bias_initializer)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.kernel = None
         self.bias = None
 
@@ -46,10 +49,12 @@ class Dense(Layer):
         last = int(input_shape[-1])
         self.kernel = self.add_weight("kernel", (last, self.units),
                                       initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer)
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs):

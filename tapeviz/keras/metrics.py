@@ -24,23 +24,45 @@ def _np(x, dtype=None):
     return value.astype(dtype) if dtype is not None else value
 
 
+_LAST_RESULT: list = []
+
+
+def metric_of(value):
+    """The Metric whose call returned `value` (Keras keeps it on the result tensor)."""
+    return _LAST_RESULT[1] if _LAST_RESULT and _LAST_RESULT[0] is value else None
+
+
 class Metric:
-    def __init__(self, name=None, dtype="float32"):
+    def __init__(self, name=None, dtype="float32", **kwargs):
         self.name = name or type(self).__name__.lower()
         self.dtype = dtype
+        self._extra_weights: list = []
         self.total = Variable(np.float32(0.0), trainable=False, name=f"{self.name}/total")
         self.count = Variable(np.float32(0.0), trainable=False, name=f"{self.name}/count")
 
     @property
     def variables(self) -> list:
-        return [self.total, self.count]
+        return [self.total, self.count] + self._extra_weights
+
+    def add_weight(self, name, shape=(), dtype=None, initializer="zeros", **kwargs):
+        """A state variable of a custom metric (Keras's `Metric.add_weight`)."""
+        from . import initializers as _initializers
+        from ..engine import dtypes as _dt
+        dtype = _dt.as_dtype(dtype or self.dtype)
+        value = _initializers.get(initializer)(tuple(shape), dtype=dtype)
+        var = Variable(value, trainable=False, name=f"{self.name}/{name}", dtype=dtype)
+        self._extra_weights.append(var)
+        return var
 
     def _add(self, values, sample_weight=None):
         values = np.asarray(values, np.float64)
         if sample_weight is None:
             total, count = values.sum(), values.size
         else:
-            w = np.broadcast_to(_np(sample_weight, np.float64), values.shape)
+            w = _np(sample_weight, np.float64)
+            if w.ndim == values.ndim + 1 and w.shape[-1] == 1:
+                w = w[..., 0]                # Keras squeezes a (batch, 1) weight to (batch,)
+            w = np.broadcast_to(w, values.shape)
             total, count = (values * w).sum(), w.sum()
         self.total.assign(np.float32(float(self.total._value) + total))
         self.count.assign(np.float32(float(self.count._value) + count))
@@ -57,7 +79,9 @@ class Metric:
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
-        return self.result()
+        result = self.result()
+        _LAST_RESULT[:] = [result, self]   # so that `layer.add_metric(metric(...))` finds it
+        return result
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name} result={float(self.result()._value)}>"
@@ -172,3 +196,58 @@ class MeanAbsoluteError(_MeanOfErrors):
 
     def __init__(self, name="mean_absolute_error", dtype="float32"):
         super().__init__(name, dtype)
+
+
+class MeanMetricWrapper(Mean):
+    """A per-example metric function of (y_true, y_pred), averaged over every example seen."""
+
+    def __init__(self, fn, name, dtype="float32", **fn_kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = fn_kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        from ..engine.convert import convert_to_tensor
+        from ..engine.threadstate import unrecorded
+        from . import losses as _losses
+        y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+        with unrecorded():               # metrics are computed where no tape records them
+            y_true, y_pred = _losses._match_ranks(y_true, y_pred)
+            values = self.fn(y_true, y_pred, **self._fn_kwargs)
+        return super().update_state(values, sample_weight)
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    from ..engine.ops import cast, equal, greater, reduce_mean
+    predicted = cast(greater(y_pred, threshold), y_pred.dtype)
+    return reduce_mean(cast(equal(cast(y_true, y_pred.dtype), predicted), "float32"), axis=-1)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    """How often the prediction, thresholded, equals the 0/1 label."""
+
+    def __init__(self, name="binary_accuracy", dtype="float32", threshold=0.5):
+        super().__init__(binary_accuracy, name, dtype=dtype, threshold=threshold)
+
+
+class BinaryCrossentropy(MeanMetricWrapper):
+    """The mean binary cross-entropy of every example seen (Keras's metric of that name)."""
+
+    def __init__(self, name="binary_crossentropy", dtype="float32", from_logits=False,
+                 label_smoothing=0):
+        from . import losses as _losses
+        super().__init__(_losses.binary_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, label_smoothing=label_smoothing)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    from ..engine.ops import abs as _abs, cast, maximum, reduce_mean
+    from . import backend as _backend
+    y_true = cast(y_true, y_pred.dtype)
+    diff = _abs((y_true - y_pred) / maximum(_abs(y_true), _backend.epsilon()))
+    return 100.0 * reduce_mean(diff, axis=-1)
+
+
+class MeanAbsolutePercentageError(MeanMetricWrapper):
+    def __init__(self, name="mean_absolute_percentage_error", dtype="float32"):
+        super().__init__(mean_absolute_percentage_error, name, dtype=dtype)

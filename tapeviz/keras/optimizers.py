@@ -111,6 +111,9 @@ class Optimizer:
             if lr is None:
                 lr = lrs[dtype] = self._lr(dtype)
             self._update(v, g if g.dtype is dtype else g.astype(dtype, copy=False), lr)
+        for _, v in pairs:                 # as Keras: constraints after every update
+            if v.constraint is not None:
+                v.assign(v.constraint(v))
         if not assign_quiet(self.iterations, _ONE, "assign_add"):
             self.iterations.assign_add(_ONE)
         return self.iterations

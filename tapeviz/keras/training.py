@@ -39,7 +39,8 @@ class Trainer:
             names = list(zip(sorted(graph.outputs), names))
         self.loss = loss
         self.compiled_loss = LossesContainer(loss, loss_weights, names)
-        self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses)
+        self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses,
+                                                 weighted_metrics)
         self._is_compiled = True
         self.stop_training = False
 
@@ -48,7 +49,7 @@ class Trainer:
         """The loss tracker(s), then the compiled metrics (built at the first batch)."""
         if not getattr(self, "_is_compiled", False):
             return []
-        return self.compiled_loss.metrics + self.compiled_metrics.metrics
+        return self.compiled_loss.metrics + self.compiled_metrics.metrics + self.added_metrics
 
     @property
     def metrics_names(self) -> list:
@@ -217,7 +218,11 @@ def unpack_x_y_sample_weight(data):
 
 
 def _pack(x, y, w):
-    return (x,) if y is None and w is None else (x, y) if w is None else (x, y, w)
+    """Keras's pack_x_y_sample_weight: without targets a step gets `x` itself (a VAE's
+    `train_step(self, data)` computes on `data`), or `(x,)` when x is a list or tuple."""
+    if y is None and w is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if w is None else (x, y, w)
 
 
 def _batch(values):
@@ -278,6 +283,7 @@ class Batches:
         self.n = sizes.pop()
         self.batch_size = int(batch_size or 32)
         self.steps = steps or max(1, math.ceil(self.n / self.batch_size))
+        self._stream = None
 
     def epoch(self):
         if self.dataset is not None:
@@ -286,13 +292,28 @@ class Batches:
                     return
                 yield element
             return
+        if self.limit is None:
+            yield from self._one_pass()
+            return
+        # steps_per_epoch over arrays: Keras keeps one stream of batches across epochs (the
+        # next epoch starts where the last stopped), a new pass, reshuffled, when one ends
+        if self._stream is None:
+            self._stream = self._passes()
+        for _ in range(self.limit):
+            yield next(self._stream)
+
+    def _passes(self):
+        while True:
+            yield from self._one_pass()
+
+    def _one_pass(self):
         order = None
         if self.shuffle:
             from ..engine.ops import makers
             order = np.random.default_rng(int(makers._Random.rng.integers(2 ** 62))) \
                 .permutation(self.n)
         size = self.batch_size
-        for step in range(self.steps):
+        for step in range(math.ceil(self.n / size)):
             cut = slice(step * size, (step + 1) * size)    # (a slice copies nothing)
             index = cut if order is None else order[cut]
             if step * size >= self.n:

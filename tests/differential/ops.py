@@ -51,6 +51,8 @@ REACHED_THROUGH = {
     "SparseSoftmaxCrossEntropyGrad": "SparseSoftmaxCrossEntropyWithLogits",
     "Conv2DBackpropFilter": "Conv2D", "MaxPoolGrad": "MaxPool", "MaxPoolGradGrad": "MaxPool",
     "AvgPoolGrad": "AvgPool",
+    "DepthwiseConv2dNativeBackpropFilter": "DepthwiseConv2dNative",
+    "DepthwiseConv2dNativeBackpropInput": "DepthwiseConv2dNative",
 }
 
 
@@ -386,6 +388,20 @@ def _conv2d(b):
                   shape=out)
 
 
+def _depthwise_conv2d(b):
+    x = _image(b)
+    n, h, w, c = b.shapes[x]
+    (kh, sh), (kw, sw) = _window(b, h), _window(b, w)
+    stride = min(sh, sw)            # TensorFlow's reference kernel takes equal strides only
+    padding = "SAME" if b.rng.random() < 0.5 else "VALID"
+    multiplier = int(b.rng.integers(1, 3))
+    f = b.fresh((kh, kw, c, multiplier))
+    out = (n, _out_size(h, kh, stride, padding), _out_size(w, kw, stride, padding),
+           c * multiplier)
+    return b.step("nn.depthwise_conv2d", [ref(x), ref(f)],
+                  {"strides": [1, stride, stride, 1], "padding": padding}, shape=out)
+
+
 def _conv2d_transpose(b):
     n, h, w = int(b.rng.integers(1, 3)), int(b.rng.integers(2, 5)), int(b.rng.integers(2, 5))
     (kh, sh), (kw, sw) = _window(b, h), _window(b, w)
@@ -427,6 +443,7 @@ ENTRIES.update({
     "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
     "Conv2D": _conv2d, "Conv2DBackpropInput": _conv2d_transpose,
+    "DepthwiseConv2dNative": _depthwise_conv2d,
     "MaxPool": _pool("nn.max_pool2d"), "AvgPool": _pool("nn.avg_pool2d"),
     "Einsum": _einsum, "MatrixSolve": _solve, "ScatterNd": _scatter_nd,
 })

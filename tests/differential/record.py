@@ -56,8 +56,13 @@ def record(name):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sets", nargs="*", default=sorted(SETS), choices=sorted(SETS))
-    for name in parser.parse_args(argv).sets:
+    # (no `choices` with a list default: argparse checks the whole list against them)
+    parser.add_argument("sets", nargs="*", help=f"some of {sorted(SETS)} (default: all)")
+    names = parser.parse_args(argv).sets or sorted(SETS)
+    unknown = sorted(set(names) - set(SETS))
+    if unknown:
+        parser.error(f"unknown sets {unknown}; choose from {sorted(SETS)}")
+    for name in names:
         print(name, record(name), "programs ->", os.path.relpath(answers_path(name)))
 
 

@@ -162,6 +162,10 @@ _one_hot = defop("OneHot", _one_hot_forward, None, "y = one_hot(indices, depth)"
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    if isinstance(indices, np.ndarray) and indices.dtype.kind == "f":
+        # TensorFlow converts a NumPy array to the indices' default dtype, int64, truncating
+        # (labels loaded as float32 arrays); a float tensor or list is refused below, as there
+        indices = indices.astype(np.int64)
     i = tensor(indices)
     if depth is None:
         raise ValueError("OneHot: depth is None. Fix: pass the number of classes, e.g. "
