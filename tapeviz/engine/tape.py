@@ -291,12 +291,12 @@ class GradientTape:
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)
         here().backward.append(call)
-        if _events.ACTIVE:
-            _events.emit_deferred(
+        if _events.ACTIVE and not _events.muted():   # (delivered as made: a call begins here)
+            _events.emit(_events.deferred(
                 _events.GradientStarted, started_payload, call, self._id, method,
                 [(t, t._value, t._node) for t in targets],
                 [(s, s._value, s._node) for s in sources], unconnected, user_site(3),
-                _events.config["value_limit"])
+                _events.config["value_limit"]))
         return call
 
     def _end_call(self, call):

@@ -107,7 +107,8 @@ class record:
         self.flight = None if policy is None else FlightRecorder(self, policy)
         self._subscription = _events.subscribe(
             self.write if policy is None else self.flight.on_event, replay_definitions=True,
-            holds_unbuilt=False)   # (a writer builds what it writes; the ring is bounded)
+            holds_unbuilt=False,   # (a writer builds what it writes; the ring is bounded)
+            holds=None if policy is None else self.flight.held)
         _ensure_flusher()
 
     def _header(self, value_limit) -> dict:
