@@ -100,7 +100,7 @@ class GradientTape:
         if ref in state.open:
             raise ValueError("This GradientTape is already recording; tapes cannot be "
                              "entered twice at once")
-        state.entered.add(self)
+        state.entered.add(weakref.ref(self, state.entered.discard))
         self._site = user_site(3)
         # weak: a tape the program drops inside its block stops recording (see __del__)
         state.open.append(ref)
