@@ -40,14 +40,16 @@ import math
 import threading
 from operator import itemgetter
 from threading import get_ident as _ident
+from time import time as _now
 
 from .. import events as _events
-from ..events import deferred_at, engine_built, sanitize, unbuilt
+from ..events import deferred_at, engine_built, next_seq, sanitize, unbuilt
 from .encode import _encode, _fast_dumps
 
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
 _TapeOpened, _TapeClosed = _events.TapeOpened, _events.TapeClosed
 _GradientStarted, _GradientFinished = _events.GradientStarted, _events.GradientFinished
+_CallSummary = _events.CallSummary
 
 #: How many earlier calls' global gradient norms the running median is taken over, and how
 #: many it needs before a jump can be told.
@@ -294,11 +296,13 @@ class FlightRecorder:
             scalars = sanitize(scalars)
         if not (unbuilt(finished) or engine_built(finished)):
             sources = sanitize(sources)     # (not the engine's: its numbers are not checked)
-        # made as tapeviz makes its own events (JSON-safe: the writer's fast encoder takes it)
-        self.writer.write(_events.deferred(_events.CallSummary, dict, {
-            "index": index, "call": finished.call, "tape": finished.tape,
-            "sources": sources, "norm": norm, "scalars": scalars, "full": bool(why),
-            "why": why, "lead_up": lead_up, "lead_up_dropped": lost}))
+        # its JSON form, as CallSummary.to_dict() would give it (JSON-safe: the writer's
+        # fast encoder takes it)
+        self.writer.write_data(_CallSummary, {
+            "kind": _CallSummary.KIND, "seq": next_seq(), "time": _now(), "index": index,
+            "call": finished.call, "tape": finished.tape, "sources": sources, "norm": norm,
+            "scalars": scalars, "full": bool(why), "why": why, "lead_up": lead_up,
+            "lead_up_dropped": lost})
 
     def _written(self, call: _Call) -> None:
         """A call kept: its events to the file now, and so will be those that follow it."""
