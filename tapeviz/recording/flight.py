@@ -327,16 +327,10 @@ class FlightRecorder:
                 self.held.pop(thread, None)
 
     # --- the ring -----------------------------------------------------------------------------
-    def _size(self, cls) -> int:
-        """About the bytes an event of class ``cls`` would take in the file, without building
-        it: the mean of its kind's events measured as they were written (:meth:`_send`), or
-        :data:`UNMEASURED_BYTES` before any was."""
-        learned = self._learned.get(cls)
-        return learned[0] // learned[1] if learned is not None else UNMEASURED_BYTES
-
     def _send(self, call: _Call) -> None:
         """Hand the writer the events of ``call`` it does not have yet (built now, by the
-        writer); the first :data:`MEASURED` of each kind are measured for :meth:`_size`."""
+        writer); the first :data:`MEASURED` of each kind are measured: the ring counts an
+        event not written as the mean of its kind's (:data:`UNMEASURED_BYTES` before any)."""
         events, learned_all, sent = call.events, self._learned, call.sent
         while sent < len(events):       # (its thread may still be appending: see _unhold)
             item = events[sent]
@@ -375,7 +369,9 @@ class FlightRecorder:
         if held.state != RING or held.counted == len(held.events):
             return
         counts = collections.Counter(map(_kind_of, held.events[held.counted:]))
-        size = sum(n * self._size(cls) for cls, n in counts.items())
+        learned = self._learned
+        size = sum(n * (learned[cls][0] // learned[cls][1] if cls in learned else
+                        UNMEASURED_BYTES) for cls, n in counts.items())
         held.counted += sum(counts.values())
         held.bytes += size
         self.ring_held += size
