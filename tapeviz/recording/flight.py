@@ -170,6 +170,7 @@ class FlightRecorder:
         self._seen: dict = {}           # (position, name) -> a source's last verdict not value
         self._dumps = _fast_dumps()
         self._learned: dict = {}        # event class -> [bytes measured, events measured]
+        self._means: dict = {}          # event class -> its mean so far
         self._lock = threading.Lock()
 
     # --- the subscriber -----------------------------------------------------------------------
@@ -340,10 +341,10 @@ class FlightRecorder:
             if learned is None or learned[1] < MEASURED:
                 size = self._measure(event)
                 if learned is None:
-                    learned_all[item[0]] = [size, 1]
-                else:
-                    learned[0] += size
-                    learned[1] += 1
+                    learned = learned_all[item[0]] = [0, 0]
+                learned[0] += size
+                learned[1] += 1
+                self._means[item[0]] = learned[0] // learned[1]
             self.writer.write(event)
             call.sent = sent
 
@@ -368,11 +369,11 @@ class FlightRecorder:
         made); the oldest calls go until the ring fits its bound."""
         if held.state != RING or held.counted == len(held.events):
             return
-        counts = collections.Counter(map(_kind_of, held.events[held.counted:]))
-        learned = self._learned
-        size = sum(n * (learned[cls][0] // learned[cls][1] if cls in learned else
-                        UNMEASURED_BYTES) for cls, n in counts.items())
-        held.counted += sum(counts.values())
+        new = held.events[held.counted:]
+        size, means = 0, self._means
+        for cls, n in collections.Counter(map(_kind_of, new)).items():
+            size += n * means.get(cls, UNMEASURED_BYTES)
+        held.counted += len(new)
         held.bytes += size
         self.ring_held += size
         while self.ring_held > self.policy.ring_bytes and self.ring:
