@@ -237,20 +237,21 @@ class FlightRecorder:
         # (the verdicts and norms the engine set when it made the event: reading them builds
         # no payload, so a call that is not kept costs no summaries and no explanations)
         sources = finished.verdicts if type(finished.verdicts) is list else []
-        squares, why, seen = 0.0, "", self._seen
-        for position, source in enumerate(sources):
-            verdict, norm = source.get("verdict"), source.get("norm")
-            if verdict != "value":
+        why, seen = "", self._seen
+        if seen or any(source.get("verdict") != "value" for source in sources):
+            for position, source in enumerate(sources):
+                verdict = source.get("verdict")
                 key = (position, source.get("name"))
-                if verdict in ("nan", "inf") or seen.get(key) != verdict:
-                    why = "verdict"
-                if len(seen) >= MAX_SEEN:
-                    seen.clear()
-                seen[key] = verdict
-            elif seen and (position, source.get("name")) in seen:
-                del seen[(position, source.get("name"))]
-            if type(norm) is float:
-                squares += norm * norm
+                if verdict != "value":
+                    if verdict in ("nan", "inf") or seen.get(key) != verdict:
+                        why = "verdict"
+                    if len(seen) >= MAX_SEEN:
+                        seen.clear()
+                    seen[key] = verdict
+                elif key in seen:
+                    del seen[key]
+        norms = [source.get("norm") for source in sources]
+        squares = math.fsum(n * n for n in norms if type(n) is float)
         norm = math.sqrt(squares) if sources and math.isfinite(squares) else None
         ordered = self._sorted
         if not why and norm is not None and len(ordered) >= MEDIAN_MIN:
@@ -287,7 +288,7 @@ class FlightRecorder:
             self.ring.append(call)
             while len(self.ring) > policy.before:     # older than the lead-up: not lost
                 self._let_go(self.ring.popleft())
-            self._settle(call)
+            # (counted when its thread's next call begins: with what followed it)
         else:
             self._let_go(call)
         scalars = self._scalars
@@ -364,9 +365,9 @@ class FlightRecorder:
             return 1024
 
     def _settle(self, held: _Call) -> None:
-        """Count the events ``held`` got since it was last counted (its own, when it joins the
-        ring; what followed it, when its thread's next call begins), by kind (no event is
-        made); the oldest calls go until the ring fits its bound."""
+        """Count the events of ``held``, a call in the ring, once its thread's next call
+        begins (its own and what followed it), by kind (no event is made); the oldest calls
+        go until the ring fits its bound."""
         if held.state != RING or held.counted == len(held.events):
             return
         new = held.events[held.counted:]
