@@ -194,8 +194,9 @@ class CheckpointLoadStatus:
         self.assert_existing_objects_matched()
         unused = [p for p in self._values if p not in self._restored]
         if unused:
-            raise AssertionError(f"Unresolved object in checkpoint: {len(unused)} saved "
-                                 f"values have no object in the program: {unused[:10]}. "
+            first = "(root)." + unused[0].replace("/", ".")
+            raise AssertionError(f"Unresolved object in checkpoint {first}: {len(unused)} "
+                                 f"saved values have no object in the program: {unused[:10]}. "
                                  "Fix: build the same objects before restoring, or call "
                                  "expect_partial() if only part is wanted")
         return self

@@ -80,3 +80,15 @@ report("reopened_save", os.path.relpath(reopened.save(), managed))
 restored_counter = tf.Variable(-1.0)
 tf.train.Checkpoint(counter=restored_counter).restore(tf.train.latest_checkpoint(managed))
 report("restored_from_latest", restored_counter)
+
+# a checkpoint holding more than the program restores into
+both = tf.train.Checkpoint(v=tf.Variable(2.0), w=tf.Variable(3.0))
+more = tf.train.Checkpoint(v=tf.Variable(1.0)).restore(both.save(os.path.join(directory, "b")))
+report("extra_consumed", error_text(more.assert_consumed, length=36))
+report("extra_existing", type(more.assert_existing_objects_matched()).__name__)
+# an attribute of the Checkpoint is the object given, and a root may be positional
+counted = tf.train.Checkpoint(step=tf.Variable(1))
+counted.step.assign_add(1)
+report("step_attribute", counted.step)
+report("positional_root", short(tf.train.Checkpoint(tf.Variable(1.0)).save(
+    os.path.join(directory, "r"))))
