@@ -47,3 +47,8 @@ for gpu in tf.config.list_physical_devices("GPU"):
     tf.config.experimental.set_memory_growth(gpu, True)
 report("guard_ran", True)
 report("soft_placement", tf.config.get_soft_device_placement())
+# thread counts: 0 (the runtime's choice) unless set (TensorFlow refuses to set them once its
+# runtime has started, as here; tapeviz has no such moment, docs/tensorflow-differences.md)
+threading = tf.config.threading
+report("threads_default", [threading.get_inter_op_parallelism_threads(),
+                           threading.get_intra_op_parallelism_threads()])
