@@ -21,6 +21,7 @@ import weakref
 import numpy as np
 
 from . import checkpoint_files as files
+from .data_iterator import DatasetIterator
 from .engine.tensor import Variable
 from .module import Module
 
@@ -34,7 +35,23 @@ def _is_optimizer(obj) -> bool:
 
 
 def _trackable(obj) -> bool:
-    return isinstance(obj, (Variable, Module, Checkpoint)) or _is_optimizer(obj)
+    return isinstance(obj, (Variable, Module, Checkpoint, DatasetIterator)) or _is_optimizer(obj)
+
+
+class _IteratorPosition:
+    """A dataset iterator's position, saved and restored as a Variable is."""
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+        self._value = iterator.checkpoint_position()
+        self.shape = self._value.shape
+        self.name = "iterator position"
+
+    def assign(self, value):
+        self._iterator.restore_position(value)
+
+    def __repr__(self):
+        return f"<dataset iterator at element {int(self._value)}>"
 
 
 def _children(obj):
@@ -88,6 +105,9 @@ def _walk(roots: dict) -> tuple:
         if isinstance(obj, Variable):
             variables[path] = obj
             continue
+        if isinstance(obj, DatasetIterator):
+            variables[f"{path}/position"] = _IteratorPosition(obj)
+            continue
         if _is_optimizer(obj):
             optimizers[path] = obj
         queue.extend((f"{path}/{child_path}", child) for child_path, child in _children(obj))
@@ -98,7 +118,7 @@ def object_graph(roots: dict) -> dict:
     """{path: Variable} of everything ``roots`` track, then each optimizer's slots under the
     path of their variable."""
     variables, optimizers = _walk(roots)
-    path_of = {v._id: path for path, v in variables.items()}
+    path_of = {v._id: path for path, v in variables.items() if isinstance(v, Variable)}
     for opt_path, opt in optimizers.items():
         for (var_id, slot_name), slot in opt._slots.items():
             if var_id in path_of:
@@ -138,9 +158,9 @@ def _assign(var, value):
                          f"name {var.name}. Fix: restore into a model built as the saved one "
                          "(same layers, same units)")
     if value.dtype != var._value.dtype:
-        raise ValueError(f"Cannot restore variable {var.name} ({var.dtype.name}) from a saved "
-                         f"{value.dtype.name} value. Fix: make the variable with the saved "
-                         "dtype")
+        raise ValueError(f"Cannot restore variable {var.name} ({var._value.dtype.name}) from "
+                         f"a saved {value.dtype.name} value. Fix: make the variable with the "
+                         "saved dtype")
     var.assign(value)
 
 

@@ -92,3 +92,13 @@ counted.step.assign_add(1)
 report("step_attribute", counted.step)
 report("positional_root", short(tf.train.Checkpoint(tf.Variable(1.0)).save(
     os.path.join(directory, "r"))))
+
+# a dataset iterator goes on where the saved one stopped
+iterator = iter(tf.data.Dataset.range(10).batch(3))
+report("iterator_first", [next(iterator), next(iterator)])
+iterator_path = tf.train.Checkpoint(iterator=iterator).write(os.path.join(directory, "it"))
+report("iterator_next_after_saving", next(iterator))
+resumed = iter(tf.data.Dataset.range(10).batch(3))
+tf.train.Checkpoint(iterator=resumed).read(iterator_path).assert_consumed()
+report("iterator_resumed", [next(resumed), next(resumed)])
+report("iterator_resumed_end", error_text(lambda: next(resumed)))
