@@ -1,5 +1,5 @@
 # After: https://www.tensorflow.org/guide/checkpoint (TensorFlow's "Training checkpoints"
-# guide, "Writing checkpoints" and "Manually inspecting"-free part): a subclassed Net, a toy
+# guide, its "Writing checkpoints" part): a subclassed Net, a toy
 # dataset iterator saved with the model and optimizer, CheckpointManager(max_to_keep=3),
 # train_and_checkpoint run twice, the second time restored into a new Net, optimizer and
 # iterator. Adapted: the checkpoint directory is a temporary one instead of './tf_ckpts',
