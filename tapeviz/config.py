@@ -58,7 +58,10 @@ from . import device_config as _devices  # noqa: E402
 experimental = _Namespace(
     list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
     get_visible_devices=get_visible_devices, set_visible_devices=set_visible_devices,
-    set_memory_growth=_devices.set_memory_growth, get_memory_growth=_devices.get_memory_growth)
+    set_memory_growth=_devices.set_memory_growth, get_memory_growth=_devices.get_memory_growth,
+    enable_op_determinism=_devices.enable_op_determinism,
+    enable_tensor_float_32_execution=_devices.enable_tensor_float_32_execution,
+    tensor_float_32_execution_enabled=_devices.tensor_float_32_execution_enabled)
 threading = _Namespace(**{name: getattr(_devices, name) for name in (
     "get_inter_op_parallelism_threads", "set_inter_op_parallelism_threads",
     "get_intra_op_parallelism_threads", "set_intra_op_parallelism_threads")})

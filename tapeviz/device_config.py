@@ -96,3 +96,20 @@ def get_soft_device_placement() -> bool:
 
 def set_soft_device_placement(enabled) -> None:
     """Accepted: with one device, every op is placed on it either way."""
+
+
+# Switches training scripts set first thing: NumPy on the CPU is deterministic and has no
+# TensorFloat-32, so they change nothing; the TF32 switch is kept so that it reads back.
+_tensor_float_32 = [True]
+
+
+def enable_op_determinism() -> None:
+    """Accepted: tapeviz's ops give the same answer on every run already."""
+
+
+def enable_tensor_float_32_execution(enabled) -> None:
+    _tensor_float_32[0] = bool(enabled)
+
+
+def tensor_float_32_execution_enabled() -> bool:
+    return _tensor_float_32[0]

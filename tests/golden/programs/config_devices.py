@@ -52,3 +52,9 @@ report("soft_placement", tf.config.get_soft_device_placement())
 threading = tf.config.threading
 report("threads_default", [threading.get_inter_op_parallelism_threads(),
                            threading.get_intra_op_parallelism_threads()])
+# switches set at the top of training scripts
+experimental = tf.config.experimental
+report("tf32_default", experimental.tensor_float_32_execution_enabled())
+report("tf32_off", [experimental.enable_tensor_float_32_execution(False),
+                    experimental.tensor_float_32_execution_enabled()])
+report("op_determinism", experimental.enable_op_determinism())
