@@ -33,9 +33,7 @@ import golden_format  # noqa: E402
 RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
-NEEDS = {
-    "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
-}
+NEEDS: dict = {}
 
 
 def _name(path):

@@ -17,6 +17,7 @@ from ..engine.call_site import user_site
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
+from ..checkpoint import restore_deferred
 from ..module import Module
 from . import backend as _backend
 from . import constraints as _constraints
@@ -160,6 +161,7 @@ class Layer(Module):
             with name_scope(self.name):
                 self.build(input_shape)
             self.built = True
+            restore_deferred()    # a checkpoint restored before this layer had its variables
 
     def __call__(self, inputs, *args, **kwargs):
         if type(inputs) is not Tensor and _functional().is_symbolic(inputs, args, kwargs):
