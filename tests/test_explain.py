@@ -274,6 +274,32 @@ def floor_path():
     return tape, y, x
 
 
+def constant_of_a_variable():
+    w = tv.Variable([1.0, -2.0])
+    with tv.GradientTape() as tape:
+        frozen = tv.constant(w)  # expect
+        y = tv.reduce_sum(frozen * 2.0)
+    return tape, y, w
+
+
+def variable_made_inside_the_tape():
+    x = tv.constant([1.0, 2.0])
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        v = tv.Variable(x * 3.0)  # expect
+        y = tv.reduce_sum(v * v)
+    return tape, y, x
+
+
+def constant_reshaping_a_tensor():
+    w = tv.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tv.GradientTape() as tape:
+        h = w * 2.0
+        flat = tv.constant(h, shape=[4])  # expect
+        y = tv.reduce_sum(flat * flat)
+    return tape, y, w
+
+
 def zero_unconnected_result():
     a, b = tv.Variable(1.0), tv.Variable(2.0)
     with tv.GradientTape() as tape:
@@ -497,6 +523,9 @@ CORPUS = [
     (replaced_variable_by_scaling, "none", "replaced_variable"),
     (argmax_path, "none", "non_differentiable"),
     (floor_path, "none", "non_differentiable"),
+    (constant_of_a_variable, "none", "copied_value"),
+    (variable_made_inside_the_tape, "none", "copied_value"),
+    (constant_reshaping_a_tensor, "none", "copied_value"),
     (dead_relu_layer, "zero", "dead_relu"),
     (dead_relu_bias, "zero", "dead_relu"),
     (dead_relu_before_a_convolution, "zero", "dead_relu"),

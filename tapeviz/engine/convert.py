@@ -199,7 +199,8 @@ def constant(value, dtype=None, shape=None, name=None):
 
     As in TensorFlow, a Tensor of that dtype and shape is returned itself (its gradient path
     stays); a Variable, or a Tensor given a new shape, is copied into a new constant, which
-    starts a new history."""
+    starts a new history (its node keeps what it copied, for `copied_value` explanations)."""
+    copied = None
     if isinstance(value, Tensor):
         wanted = _dt.as_dtype(dtype) if dtype is not None else value.dtype
         if wanted.np != value._value.dtype:
@@ -209,6 +210,7 @@ def constant(value, dtype=None, shape=None, name=None):
         if shape is None or _shape_tuple(shape) == tuple(value.shape):
             return value
     if isinstance(value, _Operand):
+        copied = value
         value = value._read()
     array = _to_array(value, dtype)
     if shape is not None:
@@ -223,8 +225,10 @@ def constant(value, dtype=None, shape=None, name=None):
                                 "shape with as many elements, or a single value to fill it")
             array = np.reshape(array, shape)
     node = leaf_node("Const")
-    if name:
-        node.attrs = {"name": str(name)}
+    if name or copied is not None:
+        node.attrs = {"name": str(name)} if name else {}
+        if copied is not None:
+            node.attrs["copy_of"] = (copied._id, copied._node)
     return Tensor(array, node)
 
 
