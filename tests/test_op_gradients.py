@@ -224,6 +224,7 @@ SPECS = [
     S("Gelu", lambda x: nn.gelu(x, approximate=True), [((3, 4), _real)], note="approximate"),
     S("Softplus", nn.softplus, [((3, 4), _real)]),
     S("SoftplusGrad", _direct("SoftplusGrad"), [((3, 4), _real), ((3, 4), _real)]),
+    S("LogSigmoid", tv.math.log_sigmoid, [((3, 4), _real)]),
     S("Softsign", nn.softsign, [((3, 4), _nonzero)]),
     S("Softmax", nn.softmax, [((3, 4), _real)]),
     S("Softmax", lambda x: nn.softmax(x, axis=0), [((3, 4), _real)], note="axis 0"),
