@@ -761,3 +761,16 @@ def test_a_read_of_a_variable_is_explained_as_its_own_source():
         y = second * 5.0
     assert tape.gradient(y, [first, second, v])[0] is None
     assert [e.verdict for e in tape.explain(y, [first, second, v])] == ["none", "value", "value"]
+
+
+def test_a_copy_names_the_call_that_copied_and_what_it_copied():
+    tape, y, x = variable_made_inside_the_tape()
+    (why,) = tape.explain(y, [x])
+    line = _expected_line(variable_made_inside_the_tape)
+    assert why.message.startswith(f"tv.Variable at line {line} (`v = tv.Variable(x * 3.0)`) "
+                                  "copied a value computed from"), why.message
+    assert "tv.identity" in why.fix and "before the tape" in why.fix
+    tape, y, w = constant_of_a_variable()
+    (why,) = tape.explain(y, [w])
+    assert why.message.startswith("tv.constant at line") and "copied the value of" in \
+        why.message and "into a new constant" in why.message, why.message
