@@ -44,7 +44,8 @@ REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {
     "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",
-    "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax",
+    "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax", "SqrtGrad": "Sqrt",
+    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal",
     "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
     "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
     "TopSingularOuter": "SpectralNorm",
