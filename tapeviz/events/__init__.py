@@ -9,7 +9,8 @@ returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file w
 ``tapeviz.record`` (``tapeviz/recording/``).
 
 The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
-in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``; this
+in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``, the
+memory sink in ``capture.py``; this
 module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
 schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
 is renamed without bumping :data:`SCHEMA_VERSION`.
@@ -24,6 +25,7 @@ import warnings
 from typing import Any, Callable
 from weakref import ref as _weakref
 
+from .capture import Captured, capture  # noqa: F401
 from .codec import from_dict, sanitize  # noqa: F401
 from .deferred import (Lazy, _seq, deferred, deferred_at, engine_built, make,  # noqa: F401
                        materialize, preset, unbuilt)
@@ -272,38 +274,6 @@ def unsubscribe(callback) -> None:
 def subscribers() -> list:
     """The open subscriptions (for diagnostics)."""
     return list(_subscriptions)
-
-
-class Captured(list):
-    """The list :func:`capture` fills: events in order, plus small helpers."""
-
-    def kinds(self) -> list:
-        return [e.kind for e in self]
-
-    def of(self, kind: str) -> list:
-        return [e for e in self if e.kind == kind]
-
-
-class capture:
-    """A memory sink for tests and notebooks: ``with capture() as seen:`` fills ``seen``.
-
-    >>> with capture() as seen:
-    ...     log_scalar("loss", 1.0, step=0)
-    >>> seen.kinds()
-    ['scalar']
-    """
-
-    def __init__(self, replay_definitions: bool = False):
-        self.events = Captured()
-        self._replay = replay_definitions
-        self._sub = None
-
-    def __enter__(self) -> Captured:
-        self._sub = subscribe(self.events.append, replay_definitions=self._replay)
-        return self.events
-
-    def __exit__(self, *exc):
-        self._sub.close()
 
 
 def next_seq() -> int:
