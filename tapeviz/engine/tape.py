@@ -20,6 +20,7 @@ from .backprop import SLICES, backward, reads_apart, sparse_results
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _targets_that_are_sources, _unconnected)
 from .call_site import as_dict, user_names, user_prefix, user_site, where
+from .stop_recording import StopRecording
 from .tape_events import (closed_payload, finished_payload, gradient_health, note_nonfinite,
                           opened_payload, started_payload, verdict_rows, watched_payload)
 from .tensor import Tensor, Variable
@@ -185,7 +186,7 @@ class GradientTape:
     # --- pausing and resetting ----------------------------------------------------------------
     def stop_recording(self):
         """`with tape.stop_recording():` runs ops the tape does not record."""
-        return _StopRecording(self)
+        return StopRecording(self)
 
     def reset(self):
         """Forget everything recorded and watched so far (the tape keeps recording)."""
@@ -372,40 +373,6 @@ class GradientTape:
         """Past and future events of this tape, for `tv.show(tape)`."""
         from .replay import TapeEventSource
         return TapeEventSource(self)
-
-
-class _StopRecording:
-    def __init__(self, tape):
-        self.tape = tape
-
-    def __enter__(self):
-        tape = self.tape
-        state = here()
-        ref = weakref.ref(tape)
-        if ref not in state.recording:
-            raise RuntimeError("stop_recording() is only valid inside the tape's `with` block "
-                               "while it is recording. Fix: use `with tape.stop_recording():` "
-                               "inside `with tv.GradientTape() as tape:`")
-        state.recording.remove(ref)
-        self._span = [_op.peek_node_id(), None, user_site(2)]
-        tape._pauses.append(self._span)
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.RecordingPaused, tape=tape._id,
-                                      site=as_dict(self._span[2])))
-
-    def __exit__(self, *exc):
-        tape = self.tape
-        self._span[1] = _op.peek_node_id()
-        state = here()
-        ref = weakref.ref(tape)
-        if ref in state.open and ref not in state.recording:
-            # back at its place among the recording tapes (the order of the open ones)
-            state.recording.insert(sum(1 for r in state.open[:state.open.index(ref)]
-                                       if r in state.recording), ref)
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.RecordingResumed, tape=tape._id,
-                                      site=as_dict(user_site(2))))
-        return False
 
 
 def _where(site) -> str:
