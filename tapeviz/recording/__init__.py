@@ -35,7 +35,7 @@ from __future__ import annotations
 from ..events import SCHEMA_VERSION  # noqa: F401
 from . import writer as _writer
 from .files import NotARegularFile, RecordingLocked  # noqa: F401
-from .flight import FlightPolicy  # noqa: F401
+from .flight_policy import FlightPolicy  # noqa: F401
 from .follow import Follower, follow_recording  # noqa: F401
 from .reader import (FORMAT, MAX_LINE_BYTES, MAX_WARNINGS, Recording,  # noqa: F401
                      RecordingError, check_header, load_recording)

@@ -21,7 +21,8 @@ from ..events.deferred import engine_built
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_attrs,
                      _finite_number, _plain, cut_to_fit)
 from .files import _hostname, _iso_now, lock_for_writing
-from .flight import FlightRecorder, policy_from
+from .flight import FlightRecorder
+from .flight_policy import policy_from
 from .lifecycle import FLUSH_SECONDS, _ensure_flusher, _open_recordings  # noqa: F401
 from .reader import FORMAT, MAX_LINE_BYTES
 from .tables import _WITH_REFS, WriterTables, totals_once
@@ -49,7 +50,7 @@ class record:
     the anomalous ones and the calls before those: the flight policy of ``flight.py``,
     ``docs/recordings.md``), or, with ``full=True``, every event of every call.
 
-    ``flight``: a dict of :class:`~tapeviz.recording.flight.FlightPolicy` options (``first``,
+    ``flight``: a dict of :class:`~tapeviz.recording.flight_policy.FlightPolicy` options (``first``,
     ``every``, ``before``, ``jump``, ``ring_bytes``) or a policy; None takes the defaults.
     Use it as a context manager, or keep the object and call ``close()``; recordings still
     open when the interpreter exits are closed then. ``value_limit`` sets how many elements
