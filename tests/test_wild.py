@@ -35,6 +35,15 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
+    "handson_custom_loss_layers": "the 'selu' activation",
+    "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
+    "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
+                                          " confusion-matrix metrics)",
+    "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
+    "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
+                                          " keras.models.load_model",
+    "tutorial_keras_classification": "tf.keras.layers.Softmax",
+    "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
 
 
