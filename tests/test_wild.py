@@ -35,6 +35,7 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program -> the missing feature it needs
 NEEDS = {
     "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
+    "d2l_softmax_regression": "tf.boolean_mask",
     "handson_custom_loss_layers": "the 'selu' activation",
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
@@ -42,6 +43,8 @@ NEEDS = {
     "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
     "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
                                           " keras.models.load_model",
+    "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
+                               " (tf.zeros(shape, 1) is float32)",
     "tutorial_keras_classification": "tf.keras.layers.Softmax",
     "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
