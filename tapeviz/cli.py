@@ -256,6 +256,8 @@ def _cmd_run(args):
                      "-o FILE keeps the recording)")
         env = dict(os.environ, TAPEVIZ_RECORD=path)
         env.pop("_TAPEVIZ_RECORD_PID", None)
+        if args.full:       # every event of every call, not the flight policy's choice
+            env["TAPEVIZ_RECORD_FULL"] = "1"
         proc = subprocess.Popen([sys.executable, args.script, *args.args], env=env)
         print(f"tapeviz: running {args.script} (pid {proc.pid}), {where}", flush=True)
         serve(path, follow=True, port=args.port, address=args.address, show=args.show,
@@ -357,6 +359,10 @@ def main(argv=None) -> int:
     sp.add_argument("-o", "--output", default=None, metavar="FILE",
                     help="record to FILE and keep it (default: a temporary file, deleted "
                          "when tapeviz exits); options go before the script")
+    sp.add_argument("--full", action="store_true",
+                    help="record every event of every gradient call (default: the flight "
+                         "policy: a summary of every call, the full events of the first "
+                         "ones, every 100th, the anomalous ones and their lead-up)")
     net(sp)
     sp.set_defaults(fn=_cmd_run)
     sp = sub.add_parser("export", help="write one self-contained HTML page")

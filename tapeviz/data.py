@@ -261,7 +261,8 @@ class Dataset:
 
     # --- reading -------------------------------------------------------------------------------
     def __iter__(self):
-        return iter(self._make_iterator())
+        from .data_iterator import DatasetIterator   # (one that a Checkpoint can save)
+        return DatasetIterator(self)
 
     def as_numpy_iterator(self):
         for e in self:

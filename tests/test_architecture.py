@@ -96,3 +96,11 @@ def test_no_engine_function_is_longer_than_80_lines():
     """A function of the engine (or of its explanations) fits on a screen or two: longer ones
     are split by step."""
     assert _long_functions(PKG / "engine", 80) + _long_functions(PKG / "explain", 80) == []
+
+
+def test_no_module_is_longer_than_400_lines():
+    """A module reads in one sitting: one that grows past 400 lines is split by role (a part
+    that does one thing moves to a module named after it), not cut in half."""
+    long = {str(p.relative_to(PKG)): n for p in sorted(PKG.rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}

@@ -2,6 +2,7 @@
 import inspect
 import json
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -570,3 +571,29 @@ def test_delivered_only_to_still_gets_every_kind_beside_a_filtered_subscriber():
         events.log_scalar("after", 2.0)
     assert {"scalar", "op_recorded", "backward_step"} <= {e.kind for e in only}
     assert [e.name for e in filtered] == ["after"]
+
+
+def test_an_optimizer_update_is_the_same_heard_or_not():
+    """Listening changes nothing in the program: an optimizer's update gives the variable
+    the same value and lineage (no parent for the NumPy update) with or without a
+    subscriber; the subscriber gets the update as ``variable_assigned``, its value the
+    update itself (a constant), its site the line of ``apply_gradients``."""
+    import contextlib
+    grad = np.array([1.0, -2.0], np.float32)
+
+    def update(listen):
+        v = tv.Variable(np.array([1.0, 2.0], np.float32), name="v")
+        opt = tv.keras.optimizers.SGD(learning_rate=0.5)
+        with (tv.events.capture() if listen else contextlib.nullcontext([])) as seen:
+            opt.apply_gradients([(tv.constant(grad), v)]); line = sys._getframe().f_lineno
+        return v, seen, line
+    quiet, _, _ = update(False)
+    heard, seen, line = update(True)
+    np.testing.assert_array_equal(heard.numpy(), quiet.numpy())
+    assert heard.numpy().tolist() == [0.5, 3.0]
+    assert [p is None for p in heard._node.parents] == [p is None for p in quiet._node.parents]
+    (assigned,) = [e for e in seen if e.kind == "variable_assigned"
+                   and e.variable["name"] == "v:0"]
+    assert assigned.method == "assign_sub" and assigned.value["kind"] == "constant"
+    assert assigned.value["summary"]["value"] == [0.5, -1.0]
+    assert assigned.site["line"] == line

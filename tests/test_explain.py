@@ -274,6 +274,32 @@ def floor_path():
     return tape, y, x
 
 
+def constant_of_a_variable():
+    w = tv.Variable([1.0, -2.0])
+    with tv.GradientTape() as tape:
+        frozen = tv.constant(w)  # expect
+        y = tv.reduce_sum(frozen * 2.0)
+    return tape, y, w
+
+
+def variable_made_inside_the_tape():
+    x = tv.constant([1.0, 2.0])
+    with tv.GradientTape() as tape:
+        tape.watch(x)
+        v = tv.Variable(x * 3.0)  # expect
+        y = tv.reduce_sum(v * v)
+    return tape, y, x
+
+
+def constant_reshaping_a_tensor():
+    w = tv.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tv.GradientTape() as tape:
+        h = w * 2.0
+        flat = tv.constant(h, shape=[4])  # expect
+        y = tv.reduce_sum(flat * flat)
+    return tape, y, w
+
+
 def zero_unconnected_result():
     a, b = tv.Variable(1.0), tv.Variable(2.0)
     with tv.GradientTape() as tape:
@@ -497,6 +523,9 @@ CORPUS = [
     (replaced_variable_by_scaling, "none", "replaced_variable"),
     (argmax_path, "none", "non_differentiable"),
     (floor_path, "none", "non_differentiable"),
+    (constant_of_a_variable, "none", "copied_value"),
+    (variable_made_inside_the_tape, "none", "copied_value"),
+    (constant_reshaping_a_tensor, "none", "copied_value"),
     (dead_relu_layer, "zero", "dead_relu"),
     (dead_relu_bias, "zero", "dead_relu"),
     (dead_relu_before_a_convolution, "zero", "dead_relu"),
@@ -735,3 +764,16 @@ def test_a_read_of_a_variable_is_explained_as_its_own_source():
         y = second * 5.0
     assert tape.gradient(y, [first, second, v])[0] is None
     assert [e.verdict for e in tape.explain(y, [first, second, v])] == ["none", "value", "value"]
+
+
+def test_a_copy_names_the_call_that_copied_and_what_it_copied():
+    tape, y, x = variable_made_inside_the_tape()
+    (why,) = tape.explain(y, [x])
+    line = _expected_line(variable_made_inside_the_tape)
+    assert why.message.startswith(f"tv.Variable at line {line} (`v = tv.Variable(x * 3.0)`) "
+                                  "copied a value computed from"), why.message
+    assert "tv.identity" in why.fix and "before the tape" in why.fix
+    tape, y, w = constant_of_a_variable()
+    (why,) = tape.explain(y, [w])
+    assert why.message.startswith("tv.constant at line") and "copied the value of" in \
+        why.message and "into a new constant" in why.message, why.message

@@ -386,3 +386,85 @@ def test_a_gradient_that_turns_none_is_an_anomaly_each_time_it_turns(tmp_path):
         _none_source_calls(4, none_from=1, none_until=2)
     whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
     assert whys == ["", "", "verdict", "", "", "", "", "verdict", "", ""]
+
+
+_PER_OP_KINDS = {"op_recorded", "backward_step", "watched", "variable_assigned"}
+
+
+def test_a_flight_recording_alone_gets_no_per_op_event_of_a_call_it_does_not_keep(
+        tmp_path, monkeypatch):
+    """The only subscriber, a flight recording holds the engine's per-op events unmade: of
+    the calls it does not keep (here none: no first, no periodic, no anomaly), not one is
+    made and delivered to it, neither during the call nor after it (the updates)."""
+    from tapeviz.recording import flight
+    delivered = []
+    real = flight.FlightRecorder.on_event
+
+    def on_event(self, event):
+        delivered.append(event.kind)
+        return real(self, event)
+    monkeypatch.setattr(flight.FlightRecorder, "on_event", on_event)
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 2}):
+        _train(steps=12, bad_step=None)
+    assert delivered.count("gradient_finished") == 12
+    assert not _PER_OP_KINDS & set(delivered)
+    assert [r["full"] for r in _rows(path) if r.get("kind") == "call_summary"] == [False] * 12
+
+
+_SAME_RUN = """
+import sys
+sys.path.insert(0, {tests!r})
+import numpy as np
+import tapeviz as tv
+from test_flight_recorder import _train
+options = dict(full=True) if sys.argv[2] == "full" else dict(flight=dict(every=7))
+with np.errstate(all="ignore"), tv.record(sys.argv[1], **options):
+    _train(steps=40, bad_step=31, guard=True)
+"""
+
+
+def test_a_kept_call_has_the_events_a_full_recording_has(tmp_path):
+    """The same program recorded twice, in fresh processes (so every id is the same): once
+    with the flight policy (calls 1-3, 7, 14, ..., the NaN at 31 and its lead-up kept), once
+    with full=True. Every call the flight recording kept has, event for event, what the full
+    recording has for it (seq and time aside), in the order they happened."""
+    script = tmp_path / "run.py"
+    script.write_text(_SAME_RUN.format(tests=os.path.join(ROOT, "tests")))
+    env = dict(os.environ, PYTHONPATH=ROOT, PYTHONHASHSEED="0")
+    for name in ("TAPEVIZ_RECORD", "TAPEVIZ_RECORD_FULL", "_TAPEVIZ_RECORD_PID"):
+        env.pop(name, None)
+    for mode in ("flight", "full"):
+        subprocess.run([sys.executable, str(script), str(tmp_path / f"{mode}.tvz"), mode],
+                       env=env, check=True, timeout=300)
+    flight_rows = _rows(tmp_path / "flight.tvz")
+    summaries = [r for r in flight_rows if r.get("kind") == "call_summary"]
+    lead_up = {i for r in summaries for i in r["lead_up"]}
+    kept = {r["tape"] for r in summaries if r["full"] or r["index"] in lead_up}
+    # the first three, every 7th, the NaN at 31 and its lead-up (28 was kept anyway)
+    assert {r["index"] for r in summaries if r["full"]} == {1, 2, 3, 7, 14, 21, 28, 31, 35}
+    assert lead_up == {26, 27, 29, 30}
+    flight, full = _loaded_calls(tmp_path / "flight.tvz"), _loaded_calls(tmp_path / "full.tvz")
+    assert set(flight) == kept and set(full) >= kept
+    for tape in kept:
+        seqs = [e["seq"] for e in flight[tape]]
+        assert seqs == sorted(seqs), tape
+        assert _unstamped(flight[tape]) == _unstamped(full[tape]), tape
+
+
+def _loaded_calls(path):
+    """{tape id: the events (as dicts) from its opening to the next tape's}, loaded (sites and
+    refs resolved), without the kinds a flight recording writes elsewhere."""
+    calls, current = {}, None
+    for event in tv.load_recording(path):
+        if event.kind in ("call_summary", "scalar", "op_defined"):
+            continue
+        if event.kind == "tape_opened":
+            current = calls[event.tape] = []
+        if current is not None:
+            current.append(event.to_dict())
+    return calls
+
+
+def _unstamped(events):
+    return [{k: v for k, v in e.items() if k not in ("seq", "time")} for e in events]

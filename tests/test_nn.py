@@ -165,7 +165,8 @@ def test_docstring_examples_of_the_kit_run():
                  "tapeviz.keras.metrics", "tapeviz.engine.ops.conv", "tapeviz.engine.ops.pooling",
                  "tapeviz.engine.ops.normalization", "tapeviz.keras.layers_core",
                  "tapeviz.keras.layers_conv", "tapeviz.keras.layers_pooling",
-                 "tapeviz.keras.layers_normalization", "tapeviz.keras.layers_reshaping"):
+                 "tapeviz.keras.layers_normalization", "tapeviz.keras.layers_reshaping",
+                 "tapeviz.events.capture"):
         tv.keras.backend.clear_session()
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0 and result.attempted > 0, (name, result)

@@ -34,7 +34,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "guide_checkpoint_training": "tf.train.Checkpoint and tf.train.CheckpointManager",
     "d2l_softmax_regression": "tf.boolean_mask",
     "handson_custom_loss_layers": "the 'selu' activation",
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",

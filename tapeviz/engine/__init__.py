@@ -10,7 +10,8 @@ Its modules, in the order they are loaded (each imports only those above it):
 - op: `Op`, `defop`, `apply` (compute, remember, record, tell)
 - assign: `Variable.assign` and friends
 - ops: the op functions, one module a family
-- backprop, tape: the backward pass, `GradientTape` (its explanations are in `tapeviz.explain`)
+- backprop, stop_recording, tape: the backward pass, a paused tape, `GradientTape` (its
+  explanations are in `tapeviz.explain`)
 
 `Tensor`'s methods reach the modules above them through this package (`engine.ops.add`),
 at call time; importing them here makes sure they are loaded.

@@ -113,17 +113,31 @@ def _combined(var: Variable, delta, method: str):
 
 
 def assign_quiet(var: Variable, delta, method: str) -> bool:
-    """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when nothing
-    could read it: no tape open in this thread, nobody listening (`events.ACTIVE`), ``delta`` of
-    the variable's dtype. Then it does what `_assign` does, less what nothing could read: no
-    Tensor around ``delta`` (its id is still drawn: later ids are the same) and no leaf node
-    for it (the assignment's node has None there, as for a Python value; a constant's leaf is
-    on no gradient path, so explanations never name it). Otherwise it changes nothing and
-    returns False: the caller assigns the usual way."""
-    if here().open or _events.ACTIVE or delta.dtype is not var._value.dtype:
+    """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when no
+    tape is open in this thread (none could read it) and ``delta`` has the variable's dtype.
+    Then it does what `_assign` does, less what nothing reads: no Tensor around ``delta``
+    (its id is still drawn: later ids are the same) and no leaf node for it (the
+    assignment's node has None there, as for a Python value; a constant's leaf is on no
+    gradient path, so explanations never name it). Someone listening gets the same
+    `variable_assigned` event (its value made a tensor only if the payload is built).
+    Otherwise it changes nothing and returns False: the caller assigns the usual way."""
+    if here().open or delta.dtype is not var._value.dtype:
         return False
-    _commit(var, _combined(var, delta, method), method, None, _next_id(), None)
+    new_id = _next_id()
+    site = watched_site(2)      # (None, with no walk, unless someone listens)
+    result = _combined(var, delta, method)
+    _commit(var, result, method, None, new_id, site)
+    if _events.ACTIVE:
+        _events.emit_deferred(_events.VariableAssigned, _quiet_assigned_payload, var, result,
+                              var._node, method, new_id, delta, site,
+                              _events.config["value_limit"])
     return True
+
+
+def _quiet_assigned_payload(var, value, node, method, new_id, delta, site, limit):
+    """The payload `_assign` would give, the value a constant of id ``new_id``."""
+    return _assigned_payload(var, value, node, method, Tensor(delta, None, new_id), delta,
+                             None, site, limit)
 
 
 def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> None:

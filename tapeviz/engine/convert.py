@@ -195,12 +195,26 @@ def _holds_tensor(seq) -> bool:
 
 
 def constant(value, dtype=None, shape=None, name=None):
-    """An immutable Tensor; Python float -> float32, int -> int32, NumPy keeps its dtype."""
+    """An immutable Tensor; Python float -> float32, int -> int32, NumPy keeps its dtype.
+
+    As in TensorFlow, a Tensor of that dtype and shape is returned itself (its gradient path
+    stays); a Variable, or a Tensor given a new shape, is copied into a new constant, which
+    starts a new history (its node keeps what it copied, for `copied_value` explanations)."""
+    copied = None
+    if isinstance(value, Tensor):
+        wanted = _dt.as_dtype(dtype) if dtype is not None else value.dtype
+        if wanted.np != value._value.dtype:
+            raise TypeError(f"constant: expected tensor {value._value} with dtype {wanted!r}, but "
+                            f"got dtype {value.dtype!r} (shape {tuple(value.shape)}). Fix: "
+                            f"tv.cast(x, tv.{wanted.name})")
+        if shape is None or _shape_tuple(shape) == tuple(value.shape):
+            return value
     if isinstance(value, _Operand):
+        copied = value
         value = value._read()
     array = _to_array(value, dtype)
     if shape is not None:
-        shape = tuple(int(s) for s in (shape if isinstance(shape, (list, tuple)) else [shape]))
+        shape = _shape_tuple(shape)
         if np.size(array) == 1:
             array = np.full(shape, np.asarray(array).reshape(()), dtype=array.dtype)
         else:
@@ -211,9 +225,15 @@ def constant(value, dtype=None, shape=None, name=None):
                                 "shape with as many elements, or a single value to fill it")
             array = np.reshape(array, shape)
     node = leaf_node("Const")
-    if name:
-        node.attrs = {"name": str(name)}
+    if name or copied is not None:
+        node.attrs = {"name": str(name)} if name else {}
+        if copied is not None:
+            node.attrs["copy_of"] = (copied._id, copied._node)
     return Tensor(array, node)
+
+
+def _shape_tuple(shape) -> tuple:
+    return tuple(int(s) for s in (shape if isinstance(shape, (list, tuple)) else [shape]))
 
 
 def is_tensor(x) -> bool:

@@ -11,7 +11,7 @@ from .. import events as _events
 from ..events import OpDefined, OpRecorded, emit, emit_deferred, make
 from .call_site import as_dict
 from .refs import ref_dict
-from .threadstate import here, tapes
+from .threadstate import _local, tapes
 
 _config = _events.config
 
@@ -28,9 +28,11 @@ def op_event(op, node, inputs, outputs):
         op.announced = True
         emit(make(OpDefined, op=op.name, formula=op.formula,
                   grad_formulas=list(op.grad_formulas), differentiable=op.differentiable))
+    state = _local.state
     skipped = None
-    state = here()
-    if not node.tapes:
+    if node.tapes:
+        scope = node.scope      # (set when a tape recorded it)
+    else:
         ins = {t._id for t in inputs}
         opened = tapes(state.open)
         if opened and (any(tape._ids & ins for tape in opened) or
@@ -38,11 +40,21 @@ def op_event(op, node, inputs, outputs):
             skipped = "paused"   # it touched a tape's tensors, or ran inside stop_recording
         elif state.backward:
             return   # a backward-pass op no tape recorded belongs to no graph
-        elif any(tape._ids & ins for tape in list(state.entered) if tape not in opened):
+        elif state.entered and _on_a_closed_tape(state.entered, opened, ins):
             skipped = "outside_tape"
+        scope = "/".join(state.scopes) if state.scopes else ""
+    backward = state.backward
     emit_deferred(OpRecorded, _op_payload, node, inputs, outputs, skipped,
-                  state.backward[-1] if state.backward else None,
-                  "/".join(state.scopes) if state.scopes else "", _config["value_limit"])
+                  backward[-1] if backward else None, scope, _config["value_limit"])
+
+
+def _on_a_closed_tape(entered, opened, ins) -> bool:
+    """Whether a tape this thread entered, no longer open, has one of the ids ``ins``."""
+    for ref in list(entered):
+        tape = ref()
+        if tape is not None and not tape._ids.isdisjoint(ins) and tape not in opened:
+            return True
+    return False
 
 
 def _op_payload(node, inputs, outputs, skipped, backward_of, scope, limit) -> dict:

@@ -94,12 +94,21 @@ def _saved(op, node, inputs, outputs) -> tuple:
     # leaves (constants, variable reads: no op made them) are kept: they cost nothing more
     # (the user or the variable holds them) and they let an explanation recompute the rest;
     # so are small values (a stand-in costs more to make than they weigh)
-    if len(keep_in) < len(inputs) and max(map(_size_of, inputs)) >= SMALL:
+    if len(keep_in) < len(inputs) and _any_large(inputs):
         inputs = tuple([t if i in keep_in or t._value.size < SMALL or t._node is None or
                         type(t._node.op) is str else _shell(t) for i, t in enumerate(inputs)])
-    if not keep_out and max(map(_size_of, outputs)) >= SMALL:
+    if not keep_out and _any_large(outputs):
         outputs = tuple([t if t._value.size < SMALL else _shell(t) for t in outputs])
     return (node, inputs, outputs)
+
+
+def _any_large(tensors) -> bool:
+    """Whether a value of `tensors` has `SMALL` elements or more (a plain loop: an op has one
+    or two, and `max(map(...))` costs more than it)."""
+    for t in tensors:
+        if t._value.size >= SMALL:
+            return True
+    return False
 
 
 _EMPTY: dict = {}
@@ -124,8 +133,8 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     values = tuple(map(_value_of, inputs))
     # (already quiet inside a backward pass, or in a kernel that runs ops of its own)
     run = call if _NUMPY_ERRSTATE.get() is _IGNORE_ALL else state.quiet_run
-    try:
-        out = run(op.forward, *values, **attrs)
+    try:   # (`**attrs` copies even an empty dict, and most ops have no attributes)
+        out = run(op.forward, *values, **attrs) if attrs else run(op.forward, *values)
     except _REFUSED as exc:
         raise InvalidArgumentError(describe_failure(op, inputs, attrs, exc), op.name) from None
     except MemoryError as exc:   # TF's ResourceExhaustedError, naming the op and the sizes
@@ -135,8 +144,9 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         # gradients, leaves with no lineage; nothing to record, no event
         node = None
     else:
+        # (the walk starts at the op function's caller: the op function is tapeviz's own)
         node = Node(op, tuple(map(_node_of, inputs)), tuple(map(_id_of, inputs)),
-                    user_site(2), attrs)
+                    user_site(3), attrs)
     if op.n_out == 1:
         outputs = (Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node),)
     else:
@@ -152,7 +162,6 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
 
 
 _value_of, _node_of, _id_of = attrgetter("_value"), attrgetter("_node"), attrgetter("_id")
-_size_of = attrgetter("_value.size")
 
 #: what a kernel returns (a Python number or list it returns is made an array); NumPy scalars
 #: first: `isinstance` walks a scalar type's long MRO for each class it tries

@@ -20,8 +20,9 @@ from .backprop import SLICES, backward, reads_apart, sparse_results
 from .gradient_args import (UnconnectedGradients, _as_target, _as_upstream,
                             _ones, _packed, _sources, _targets_that_are_sources, _unconnected)
 from .call_site import as_dict, user_names, user_prefix, user_site, where
-from .tape_events import (finished_payload, gradient_health, note_nonfinite, started_payload,
-                          verdict_rows, watched_payload)
+from .stop_recording import StopRecording
+from .tape_events import (closed_payload, finished_payload, gradient_health, note_nonfinite,
+                          opened_payload, started_payload, verdict_rows, watched_payload)
 from .tensor import Tensor, Variable
 # (the per-thread name scopes live with the rest of a thread's state; imported from here too)
 from .threadstate import current_backward, current_scope, here, name_scope, tapes  # noqa: F401
@@ -86,20 +87,18 @@ class GradientTape:
         self._push()
         self._open_at = _op.peek_node_id()
         self._closed_at = None
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.TapeOpened, tape=self._id,
-                                      persistent=self._persistent,
-                                      watch_accessed_variables=self._watch_accessed,
-                                      outer_tapes=[t._id for t in tapes(here().open)
-                                                   if t is not self],
-                                      site=as_dict(user_site(2))))
+        if _events.ACTIVE:      # (the site `_push` took: the `with` line)
+            _events.emit(_events.deferred(
+                _events.TapeOpened, opened_payload, self._id, self._persistent,
+                self._watch_accessed, [t._id for t in tapes(here().open) if t is not self],
+                self._site))
         return self
 
     def __exit__(self, *exc):
         self._pop()
         if _events.ACTIVE:
-            _events.emit(_events.make(_events.TapeClosed, tape=self._id,
-                                      site=as_dict(user_site(2))))
+            _events.emit(_events.deferred(_events.TapeClosed, closed_payload, self._id,
+                                          user_site(2)))
         return False
 
     def _push(self):
@@ -108,7 +107,7 @@ class GradientTape:
         if ref in state.open:
             raise ValueError("This GradientTape is already recording; tapes cannot be "
                              "entered twice at once")
-        state.entered.add(self)
+        state.entered.add(weakref.ref(self, state.entered.discard))
         self._site = user_site(3)
         # weak: a tape the program drops inside its block stops recording (see __del__)
         state.open.append(ref)
@@ -187,7 +186,7 @@ class GradientTape:
     # --- pausing and resetting ----------------------------------------------------------------
     def stop_recording(self):
         """`with tape.stop_recording():` runs ops the tape does not record."""
-        return _StopRecording(self)
+        return StopRecording(self)
 
     def reset(self):
         """Forget everything recorded and watched so far (the tape keeps recording)."""
@@ -300,12 +299,12 @@ class GradientTape:
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)
         here().backward.append(call)
-        if _events.ACTIVE:
-            _events.emit_deferred(
+        if _events.ACTIVE and not _events.muted():   # (delivered as made: a call begins here)
+            _events.emit(_events.deferred(
                 _events.GradientStarted, started_payload, call, self._id, method,
                 [(t, t._value, t._node) for t in targets],
                 [(s, s._value, s._node) for s in sources], unconnected, user_site(3),
-                _events.config["value_limit"])
+                _events.config["value_limit"]))
         return call
 
     def _end_call(self, call):
@@ -374,40 +373,6 @@ class GradientTape:
         """Past and future events of this tape, for `tv.show(tape)`."""
         from .replay import TapeEventSource
         return TapeEventSource(self)
-
-
-class _StopRecording:
-    def __init__(self, tape):
-        self.tape = tape
-
-    def __enter__(self):
-        tape = self.tape
-        state = here()
-        ref = weakref.ref(tape)
-        if ref not in state.recording:
-            raise RuntimeError("stop_recording() is only valid inside the tape's `with` block "
-                               "while it is recording. Fix: use `with tape.stop_recording():` "
-                               "inside `with tv.GradientTape() as tape:`")
-        state.recording.remove(ref)
-        self._span = [_op.peek_node_id(), None, user_site(2)]
-        tape._pauses.append(self._span)
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.RecordingPaused, tape=tape._id,
-                                      site=as_dict(self._span[2])))
-
-    def __exit__(self, *exc):
-        tape = self.tape
-        self._span[1] = _op.peek_node_id()
-        state = here()
-        ref = weakref.ref(tape)
-        if ref in state.open and ref not in state.recording:
-            # back at its place among the recording tapes (the order of the open ones)
-            state.recording.insert(sum(1 for r in state.open[:state.open.index(ref)]
-                                       if r in state.recording), ref)
-        if _events.ACTIVE:
-            _events.emit(_events.make(_events.RecordingResumed, tape=tape._id,
-                                      site=as_dict(user_site(2))))
-        return False
 
 
 def _where(site) -> str:

@@ -19,6 +19,15 @@ def started_payload(call, tape, method, targets, sources, unconnected, site, lim
             "unconnected_gradients": unconnected, "site": as_dict(site)}
 
 
+def opened_payload(tape, persistent, watch_accessed, outer, site) -> dict:
+    return {"tape": tape, "persistent": persistent, "watch_accessed_variables": watch_accessed,
+            "outer_tapes": outer, "site": as_dict(site)}
+
+
+def closed_payload(tape, site) -> dict:
+    return {"tape": tape, "site": as_dict(site)}
+
+
 def watched_payload(tape, t, value, node, how, site, limit) -> dict:
     return {"tape": tape, "tensor": ref_dict(t, value, node, limit), "how": how,
             "site": as_dict(site)}

@@ -272,7 +272,9 @@ class Variable(_Operand):
                              "tv.Variable(tv.zeros([3]))")
         if callable(initial_value):
             initial_value = initial_value()
+        copied = None
         if isinstance(initial_value, _Operand):
+            copied = initial_value      # a copy: the new variable starts a new history
             value = initial_value._read()
             if dtype is not None and _dt.as_dtype(dtype).np != value.dtype:
                 raise ValueError(
@@ -301,6 +303,8 @@ class Variable(_Operand):
         self.trainable = bool(trainable)
         # reads share the variable's id and node: the node carries its name for events
         self._node.attrs = {"name": self._name, "trainable": self.trainable}
+        if copied is not None:      # (for `copied_value` explanations)
+            self._node.attrs["copy_of"] = (copied._id, copied._node)
         self._serial = next(Variable._serials)
 
     def _read(self):

@@ -49,9 +49,11 @@ class ThreadState:
         self.open: list = []
         #: weak references to those of them not paused: the only ones that record
         self.recording: list = []
-        #: every tape this thread entered and still referenced: an op on a closed tape's
-        #: tensors is a ghost node ("outside_tape")
-        self.entered = weakref.WeakSet()
+        #: weak references to every tape this thread entered and still referenced (each
+        #: removes itself when its tape goes): an op on a closed tape's tensors is a ghost
+        #: node ("outside_tape"). (A set of references, not a WeakSet: an op event walks it,
+        #: and a WeakSet's iterator is Python code.)
+        self.entered: set = set()
         #: ids of the gradient calls running (the ops they run belong to them), innermost last
         self.backward: list = []
         #: name scopes (Keras layers) around the ops running now

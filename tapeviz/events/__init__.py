@@ -9,7 +9,8 @@ returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file w
 ``tapeviz.record`` (``tapeviz/recording/``).
 
 The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
-in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``; this
+in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``, the
+memory sink in ``capture.py``; this
 module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
 schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
 is renamed without bumping :data:`SCHEMA_VERSION`.
@@ -24,9 +25,11 @@ import warnings
 from typing import Any, Callable
 from weakref import ref as _weakref
 
+from .capture import Captured, capture  # noqa: F401
 from .codec import from_dict, sanitize  # noqa: F401
-from .deferred import (Lazy, _seq, deferred, engine_built, make, materialize,  # noqa: F401
-                       preset, unbuilt)
+from .deferred import (Lazy, _seq, deferred, deferred_at, engine_built, make,  # noqa: F401
+                       materialize, preset, unbuilt)
+from .deferred import _now
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # noqa: F401
                     Escaped, Event,
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
@@ -57,6 +60,10 @@ _only_to: dict = {}               # thread id -> the pair its events go to, insi
                                   # delivered_only_to()
 _exclusive = 0                    # how many threads are inside delivered_only_to()
 _TRACK_UNBUILT = False            # some subscriber may keep unbuilt events unbounded
+#: While the only subscriber is one that holds the engine's per-op events itself (a flight
+#: recording, see ``subscribe(holds=...)``): its dict, thread id -> the list where that
+#: thread's per-op events go now, unmade, as ``(cls, seq, time, build, args)``; else None.
+_held = None
 
 
 def _after_fork_in_child() -> None:
@@ -72,8 +79,10 @@ if hasattr(os, "register_at_fork"):
 
 def _update_active() -> None:
     """Recompute the flags and forget the routes (after any change of the subscribers)."""
-    global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered, _TRACK_UNBUILT
+    global ACTIVE, OP_EVENTS, STEP_EVENTS, _filtered, _TRACK_UNBUILT, _held
     _routes.clear()
+    only = _subscriptions[0] if len(_subscriptions) == 1 and not _exclusive else None
+    _held = only.holds if only is not None and only.kinds is None else None
     _TRACK_UNBUILT = _exclusive > 0 or any(s.holds_unbuilt for s in _subscriptions)
     # (a thread inside delivered_only_to() has its own route: `_route` is then asked)
     _filtered = _exclusive > 0 or any(s.kinds is not None for s in _subscriptions)
@@ -169,14 +178,16 @@ class delivered_only_to:
 class Subscription:
     """Returned by :func:`subscribe`; ``close()`` it, or use it as a context manager."""
 
-    __slots__ = ("callback", "kinds", "failed", "closed", "holds_unbuilt")
+    __slots__ = ("callback", "kinds", "failed", "closed", "holds_unbuilt", "holds")
 
-    def __init__(self, callback, kinds: frozenset | None = None, holds_unbuilt: bool = True):
+    def __init__(self, callback, kinds: frozenset | None = None, holds_unbuilt: bool = True,
+                 holds: dict | None = None):
         self.callback = callback
         self.kinds = kinds       # the event kinds it receives (None: all)
         self.failed = False      # it raised once: reported, further errors ignored
         self.closed = False
         self.holds_unbuilt = holds_unbuilt   # see subscribe()
+        self.holds = holds                   # see subscribe()
 
     def close(self) -> None:
         """Stop delivering events to this subscriber (idempotent)."""
@@ -201,7 +212,8 @@ class Subscription:
 
 
 def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False,
-              kinds=None, holds_unbuilt: bool = True) -> Subscription:
+              kinds=None, holds_unbuilt: bool = True, holds: dict | None = None
+              ) -> Subscription:
     """Call ``callback(event)`` for every event from now on.
 
     ``kinds`` (an iterable of kind names such as ``"gradient_finished"``) limits it to those
@@ -217,6 +229,13 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     (a recording's ring of a few calls): while every subscriber says so, delivered events
     are not tracked for :data:`MAX_UNBUILT`, so none is built unless someone reads it.
 
+    ``holds``: a dict (thread id -> list) the subscriber fills and empties itself: while it
+    is the only subscriber, the engine's per-op events (``emit_deferred``) of a thread that
+    has a list there are not made nor delivered: ``(cls, seq, time, build, args)`` is
+    appended to that list, and :func:`deferred_at` makes from it the event the others would
+    have got. A flight recording holds a call's events so: a call it does not keep costs an
+    append per event. A thread with no list there gets its events delivered as usual.
+
     A callback that raises is reported once as a ``RuntimeWarning`` and kept; the user's
     program never sees the error. Events emitted while a callback runs (tapeviz ops it
     calls itself) are not delivered, so a subscriber cannot feed itself.
@@ -230,7 +249,9 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
-    sub = Subscription(callback, subscribed_kinds(kinds), bool(holds_unbuilt))
+    if holds is not None and type(holds) is not dict:
+        raise TypeError(f"subscribe(holds=...) takes a dict, got {type(holds).__name__}")
+    sub = Subscription(callback, subscribed_kinds(kinds), bool(holds_unbuilt), holds)
     with _lock:
         if replay_definitions and (sub.kinds is None or "op_defined" in sub.kinds):
             for event in list(_definitions.values()):
@@ -255,38 +276,6 @@ def subscribers() -> list:
     return list(_subscriptions)
 
 
-class Captured(list):
-    """The list :func:`capture` fills: events in order, plus small helpers."""
-
-    def kinds(self) -> list:
-        return [e.kind for e in self]
-
-    def of(self, kind: str) -> list:
-        return [e for e in self if e.kind == kind]
-
-
-class capture:
-    """A memory sink for tests and notebooks: ``with capture() as seen:`` fills ``seen``.
-
-    >>> with capture() as seen:
-    ...     log_scalar("loss", 1.0, step=0)
-    >>> seen.kinds()
-    ['scalar']
-    """
-
-    def __init__(self, replay_definitions: bool = False):
-        self.events = Captured()
-        self._replay = replay_definitions
-        self._sub = None
-
-    def __enter__(self) -> Captured:
-        self._sub = subscribe(self.events.append, replay_definitions=self._replay)
-        return self.events
-
-    def __exit__(self, *exc):
-        self._sub.close()
-
-
 def next_seq() -> int:
     return next(_seq)
 
@@ -306,6 +295,11 @@ def emit_deferred(cls, build, *args) -> None:
     dropped anyway)."""
     if _busy and _ident() in _busy:
         return
+    if _held is not None:
+        held = _held.get(_ident())
+        if held is not None:
+            held.append((cls, next(_seq), _now(), build, args))
+            return
     pairs = _route(cls) if _filtered else _callbacks
     if pairs:
         _deliver_all(pairs, deferred(cls, build, *args))

@@ -80,9 +80,16 @@ def deferred(cls, build, *args) -> Event:
     ``build(*args)`` (a dict of fields) runs on the first read of a field, ``to_dict()``,
     equality or ``repr``: never, for a subscriber that does not look. ``args`` must not change
     afterwards (tensors do not)."""
+    return deferred_at(cls, next(_seq), _now(), build, args)
+
+
+def deferred_at(cls, seq: int, time: float, build, args: tuple) -> Event:
+    """:func:`deferred` with its sequence number and time taken earlier: how a subscriber that
+    held the engine's event unmade (``subscribe(holds=...)``) makes it when it wants it, the
+    same event the others got."""
     event = object.__new__(cls)     # (TypeError for a class that is not an event's)
-    _set(event, "seq", next(_seq))
-    _set(event, "time", _now())
+    _set(event, "seq", seq)
+    _set(event, "time", time)
     _set(event, "_build", (build, args))
     return event
 

@@ -87,8 +87,13 @@ def _lineage(targets) -> list:
     An assign's earlier state (its first parent, the variable before) is not followed back:
     a training loop's optimizer leaves one assign per step per variable, and "state hides
     history" is exactly what the assign itself already tells."""
+    return _ancestors(t._node for t in targets)
+
+
+def _ancestors(nodes) -> list:
+    """The nodes and every node they descend from, oldest first (see `_lineage`)."""
     seen: dict = {}
-    stack = [t._node for t in targets if t._node is not None]
+    stack = [n for n in nodes if n is not None]
     while stack:
         node = stack.pop()
         if node is None or node.id in seen:

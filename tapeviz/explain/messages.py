@@ -20,6 +20,8 @@ CAUSES = {
     "outside_tape": "the ops that connect them ran outside this tape's with block",
     "replaced_variable": "the source is a Tensor computed from a Variable (as after x = x + 1)",
     "non_differentiable": "every path goes through an op that has no gradient",
+    "copied_value": "the target reads a copy of the source's value made by tf.constant or "
+                    "tf.Variable, which starts a new history",
     "zero_unconnected": "a zero that unconnected_gradients=ZERO produced for an unconnected source",
     "dead_relu": "zero because the ReLUs on the path are inactive for all inputs",
     "saturated": "vanishing gradient through a saturated sigmoid/tanh",
@@ -155,12 +157,25 @@ def _none_texts(cause, name, node, op, at, extra):
             f"{name} is a Tensor computed from a Variable{at} (as `x = x + 1` makes), not the "
             "Variable itself, and no tape watches it.",
             "Update the Variable in place, e.g. x.assign_add(1.0) instead of x = x + 1."),
+        "copied_value": (
+            f"{_copy_call(extra)}{at} copied "
+            f"{'the value of' if extra.get('direct') else 'a value computed from'} {name} "
+            f"into a new {'Variable' if extra.get('kind') == 'Variable' else 'constant'}, "
+            f"which starts a new history: the target reads the copy, not {name}.",
+            "Use the tensor itself inside the tape (tv.identity(x) if you need a new name). "
+            "Create a Variable once, before the tape, and train it directly; "
+            "to change its value, use assign after taking the gradient."),
         "non_differentiable": (
             f"Every path goes through {op}{at}, which has no gradient.",
             "Use a differentiable alternative (softmax instead of argmax, a smooth surrogate for "
             "round/sign/comparisons)."),
     }
     return table[cause]
+
+
+def _copy_call(extra) -> str:
+    """The call that copied a value (`copied_value`): a Variable's constructor or constant."""
+    return "tv.Variable" if extra.get("kind") == "Variable" else "tv.constant"
 
 
 def _zero_texts(cause, name, op, at, extra):

@@ -1,13 +1,14 @@
 """Why a gradient is None: the source is not a float, is not watched (not trainable, the tape
 does not watch accessed variables, a Tensor made from a variable), is not connected, left the
-tape through NumPy, or the first op on its path was cut (an assign, `stop_gradient`, a
-paused or closed tape, an integer cast, an op with no gradient)."""
+tape through NumPy, its value was copied into a new constant or Variable, or the first op on
+its path was cut (an assign, `stop_gradient`, a paused or closed tape, an integer cast, an op
+with no gradient)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..engine.tensor import Variable
-from .context import _ASSIGNS, _on_path
+from .context import _ASSIGNS, _ancestors, _on_path
 
 
 def _why_none(ctx, source):
@@ -27,22 +28,36 @@ def _why_none(ctx, source):
                 escape = _escape_in_cone(ctx, source)
                 if escape is not None:
                     return "numpy_escape", None, escape
-                return "unconnected", None, {}
+                return _unconnected(ctx, source)
             # trainable and auto-watched, yet never read while the tape recorded
             return _first_cut(ctx, on) or ("outside_tape", None, {})
         if _from_variable(source):
             return "replaced_variable", source._node, {}
         if not on:
-            return "unconnected", None, {}
+            return _unconnected(ctx, source)
         return "not_watched", None, {}
     if not on:
         escape = _escape_in_cone(ctx, source)
         if escape is not None:
             return "numpy_escape", None, escape
-        return "unconnected", None, {}
+        return _unconnected(ctx, source)
     cut = _first_cut(ctx, on)
     if cut is not None:
         return cut
+    return _unconnected(ctx, source)
+
+
+def _unconnected(ctx, source):
+    """No op leads from the source to the target: unless the target reads a copy of the
+    source's value (`tv.constant(w)`, `tv.Variable(x * 2)`), whose history starts anew."""
+    for node in ctx.lineage:
+        copied = (node.attrs or {}).get("copy_of") if isinstance(node.op, str) else None
+        if copied is None:
+            continue
+        copied_id, copied_node = copied
+        if copied_id == source._id or (copied_node is not None and copied_node.id in _on_path(
+                _ancestors([copied_node]), source._id)):
+            return "copied_value", node, {"kind": node.op, "direct": copied_id == source._id}
     return "unconnected", None, {}
 
 

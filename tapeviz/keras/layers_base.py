@@ -1,5 +1,5 @@
-"""The base `Layer` of `tv.keras.layers`, Keras's naming of layers, and the helpers the
-layer modules share.
+"""The base `Layer` of `tv.keras.layers` and the helpers the layer modules share (Keras's
+naming of layers is in `naming.py`).
 
 A layer creates its variables lazily, on its first call, when the input's shape is known;
 its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
@@ -7,7 +7,6 @@ its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
 from __future__ import annotations
 
 import inspect
-import re
 import threading
 import weakref
 
@@ -18,34 +17,13 @@ from ..engine.call_site import user_site
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
+from ..checkpoint import restore_deferred
 from ..module import Module
 from . import backend as _backend
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-
-_NAME_UIDS: dict = {}
-
-
-def to_snake_case(name: str) -> str:
-    """Keras's layer-name rule: 'Dense' -> 'dense', 'ReLU' -> 're_lu', 'Conv2D' -> 'conv2d'."""
-    intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    insecure = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
-    return insecure if insecure[0] != "_" else "private" + insecure
-
-
-def unique_name(base: str, zero_based: bool = True) -> str:
-    """'dense', then 'dense_1', 'dense_2', ... as Keras names layers (one counter per base);
-    `zero_based=False`: 'input_1', 'input_2', ... as Keras names inputs."""
-    n = _NAME_UIDS.get(base, 0)
-    _NAME_UIDS[base] = n + 1
-    return base if n == 0 and zero_based else f"{base}_{n + (not zero_based)}"
-
-
-def reset_uids():
-    """Start layer names anew (as `tf.keras.backend.clear_session()`)."""
-    _NAME_UIDS.clear()
-
+from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 
 class Layer(Module):
     """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
@@ -183,6 +161,7 @@ class Layer(Module):
             with name_scope(self.name):
                 self.build(input_shape)
             self.built = True
+            restore_deferred()    # a checkpoint restored before this layer had its variables
 
     def __call__(self, inputs, *args, **kwargs):
         if type(inputs) is not Tensor and _functional().is_symbolic(inputs, args, kwargs):

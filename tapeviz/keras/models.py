@@ -108,6 +108,15 @@ class Model(Trainer, Layer):
             self._graph_losses = list(losses)
         return outputs
 
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """The model's variables, in tapeviz's checkpoint format (tapeviz/checkpoint.py)."""
+        from ..checkpoint import save_weights
+        save_weights(self, filepath, save_format)
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
+        from ..checkpoint import load_weights
+        return load_weights(self, filepath)
+
     def get_layer(self, name=None, index=None):
         """A layer by name or by position."""
         layers = self.layers

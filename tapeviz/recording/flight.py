@@ -13,14 +13,18 @@ its running median. The last ``before`` calls not written wait in a ring buffer 
 size of their kinds' events as written so far; the oldest call goes first, and is counted)
 and are written just before such an anomalous call.
 
-What a call costs that is not kept: its events' delivery, an append to a list for each, and
-its summary line. Nothing of it is built: the verdicts and norms come from the
-``gradient_finished`` event's ``verdicts`` (set by the engine from the one dot product per
-gradient its health check takes anyway), the ring's byte count from means, and the events
-wait unbuilt in the ring (an event held past ``tv.events.MAX_UNBUILT`` newer ones is built
-then). A ``none`` or ``zero`` verdict is an anomaly when a source turns to it (the first call
-that source is seen with it), not on every call it stays so: a frozen variable passed as a
-source does not make every call kept; ``nan`` and ``inf`` always are.
+What a call costs that is not kept: an append per per-op event, and its summary line. The
+recorder, when it is the only subscriber, hands the engine a list per thread
+(``events.subscribe(holds=...)``): the engine appends ``(cls, seq, time, build, args)`` to it
+and makes no event object and delivers nothing; only the marks (tape opened and closed,
+gradient started and finished, scalars) reach :meth:`FlightRecorder.on_event`. The events of
+a call written are made from those tuples then, as every other subscriber would have got them
+(``events.deferred_at``), and their payloads built by the writer. The verdicts and norms come
+from the ``gradient_finished`` event's ``verdicts`` (set by the engine from the one dot
+product per gradient its health check takes anyway), the ring's byte count from a count of
+its events by kind. A ``none`` or ``zero`` verdict is an anomaly when a source turns to it
+(the first call that source is seen with it), not on every call it stays so: a frozen
+variable passed as a source does not make every call kept; ``nan`` and ``inf`` always are.
 
 Buffered events are handed to the writer as events, in the order they are written, so the
 writer's tables (``tables.py``) name a site or a tensor ref only after the line that defines
@@ -30,18 +34,22 @@ call and is followed by another tape is let go. Imports: stdlib, ``events`` and 
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import math
 import threading
+from operator import itemgetter
 from threading import get_ident as _ident
+from time import time as _now
 
 from .. import events as _events
-from ..events import engine_built, sanitize, unbuilt
+from ..events import deferred_at, engine_built, next_seq, sanitize, unbuilt
 from .encode import _encode, _fast_dumps
 
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
 _TapeOpened, _TapeClosed = _events.TapeOpened, _events.TapeClosed
 _GradientStarted, _GradientFinished = _events.GradientStarted, _events.GradientFinished
+_CallSummary = _events.CallSummary
 
 #: How many earlier calls' global gradient norms the running median is taken over, and how
 #: many it needs before a jump can be told.
@@ -53,7 +61,6 @@ MAX_SEEN = 10_000
 #: what an event of a kind none of which was written yet counts for.
 MEASURED = 4
 UNMEASURED_BYTES = 1024
-_WRITE = "write"        # where the events after a written call go: straight to the file
 
 
 class FlightPolicy:
@@ -107,22 +114,38 @@ def policy_from(option, full: bool = False) -> FlightPolicy | None:
                     f"(or full=True for every event), got {type(option).__name__}")
 
 
+#: What a call is: under way (its thread's events go to it), waiting in the ring (they still
+#: do: what follows it until its thread's next call), written (they go to the file), gone.
+UNDER_WAY, RING, WRITTEN, GONE = range(4)
+
+
 class _Call:
-    """One gradient call's events, from one thread: while it is under way (``index`` 0, its
-    ``tapes`` open, ``gradient`` once started), then, not kept, waiting in the ring (its
-    ``index`` in the run and about the ``bytes`` its events would take, of which ``counted``
-    are counted)."""
-    __slots__ = ("events", "tapes", "gradient", "index", "bytes", "counted")
+    """One gradient call's events, from one thread, as held items: ``(cls, event)`` for an
+    event made as usual, ``(cls, seq, time, build, args)`` for an engine event held unmade
+    (see ``events.subscribe(holds=...)``). ``tapes`` open, ``gradient`` once started; once
+    decided, its ``index`` in the run; in the ring, about the ``bytes`` its events would take,
+    of which the first ``counted`` are counted; ``sent``: how many the writer has."""
+    __slots__ = ("events", "state", "tapes", "gradient", "index", "bytes", "counted", "sent")
 
     def __init__(self):
-        self.events, self.tapes, self.gradient = [], 0, False
-        self.index = self.bytes = self.counted = 0
+        self.events, self.state, self.tapes, self.gradient = [], UNDER_WAY, 0, False
+        self.index = self.bytes = self.counted = self.sent = 0
 
 
 #: The kinds that start, end or stand beside a call; every other event goes where its thread's
 #: events go now (its call under way, the call it follows, the file, or nowhere).
 _MARKS = frozenset((_OpDefined, _Scalar, _TapeOpened, _TapeClosed, _GradientStarted,
                     _GradientFinished))
+_kind_of = itemgetter(0)
+
+
+def _made(item):
+    """The event of a held item (made now, as every other subscriber got it, if held unmade)."""
+    return item[1] if len(item) == 2 else deferred_at(*item)
+
+
+def _seq_of(item) -> int:
+    return item[1].seq if len(item) == 2 else item[1]
 
 
 class FlightRecorder:
@@ -136,31 +159,35 @@ class FlightRecorder:
         self.ring_held = 0              # bytes of the calls in the ring
         self.ring_dropped = 0           # calls the byte bound let go, over the whole run
         self._dropped = collections.deque(maxlen=max(policy.before, 1))  # their indices
-        # thread id -> where its events go: its _Call (under way, or in the ring), _WRITE,
-        # or None (a call not kept and not held: nowhere); no entry: _WRITE
+        # thread id -> its call under way, or its last call (events before any call: written)
         self._where: dict = {}
+        # thread id -> the list the engine appends its per-op events to, unmade: the events
+        # of that thread's call while it is under way or waiting in the ring
+        self.held: dict = {}
         self._scalars: list = []
-        self._norms = collections.deque(maxlen=MEDIAN_WINDOW)
+        self._norms = collections.deque(maxlen=MEDIAN_WINDOW)   # in order, and sorted:
+        self._sorted: list = []
         self._seen: dict = {}           # (position, name) -> a source's last verdict not value
         self._dumps = _fast_dumps()
         self._learned: dict = {}        # event class -> [bytes measured, events measured]
+        self._means: dict = {}          # event class -> its mean so far
         self._lock = threading.Lock()
 
     # --- the subscriber -----------------------------------------------------------------------
     def on_event(self, event) -> None:
-        """Most events (ops, backward steps, updates) are only appended to a list here: no
-        payload is read, nothing is measured until the call is decided."""
+        """The engine's per-op events reach it only while someone else listens too (else they
+        wait unmade in ``held``); they and other events are only appended to a list here."""
         cls = type(event)
         if cls in _MARKS:
             self._mark(cls, event)
             return
         me = _ident()
+        held = self.held.get(me)
+        if held is not None:
+            held.append((cls, event))
+            return
         with self._lock:
-            where = self._where.get(me, _WRITE)
-            if where is _WRITE:
-                self.writer.write(event)
-            elif where is not None:
-                where.events.append(event)
+            self._after(self._where.get(me), (cls, event))
 
     def _mark(self, cls, event) -> None:
         if cls is _OpDefined:       # belongs to no call: every later op line may need it
@@ -171,21 +198,19 @@ class FlightRecorder:
             if cls is _Scalar:
                 self._scalars.append(event)
                 return
-            where = self._where.get(me, _WRITE)
-            call = where if type(where) is _Call and not where.index else None
+            where = self._where.get(me)
+            call = where if where is not None and where.state == UNDER_WAY else None
             if cls is _TapeOpened or cls is _GradientStarted:
                 if call is None or (cls is _TapeOpened and not call.tapes and not call.gradient):
                     # a new call (one whose tapes closed with no gradient call is let go)
-                    if call is None and type(where) is _Call:
+                    if call is None and where is not None:
                         self._settle(where)
                     call = self._where[me] = _Call()
+                    self.held[me] = call.events
             if call is None:        # between calls: where the thread's last call went
-                if where is _WRITE:
-                    self.writer.write(event)
-                elif where is not None:
-                    where.events.append(event)
+                self._after(where, (cls, event))
                 return
-            call.events.append(event)
+            call.events.append((cls, event))
             if cls is _TapeOpened:
                 call.tapes += 1
             elif cls is _TapeClosed and call.tapes:
@@ -195,6 +220,16 @@ class FlightRecorder:
             elif cls is _GradientFinished:
                 self._finish(me, call, event)
 
+    def _after(self, where, item) -> None:
+        """An event after a thread's last call (``where``): with it (in the ring), to the file
+        (written, or before any call), or nowhere (gone)."""
+        if where is None:
+            self.writer.write(_made(item))
+        elif where.state != GONE:
+            where.events.append(item)
+            if where.state == WRITTEN:
+                self._send(where)
+
     # --- deciding -----------------------------------------------------------------------------
     def _finish(self, me, call: _Call, finished) -> None:
         self.calls += 1
@@ -202,23 +237,25 @@ class FlightRecorder:
         # (the verdicts and norms the engine set when it made the event: reading them builds
         # no payload, so a call that is not kept costs no summaries and no explanations)
         sources = finished.verdicts if type(finished.verdicts) is list else []
-        squares, why, seen = 0.0, "", self._seen
-        for position, source in enumerate(sources):
-            verdict, norm = source.get("verdict"), source.get("norm")
-            if verdict != "value":
+        why, seen = "", self._seen
+        if seen or any(source.get("verdict") != "value" for source in sources):
+            for position, source in enumerate(sources):
+                verdict = source.get("verdict")
                 key = (position, source.get("name"))
-                if verdict in ("nan", "inf") or seen.get(key) != verdict:
-                    why = "verdict"
-                if len(seen) >= MAX_SEEN:
-                    seen.clear()
-                seen[key] = verdict
-            elif seen and (position, source.get("name")) in seen:
-                del seen[(position, source.get("name"))]
-            if type(norm) is float:
-                squares += norm * norm
+                if verdict != "value":
+                    if verdict in ("nan", "inf") or seen.get(key) != verdict:
+                        why = "verdict"
+                    if len(seen) >= MAX_SEEN:
+                        seen.clear()
+                    seen[key] = verdict
+                elif key in seen:
+                    del seen[key]
+        norms = [source.get("norm") for source in sources]
+        squares = math.fsum(n * n for n in norms if type(n) is float)
         norm = math.sqrt(squares) if sources and math.isfinite(squares) else None
-        if not why and norm is not None and len(self._norms) >= MEDIAN_MIN:
-            median = sorted(self._norms)[len(self._norms) // 2]
+        ordered = self._sorted
+        if not why and norm is not None and len(ordered) >= MEDIAN_MIN:
+            median = ordered[len(ordered) // 2]
             if median > 0 and norm > policy.jump * median:
                 why = "jump"
         if not why and index <= policy.first:
@@ -226,66 +263,91 @@ class FlightRecorder:
         elif not why and policy.every and index % policy.every == 0:
             why = "every"
         if norm is not None:
+            if len(self._norms) == MEDIAN_WINDOW:
+                del ordered[bisect.bisect_left(ordered, self._norms[0])]
             self._norms.append(norm)
+            bisect.insort(ordered, norm)
         call.index = index
         lead_up, lost = [], 0
         if why in ("verdict", "jump"):
             # (a call kept in between leaves an older one in the ring: not part of it)
-            ring = [held for held in self.ring if held.index >= index - policy.before]
-            lead_up = [held.index for held in ring]
+            for held in self.ring:
+                if held.index >= index - policy.before:
+                    lead_up.append(held.index)
+                    self._written(held)
+                else:
+                    self._let_go(held)
             lost = sum(1 for i in self._dropped if i >= index - policy.before)
-            for held in ring:
-                self._write_call(held.events)
-            for thread, where in self._where.items():   # what follows a written call: too
-                if where in ring:
-                    self._where[thread] = _WRITE
-                elif where in self.ring:
-                    self._where[thread] = None
             self.ring.clear()
             self.ring_held = 0
             self._dropped.clear()
         if why:
-            self._write_call(call.events)
-            self._where[me] = _WRITE
+            self._written(call)
         elif policy.before:
+            call.state = RING
             self.ring.append(call)
             while len(self.ring) > policy.before:     # older than the lead-up: not lost
                 self._let_go(self.ring.popleft())
-            self._settle(call)
+            # (counted when its thread's next call begins: with what followed it)
         else:
-            self._where[me] = None
-        scalars = [{"name": s.name, "value": s.value, "step": s.step} for s in self._scalars]
+            self._let_go(call)
+        scalars = self._scalars
         self._scalars = []
+        scalars = [{"name": s.name, "value": s.value, "step": s.step} for s in scalars]
+        if not all(math.isfinite(s["value"]) for s in scalars):
+            scalars = sanitize(scalars)
         if not (unbuilt(finished) or engine_built(finished)):
             sources = sanitize(sources)     # (not the engine's: its numbers are not checked)
-        # made as tapeviz makes its own events (JSON-safe: the writer's fast encoder takes it)
-        self.writer.write(_events.deferred(_events.CallSummary, dict, {
-            "index": index, "call": finished.call, "tape": finished.tape,
-            "sources": sources, "norm": norm, "scalars": sanitize(scalars), "full": bool(why),
-            "why": why, "lead_up": lead_up, "lead_up_dropped": lost}))
+        # its JSON form, as CallSummary.to_dict() would give it (JSON-safe: the writer's
+        # fast encoder takes it)
+        self.writer.write_data(_CallSummary, {
+            "kind": _CallSummary.KIND, "seq": next_seq(), "time": _now(), "index": index,
+            "call": finished.call, "tape": finished.tape, "sources": sources, "norm": norm,
+            "scalars": scalars, "full": bool(why), "why": why, "lead_up": lead_up,
+            "lead_up_dropped": lost})
+
+    def _written(self, call: _Call) -> None:
+        """A call kept: its events to the file now, and so will be those that follow it."""
+        call.state = WRITTEN
+        self._send(call)
+        self._unhold(call)
+
+    def _let_go(self, old: _Call) -> None:
+        """A call leaves the ring unwritten (or never joins it): its events go, and so will
+        those that follow it."""
+        if old.state == RING:
+            self.ring_held -= old.bytes
+        old.state = GONE
+        old.events = []
+        self._unhold(old)
+
+    def _unhold(self, call: _Call) -> None:
+        """The threads whose events went to ``call`` now bring them to :meth:`on_event`. (One
+        the engine was appending meanwhile is written with the next, or at close.)"""
+        for thread, where in self._where.items():
+            if where is call:
+                self.held.pop(thread, None)
 
     # --- the ring -----------------------------------------------------------------------------
-    def _size(self, event) -> int:
-        """About the bytes ``event`` would take in the file, without building it: the mean of
-        its kind's events measured as they were written (:meth:`_write_call`), or
-        :data:`UNMEASURED_BYTES` before any was."""
-        learned = self._learned.get(type(event))
-        return learned[0] // learned[1] if learned is not None else UNMEASURED_BYTES
-
-    def _write_call(self, events) -> None:
-        """Write a kept call's events (built now by the writer); the first :data:`MEASURED`
-        of each kind are measured for :meth:`_size`."""
-        learned_all = self._learned
-        for event in events:
-            learned = learned_all.get(type(event))
+    def _send(self, call: _Call) -> None:
+        """Hand the writer the events of ``call`` it does not have yet (built now, by the
+        writer); the first :data:`MEASURED` of each kind are measured: the ring counts an
+        event not written as the mean of its kind's (:data:`UNMEASURED_BYTES` before any)."""
+        events, learned_all, sent = call.events, self._learned, call.sent
+        while sent < len(events):       # (its thread may still be appending: see _unhold)
+            item = events[sent]
+            sent += 1
+            event = _made(item)
+            learned = learned_all.get(item[0])
             if learned is None or learned[1] < MEASURED:
                 size = self._measure(event)
                 if learned is None:
-                    learned_all[type(event)] = [size, 1]
-                else:
-                    learned[0] += size
-                    learned[1] += 1
+                    learned = learned_all[item[0]] = [0, 0]
+                learned[0] += size
+                learned[1] += 1
+                self._means[item[0]] = learned[0] // learned[1]
             self.writer.write(event)
+            call.sent = sent
 
     def _measure(self, event) -> int:
         try:
@@ -303,13 +365,16 @@ class FlightRecorder:
             return 1024
 
     def _settle(self, held: _Call) -> None:
-        """Count the events ``held`` got since it was last counted (its own, when it joins the
-        ring; what followed it, when its thread's next call begins); the oldest calls go
-        until the ring fits its bound."""
-        if held.index == 0 or held.counted == len(held.events) or held not in self.ring:
+        """Count the events of ``held``, a call in the ring, once its thread's next call
+        begins (its own and what followed it), by kind (no event is made); the oldest calls
+        go until the ring fits its bound."""
+        if held.state != RING or held.counted == len(held.events):
             return
-        size = sum(map(self._size, held.events[held.counted:]))
-        held.counted = len(held.events)
+        new = held.events[held.counted:]
+        size, means = 0, self._means
+        for cls, n in collections.Counter(map(_kind_of, new)).items():
+            size += n * means.get(cls, UNMEASURED_BYTES)
+        held.counted += len(new)
         held.bytes += size
         self.ring_held += size
         while self.ring_held > self.policy.ring_bytes and self.ring:
@@ -318,23 +383,21 @@ class FlightRecorder:
             self.ring_dropped += 1
             self._dropped.append(old.index)
 
-    def _let_go(self, old: _Call) -> None:
-        """A call leaves the ring unwritten: its events go, and so does what follows it."""
-        self.ring_held -= old.bytes
-        old.events = []
-        for thread, where in self._where.items():
-            if where is old:
-                self._where[thread] = None
-
     # --- closing ------------------------------------------------------------------------------
     def close(self) -> None:
         """Write what is left: the events of a call still under way (the run may have stopped
-        in it) and the scalars logged since the last call."""
+        in it), those the engine added to a written call after it was written, and the
+        scalars logged since the last call."""
         with self._lock:
-            left = [e for call in self._where.values()
-                    if type(call) is _Call and not call.index for e in call.events]
-            left += self._scalars
+            left = []
+            for call in {id(c): c for c in self._where.values()}.values():
+                if call.state == UNDER_WAY:
+                    left += call.events
+                elif call.state == WRITTEN:
+                    left += call.events[call.sent:]
+            left += [(_Scalar, s) for s in self._scalars]
             self._where.clear()
+            self.held.clear()
             self._scalars = []
-        for event in sorted(left, key=lambda e: e.seq):
-            self.writer.write(event)
+        for item in sorted(left, key=_seq_of):
+            self.writer.write(_made(item))

@@ -107,7 +107,8 @@ class record:
         self.flight = None if policy is None else FlightRecorder(self, policy)
         self._subscription = _events.subscribe(
             self.write if policy is None else self.flight.on_event, replay_definitions=True,
-            holds_unbuilt=False)   # (a writer builds what it writes; the ring is bounded)
+            holds_unbuilt=False,   # (a writer builds what it writes; the ring is bounded)
+            holds=None if policy is None else self.flight.held)
         _ensure_flusher()
 
     def _header(self, value_limit) -> dict:
@@ -142,9 +143,19 @@ class record:
 
     _on_event = write
 
+    def write_data(self, cls, data: dict) -> None:
+        """Append an event given as its JSON form (``to_dict()``'s), made by tapeviz and
+        JSON-safe (a flight recording's summary of each call: no event object made)."""
+        if self._failed:
+            self.dropped += 1
+            return
+        with self._lock:
+            if not self.closed:
+                self._write_locked(data, cls, data, True)
+
     def _write_locked(self, event, cls, data, ours: bool) -> None:
         """The event's lines into the buffer, counted, flushed when due (``self._lock`` held,
-        not closed)."""
+        not closed). ``event``: the event, or its JSON form (:meth:`write_data`)."""
         tables = self._tables
         try:
             if data is None:
@@ -243,7 +254,8 @@ class record:
 
     def _sanitized(self, event):
         try:
-            return _encode(sanitize(event.to_dict())).encode("ascii") + b"\n"
+            data = event if type(event) is dict else event.to_dict()
+            return _encode(sanitize(data)).encode("ascii") + b"\n"
         except Exception:   # nothing sane left to write: count it, keep recording
             self.dropped += 1
             return None

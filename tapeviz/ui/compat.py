@@ -33,6 +33,11 @@ tapeviz touches a private name of those libraries.
 
 6. :data:`KEEP_VIEW_JS`: BokehJS ranges' ``have_updated_interactively`` flag, set in the
    graph's scripts so a repaint does not re-fit a view the user (or a fit) placed.
+
+7. :data:`PLOT_ELEMENT_JS`: the DOM element BokehJS drew a plot in, found through BokehJS's
+   view index (``Bokeh.index``) and the view's ``el``, so the graph's scripts can scroll the
+   page to it. (A plot's size in pixels they read from the public ``inner_width`` and
+   ``inner_height`` properties.)
 """
 from __future__ import annotations
 
@@ -201,3 +206,11 @@ def hold_sending_last(doc, models):
 #: JavaScript (ranges ``xr`` and ``yr`` in scope): mark the ranges as placed by the user, as a
 #: wheel zoom does, so BokehJS's own fit on a later repaint or data change leaves them alone
 KEEP_VIEW_JS = "xr.have_updated_interactively = yr.have_updated_interactively = true;"
+
+#: JavaScript defining ``plot_element(fig)``: the DOM element BokehJS drew the plot ``fig`` in,
+#: or null (BokehJS has no public way from a model to its element)
+PLOT_ELEMENT_JS = """const plot_element = (fig) => {
+  const view = Bokeh.index.find_one_by_id(fig.id);
+  return view ? view.el : null;
+};
+"""

@@ -67,6 +67,22 @@ DIVERGENCES = [
         frozenset({"grad2"}),
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
+    Divergence(
+        "erf of an infinite float64",
+        "TensorFlow's float64 erf is NaN at +-inf; tapeviz gives the limit, +-1 (as "
+        "TensorFlow's float32 erf does), and the gradient 0 there",
+        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: p["dtype"] == "float64" and _calls(p, "math.erf")
+        and _inputs_hold(p, np.isinf),
+        tensorflow_wrong=True),
+    Divergence(
+        "exact gelu in float64: TensorFlow's 1/sqrt(2) is a float32 constant",
+        "TensorFlow's gelu multiplies by math_ops.cast(0.7071067811865476, dtype), a float32 "
+        "constant widened to float64, so its float64 gelu is off by about 1e-8 relative and "
+        "its gradient by up to about 1e-6; tapeviz computes with the float64 constant",
+        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: p["dtype"] == "float64" and _calls(p, "nn.gelu", approximate=False),
+        tensorflow_wrong=False),
 ]
 
 

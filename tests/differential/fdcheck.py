@@ -26,8 +26,10 @@ def _dot(program, tf, values):
         y = forward(program, tf, dict(xs))
     grads = tape.gradient(y, watched, output_gradients=tf.constant(
         upstream(y.shape, "float64", 0.0)))
+    # (a gather's gradient is an IndexedSlices: made dense, as TensorFlow's would be)
+    dense = [None if g is None else tf.convert_to_tensor(g) for g in grads]
     return sum(float(np.sum(g.numpy() * upstream(g.shape, "float64", 1.0 + k)))
-               for k, g in enumerate(grads) if g is not None)
+               for k, g in enumerate(dense) if g is not None)
 
 
 def second_derivatives(program, tf, h=1e-6):

@@ -29,7 +29,7 @@ FUNCTIONS = {  # the only names a program may call: tf attribute paths
     "nn.leaky_relu", "nn.gelu", "nn.softmax", "nn.log_softmax",
     "nn.sigmoid_cross_entropy_with_logits", "nn.softmax_cross_entropy_with_logits",
     "nn.sparse_softmax_cross_entropy_with_logits", "nn.conv2d", "nn.conv2d_transpose",
-    "nn.depthwise_conv2d", "nn.max_pool2d", "nn.avg_pool2d",
+    "nn.depthwise_conv2d", "nn.max_pool2d", "nn.avg_pool2d", "math.log_sigmoid",
 }
 DTYPE_NAMES = {"float32", "float64", "int32", "int64", "bool"}
 

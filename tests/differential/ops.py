@@ -25,6 +25,7 @@ UNARY = {   # registry name: (tf function, input domain, kink points)
     "Relu": ("nn.relu", "real", (0.0,)), "Relu6": ("nn.relu6", "real", (0.0, 6.0)),
     "Elu": ("nn.elu", "real", (0.0,)), "Softplus": ("nn.softplus", "real", ()),
     "Softsign": ("nn.softsign", "real", (0.0,)), "L2Loss": ("nn.l2_loss", "real", ()),
+    "LogSigmoid": ("math.log_sigmoid", "real", ()),
 }
 
 BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points)
@@ -43,7 +44,8 @@ REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {
     "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",
-    "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax",
+    "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax", "SqrtGrad": "Sqrt",
+    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal",
     "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
     "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
     "TopSingularOuter": "SpectralNorm",

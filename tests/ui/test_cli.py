@@ -327,6 +327,43 @@ def test_run_with_output_keeps_the_recording(cli, tmp_path):
     assert os.listdir(tmp_path / "tmp") == []
 
 
+FIVE_CALLS = """\
+import time
+import tapeviz as tv
+x = tv.Variable(1.0, name="x")
+for _ in range(5):
+    with tv.GradientTape() as t:
+        y = x * x
+    t.gradient(y, x)
+time.sleep(600)      # still running when tapeviz run is stopped
+"""
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["flight", "full"])
+def test_run_full_records_every_event_of_every_call(cli, tmp_path, full):
+    """By default ``tapeviz run`` records with the flight policy (calls 4 and 5: summaries
+    only); with ``--full`` every call's events are in the file."""
+    script, out = tmp_path / "train.py", tmp_path / "run.tvz"
+    script.write_text(FIVE_CALLS)
+    c = cli("run", "--port", "0", "-o", out, *(["--full"] if full else []), script)
+    c.wait_for(r"serving .* at http://127\.0\.0\.1:\d+/")
+    last = b'"kind":"gradient_finished"' if full else b'"kind":"call_summary"'
+    for _ in range(300):        # until the flusher wrote the fifth call
+        if out.exists() and out.read_bytes().count(last) == 5:
+            break
+        time.sleep(0.2)
+    c.stop(signal.SIGTERM)
+    from tapeviz.recording import load_recording
+    loaded = load_recording(out)
+    finished = [e for e in loaded if e.kind == "gradient_finished"]
+    summaries = [e for e in loaded if e.kind == "call_summary"]
+    if full:
+        assert "flight" not in loaded.header and summaries == [] and len(finished) == 5
+    else:
+        assert loaded.header["flight"]["first"] == 3 and len(finished) == 3
+        assert [s.full for s in summaries] == [True, True, True, False, False]
+
+
 def test_run_output_never_overwrites_a_file_that_is_not_a_recording(cli, tmp_path):
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)

@@ -163,3 +163,47 @@ def test_bokehjs_ranges_still_have_the_flag_the_graph_scripts_set():
     # a DataRange1d's update leaves a range the user (or a script) placed alone
     assert re.search(r"if \(this\.have_updated_interactively\)", js)
     assert compat.KEEP_VIEW_JS in FIT_JS and compat.KEEP_VIEW_JS in ZOOM_JS
+
+
+def _bokehjs():
+    import pathlib
+    import bokeh
+    return (pathlib.Path(bokeh.__file__).parent / "server" / "static" / "js" / "bokeh.js").read_text()
+
+
+def test_bokehjs_still_finds_a_plots_element_the_way_plot_element_js_does():
+    js = _bokehjs()
+    # `Bokeh.index` is the view manager of every view on the page ...
+    assert re.search(r"exports\.index = new Proxy\(new view_manager_1\.ViewManager\(", js)
+    # ... which finds a model's view by the model's id ...
+    assert re.search(r"class ViewManager extends AbstractViewQuery", js)
+    assert re.search(r"\n\s+find_one_by_id\(id\) \{", js)
+    # ... and a view keeps the element it is drawn in as `el`
+    assert re.search(r"\n\s+get el\(\) \{", js)
+    assert "Bokeh.index.find_one_by_id(fig.id)" in compat.PLOT_ELEMENT_JS
+    assert "view.el" in compat.PLOT_ELEMENT_JS
+
+
+def test_the_graph_scripts_read_a_plots_size_from_its_public_inner_width_and_height():
+    from bokeh.plotting import figure
+    from tapeviz.ui.graph.plot_js import FIT_JS, ZOOM_JS
+    assert {"inner_width", "inner_height"} <= figure().properties()
+    # BokehJS sets them to its frame's size once the plot is laid out
+    assert re.search(r"inner_width: Math\.round\(this\.frame\.bbox\.width\)", _bokehjs())
+    for script in (FIT_JS, ZOOM_JS):
+        assert "fig.inner_width" in script and "fig.inner_height" in script
+
+
+def test_no_script_outside_compat_reaches_into_bokehjs_views():
+    """BokehJS's views (`Bokeh.index`, a view's `frame`, `el`, `model_views`...) are not its
+    public API: only compat.py's snippets use them, each checked above."""
+    import pathlib
+    import tapeviz.ui
+    ui = pathlib.Path(tapeviz.ui.__file__).parent
+    internals = re.compile(r"Bokeh\.index|find_one_by_id|\.frame\.bbox|model_views|"
+                           r"renderer_views?\b|child_views")
+    offenders = [str(p.relative_to(ui)) for p in sorted(ui.rglob("*.py"))
+                 if p.name != "compat.py" and internals.search(p.read_text())]
+    assert offenders == []
+    from tapeviz.ui.graph.plot_js import REVEAL_JS, ZOOM_JS
+    assert compat.PLOT_ELEMENT_JS in REVEAL_JS and compat.PLOT_ELEMENT_JS in ZOOM_JS

@@ -157,24 +157,41 @@ square = _unary("Square", np.square, lambda g, y, x: g * (2.0 * x), "y = x²", "
                 NUMERIC, "a numeric")
 
 
-def _sqrt_grad(g, y, x):
-    # TensorFlow's SqrtGrad is exactly 0 where the upstream gradient is 0, even at x = 0:
-    # that is why `where(x > 0, sqrt(x), 0)` has no NaN while `x ** 0.5` does.
-    return where(g == 0, zeros_like(g), g * 0.5 / y)
+# TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels are exactly 0 where the upstream
+# gradient is 0, even at x = 0 (that is why `where(x > 0, sqrt(x), 0)` has no NaN while
+# `x ** 0.5` does), yet their own gradients are the plain formulas': as ops of their own, with
+# TensorFlow's second derivatives, a zero upstream gradient does not hide d/dg
+def _where_upstream(g, value):
+    return np.where(g == 0, np.zeros((), value.dtype), value)
 
 
-sqrt = _unary("Sqrt", np.sqrt, _sqrt_grad, "y = √x", "∂x = g / (2√x)  (0 where g = 0)")
-rsqrt = _unary("Rsqrt", lambda x: 1 / np.sqrt(x),
-               lambda g, y, x: where(g == 0, zeros_like(g), g * -0.5 * y * y * y),
+_sqrt_grad = defop("SqrtGrad", lambda y, g: _where_upstream(g, g * 0.5 / y),
+                   [lambda gg, out, y, g: -(gg / y) * out, lambda gg, out, y, g: 0.5 * gg / y],
+                   "out = g / (2y), y = √x  (0 where g = 0)",
+                   ["∂y = -gg · out / y", "∂g = gg / (2y)"])
+_rsqrt_grad = defop("RsqrtGrad", lambda y, g: _where_upstream(g, g * -0.5 * y * y * y),
+                    [lambda gg, out, y, g: -1.5 * gg * g * y * y,
+                     lambda gg, out, y, g: apply(_rsqrt_grad, (y, gg))],
+                    "out = -g · y³ / 2, y = 1/√x  (0 where g = 0)",
+                    ["∂y = -1.5 · gg · g · y²", "∂g = -gg · y³ / 2"])
+_reciprocal_grad = defop("ReciprocalGrad", lambda y, g: _where_upstream(g, -g * y * y),
+                         [lambda gg, out, y, g: gg * -2.0 * g * y,
+                          lambda gg, out, y, g: apply(_reciprocal_grad, (y, gg))],
+                         "out = -g · y², y = 1/x  (0 where g = 0)",
+                         ["∂y = -2 · gg · g · y", "∂g = -gg · y²"])
+
+
+sqrt = _unary("Sqrt", np.sqrt, lambda g, y, x: apply(_sqrt_grad, (y, g)), "y = √x",
+              "∂x = g / (2√x)  (0 where g = 0)")
+rsqrt = _unary("Rsqrt", lambda x: 1 / np.sqrt(x), lambda g, y, x: apply(_rsqrt_grad, (y, g)),
                "y = 1/√x", "∂x = -g / (2 x^1.5)  (0 where g = 0)")
 exp = _unary("Exp", np.exp, lambda g, y, x: g * y, "y = eˣ", "∂x = g · eˣ", saves=((), True))
 expm1 = _unary("Expm1", np.expm1, lambda g, y, x: g * exp(x), "y = eˣ - 1", "∂x = g · eˣ")
 log = _unary("Log", np.log, lambda g, y, x: g * reciprocal(x), "y = log(x)", "∂x = g / x")
 log1p = _unary("Log1p", np.log1p, lambda g, y, x: g * reciprocal(1.0 + x), "y = log(1 + x)",
                "∂x = g / (1 + x)")
-# as sqrt's: TensorFlow's RsqrtGrad and ReciprocalGrad are exactly 0 where g = 0, even at x = 0
 reciprocal = _unary("Reciprocal", lambda x: 1 / x,
-                    lambda g, y, x: where(g == 0, zeros_like(g), -g * y * y), "y = 1/x",
+                    lambda g, y, x: apply(_reciprocal_grad, (y, g)), "y = 1/x",
                     "∂x = -g / x²  (0 where g = 0)")
 sin = _unary("Sin", np.sin, lambda g, y, x: g * cos(x), "y = sin(x)", "∂x = g · cos(x)")
 cos = _unary("Cos", np.cos, lambda g, y, x: -g * sin(x), "y = cos(x)", "∂x = -g · sin(x)")

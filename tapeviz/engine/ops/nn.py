@@ -224,6 +224,25 @@ def softplus(features, name=None):
     return apply(_softplus, (_float(features, "Softplus"),))
 
 
+# log(sigmoid(x)) = -softplus(-x), as TensorFlow computes it: one op here, so the graph shows
+# one node, with TensorFlow's gradient kernel (SoftplusGrad at -x, that is g · sigmoid(-x))
+_log_sigmoid = defop("LogSigmoid", lambda x: -_softplus_forward(-x),
+                     [lambda g, y, x: apply(_softplus_grad, (g, -x))],
+                     "y = log(sigmoid(x)) = -log(1 + e⁻ˣ)", ["∂x = g · sigmoid(-x)"],
+                     saves=((0,), False))
+
+
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)), computed as -softplus(-x) so it never overflows: log_sigmoid(-100.) is
+    -100, where log(sigmoid(-100.)) is -inf. Its gradient is sigmoid(-x).
+
+    >>> import tapeviz as tv
+    >>> [round(float(v), 4) for v in tv.math.log_sigmoid([-100.0, 0.0, 100.0])]
+    [-100.0, -0.6931, -0.0]
+    """
+    return apply(_log_sigmoid, (_float(x, "LogSigmoid"),))
+
+
 _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   [lambda g, y, x: g / square(1.0 + abs(x))],
                   "y = x / (1 + |x|)", ["∂x = g / (1 + |x|)²"])
@@ -361,5 +380,5 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     return multiply(t, Tensor(scale, leaf_node("Const")))
 
 
-__all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "softplus", "softsign", "softmax",
-           "log_softmax", "l2_loss", "dropout", "erf"]
+__all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "softplus", "log_sigmoid", "softsign",
+           "softmax", "log_softmax", "l2_loss", "dropout", "erf"]

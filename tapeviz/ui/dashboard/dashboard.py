@@ -25,6 +25,7 @@ from .inspector import Inspector
 from .jacobian_view import JacobianView
 from .live import LiveFollower, feed_for, weakly
 from .run_picker import RunPicker
+from .source_lines import SourceLines
 from .state import DashboardState
 from .variables_table import VariablesTable
 from .why import WhyCards
@@ -36,7 +37,7 @@ skip_webgl()        # (server pages only)
 #: area, laid out: ``top`` (the toolbar row and above the graph), ``main`` (the graph's
 #: place), ``side`` (tabs beside the graph), ``bottom`` (tabs under it).
 COMPONENTS = [RunPicker, FlightTimeline, GraphPanel, Inspector, BackwardPlayer, WhyCards,
-              VariablesTable, TrainingCharts, JacobianView]
+              VariablesTable, TrainingCharts, JacobianView, SourceLines]
 
 
 class Dashboard(pn.viewable.Viewer):

@@ -46,7 +46,11 @@ class VariablesTable(Component):
 
     def _on_row(self, event):
         if event.new and event.new[0] < len(self._ids):
-            self.state.node = f"t{self._ids[event.new[0]]}"
+            key = f"t{self._ids[event.new[0]]}"
+            # (Panel may hand us a click's selection outside the page's document lock, and the
+            # graph's Bokeh models may only change under it: see SourceLines._on_row)
+            pn.state.execute(lambda: self.guarded(setattr, self.state, "node", key),
+                             schedule=True)
 
     @param.depends("state.node", watch=True)
     def _on_node(self):

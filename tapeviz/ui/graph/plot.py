@@ -19,35 +19,17 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
                           WheelZoomTool, SaveTool)
 from bokeh.plotting import figure
 
-from . import fonts
 from . import dot_layout as _layout
 from ..compat import hold_sending_last
+from .columns import (CLUSTER_FIELDS, DASHED, EDGE_FIELDS, FILL, FLAG_COLORS, FONTS,
+                      cluster_columns, edge_columns, empty_node_columns, node_columns)
 from .plot_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
 from ..store.tape_graph import FLAGS, KINDS
 
-FILL = {"op": "#dbe9f6", "output": "#ffd966", "trainable": "#74c476", "nontrainable": "#d9d9d9",
-        "watched": "#b7a6e0", "constant": "#ffffff", "stop_gradient": "#f4b6b6",
-        "backward": "#ffe3c2", "skipped": "#f7f7f7", "escaped": "#fff4cc", "assign": "#fde0e0"}
-DASHED = {"skipped", "escaped", "assign"}
 STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by the backward pass
-# outlines of the problems found on the graph (see tape_graph.FLAGS)
-FLAG_COLORS = {"nonfinite": "#e31a1c", "nonfinite_input": "#fb9a99", "dead_relu": "#6a3d9a", "saturated": "#b15928",
-               "clipped": "#17becf"}
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
 ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
-CLUSTER_INSET = 6.0      # points from a cluster's left border to its label
-# label sizes in the graph's points (the layout sized nodes for them), the largest and the
-# smallest size in screen pixels they are drawn at (below, they are hidden: unreadable)
-FONTS = {"node": fonts.NODE_FONT, "edge": fonts.EDGE_FONT, "cluster": fonts.CLUSTER_FONT,
-         "max_px": 13.0, "min_px": 6.0}
-
-
-
-def _node_columns():
-    return {k: [] for k in ("key", "x", "y", "w", "h", "kind", "shape", "fill", "dash", "label",
-                            "name", "op", "shapes", "dtypes", "summary", "problem", "flag", "flag_color", "line",
-                            "state")}
 
 
 class GraphView(param.Parameterized):
@@ -63,14 +45,11 @@ class GraphView(param.Parameterized):
         self.graph: dict | None = None
         self.layout: _layout.Layout | None = None
         self.edge_rows: list = []
-        self.nodes = ColumnDataSource(_node_columns(), name="nodes")
-        self.edges = ColumnDataSource({k: [] for k in ("xs", "ys", "color", "dash", "width", "tail",
-                                                       "head", "label", "cut")}, name="edges")
+        self.nodes = ColumnDataSource(empty_node_columns(), name="nodes")
+        self.edges = ColumnDataSource({k: [] for k in EDGE_FIELDS}, name="edges")
         self.arrows = ColumnDataSource({"xs": [], "ys": [], "color": []}, name="arrows")
         self.elabels = ColumnDataSource({"x": [], "y": [], "text": []}, name="edge_labels")
-        self.clusters = ColumnDataSource({"left": [], "right": [], "top": [], "bottom": [],
-                                          "label": [], "text": [], "lx": [], "ly": [], "key": []},
-                                         name="clusters")
+        self.clusters = ColumnDataSource({k: [] for k in CLUSTER_FIELDS}, name="clusters")
         self.hl_nodes = ColumnDataSource({"x": [], "y": [], "w": [], "h": [], "color": [], "role": []},
                                          name="highlight_nodes")
         self.hl_edges = ColumnDataSource({"xs": [], "ys": [], "color": [], "role": []},
@@ -194,71 +173,17 @@ class GraphView(param.Parameterized):
     def show(self, graph: dict, lay: _layout.Layout) -> None:
         """Replace the drawn graph (one message per source)."""
         self.graph, self.layout = graph, lay
-        nodes = [n for n in graph["nodes"] if n["key"] in lay.nodes]
-        cols = _node_columns()
-        for n in nodes:
-            # (to a tenth of a point, as the edges' points: dot's inches times 72 and the
-            # placed constants' sums carry 15 digits, a sixth of a large graph's message)
-            x, y, w, h = (round(v, 1) for v in lay.nodes[n["key"]])
-            cols["key"].append(n["key"]); cols["x"].append(x); cols["y"].append(y)
-            cols["w"].append(w); cols["h"].append(h); cols["kind"].append(n["kind"])
-            # (a node may carry its own fill and outline: the compare view colours by difference)
-            cols["shape"].append(n["shape"])
-            cols["fill"].append(self._fill_of(n))
-            cols["dash"].append(n.get("dash") or ("dashed" if n["kind"] in DASHED else "solid"))
-            for k in ("label", "name", "op", "shapes", "dtypes", "summary"):
-                cols[k].append(str(n.get(k) or ""))
-            flag = n.get("flag") if n.get("flag") in FLAG_COLORS else ""
-            cols["flag"].append(flag); cols["flag_color"].append(FLAG_COLORS.get(flag, "#000000"))
-            cols["problem"].append(FLAGS.get(flag, ""))
-            site = n.get("site") or {}
-            cols["line"].append(int(site.get("line") or 0))
-            cols["state"].append(0)
+        cols = node_columns(graph, lay, self._fill_of)
+        ecols, acols, lcols, self.edge_rows = edge_columns(graph, lay)
         self.keys = cols["key"]
         self.index = {k: i for i, k in enumerate(self.keys)}
-        by_pair = {}
-        for e in graph["edges"]:
-            by_pair.setdefault((e["tail"], e["head"]), e)
-        ecols = {k: [] for k in ("xs", "ys", "color", "dash", "width", "tail", "head", "label", "cut")}
-        acols = {"xs": [], "ys": [], "color": []}
-        lcols = {"x": [], "y": [], "text": []}
-        self.edge_rows = []
-        show_labels = len(lay.edges) <= 400
-        for tail, head, xs, ys, ax, ay in lay.edges:
-            e = by_pair.get((tail, head))
-            if e is None or not xs:
-                continue
-            color = "#d62728" if e["cut"] else "#9e9e9e"
-            ecols["xs"].append(xs); ecols["ys"].append(ys); ecols["color"].append(color)
-            ecols["dash"].append("dashed" if e["cut"] or e.get("ghost") else "solid")
-            ecols["width"].append(2.0 if e["cut"] else 1.3)
-            ecols["tail"].append(tail); ecols["head"].append(head)
-            ecols["label"].append(e["label"]); ecols["cut"].append(bool(e["cut"]))
-            self.edge_rows.append((tail, head))
-            if ax:
-                acols["xs"].append([round(v, 1) for v in ax])
-                acols["ys"].append([round(v, 1) for v in ay]); acols["color"].append(color)
-            if show_labels and e["label"]:
-                m = len(xs) // 2
-                lcols["x"].append(xs[m]); lcols["y"].append(ys[m]); lcols["text"].append(e["label"])
-        ccols = {"left": [], "right": [], "top": [], "bottom": [], "label": [], "text": [],
-                 "lx": [], "ly": [], "key": []}
-        for key, x0, y0, x1, y1 in lay.clusters:
-            ccols["left"].append(x0); ccols["right"].append(x1)
-            ccols["bottom"].append(y0); ccols["top"].append(y1)
-            label = str(graph["clusters"].get(key, ("",))[0])
-            ccols["label"].append(label)
-            # in the band Graphviz keeps free above the cluster's nodes (layout.to_dot)
-            ccols["text"].append(fonts.fit(label, x1 - x0 - 2 * CLUSTER_INSET, fonts.CLUSTER_FONT))
-            ccols["key"].append(str(key))
-            ccols["lx"].append(x0 + CLUSTER_INSET); ccols["ly"].append(y1 - 3)
         self.nodes.selected.indices = []
         self.nodes.data = cols
         self.edges.data = ecols
         self.arrows.data = acols
         self.elabels.data = lcols
-        self.clusters.data = ccols
-        self.labels.visible = len(nodes) <= LABEL_LIMIT
+        self.clusters.data = cluster_columns(graph, lay)
+        self.labels.visible = len(cols["key"]) <= LABEL_LIMIT
         self._highlights = {r: h for r, h in self._highlights.items() if r in self.lasting}
         self._redraw_highlights()
         if self.selected and self.selected in self.index:

@@ -1,7 +1,7 @@
 """The graph view's scripts, run in the browser where the plot's real size is known (see
 :class:`tapeviz.ui.graph.plot.GraphView`): fitting the view to the graph, showing labels only when
 they can be read, centring on a found node, and scrolling the page to the graph."""
-from ..compat import KEEP_VIEW_JS
+from ..compat import KEEP_VIEW_JS, PLOT_ELEMENT_JS
 
 FIT_JS = """
 // a new graph, or the Fit button; not a column of the same graph changing (the backward
@@ -27,10 +27,7 @@ const fit = () => {
     y0 = Math.min(y0, c.bottom[i]); y1 = Math.max(y1, c.top[i]);
   }
   let fw = 0, fh = 0;
-  try {
-    const v = Bokeh.index.find_one_by_id(fig.id);
-    fw = v.frame.bbox.width; fh = v.frame.bbox.height;
-  } catch (e) {}
+  try { fw = fig.inner_width; fh = fig.inner_height; } catch (e) {}  // unset until laid out
   if (!(fw > 10 && fh > 10)) return false;
   const pad = 16, dx = x1 - x0 + 2 * pad, dy = y1 - y0 + 2 * pad;
   const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
@@ -72,18 +69,19 @@ if (cluster_labels.visible) size(cluster_labels.glyph, cluster);
 """
 
 # centre on a found node at a readable zoom (at least ``zoom`` pixels per point)
-ZOOM_JS = """const v = Bokeh.index.find_one_by_id(fig.id);
-if (!v || !src.data.x.length) return;
-const fw = v.frame.bbox.width, fh = v.frame.bbox.height;
+ZOOM_JS = PLOT_ELEMENT_JS + """let fw = 0, fh = 0;
+try { fw = fig.inner_width; fh = fig.inner_height; } catch (e) {}  // unset until laid out
+if (!(fw > 0 && fh > 0) || !src.data.x.length) return;
 const k = Math.min((xr.end - xr.start) / fw, 1 / zoom);    // points per pixel
 const x = src.data.x[0], y = src.data.y[0];
 xr.setv({start: x - k * fw / 2, end: x + k * fw / 2});
 yr.setv({start: y - k * fh / 2, end: y + k * fh / 2});
 // as a wheel zoom does: the next data change (a highlight) must not re-fit
 """ + KEEP_VIEW_JS + """
-v.el.scrollIntoView({block: "nearest"});
+const el = plot_element(fig);
+if (el) el.scrollIntoView({block: "nearest"});
 """
 
-REVEAL_JS = """const v = Bokeh.index.find_one_by_id(fig.id);
-if (v) v.el.scrollIntoView({block: "nearest"});
+REVEAL_JS = PLOT_ELEMENT_JS + """const el = plot_element(fig);
+if (el) el.scrollIntoView({block: "nearest"});
 """

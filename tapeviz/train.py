@@ -1,0 +1,4 @@
+"""`tv.train`: TensorFlow's checkpoints (tapeviz/checkpoint.py, checkpoint_manager.py)."""
+from .checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus  # noqa: F401
+from .checkpoint_files import latest_checkpoint  # noqa: F401
+from .checkpoint_manager import CheckpointManager  # noqa: F401
