@@ -89,8 +89,11 @@ def _max_pool_grad_forward(x, y, g, ksize, strides, pads):
     hp, wp = x.shape[-3] + pads[0] + pads[1], x.shape[-2] + pads[2] + pads[3]
     lead = np.broadcast_shapes(x.shape[:-3], g.shape[:-3])
     dxp = np.zeros(lead + (hp, wp, x.shape[-1]), g.dtype)
+    zero = np.zeros((), g.dtype)
     for hs, ws, chosen in _chosen(x, ksize, strides, pads):
-        dxp[..., hs, ws, :] += np.multiply(g, chosen, dtype=g.dtype)
+        # routed, not multiplied: a NaN or Inf upstream reaches only the chosen element, as
+        # TensorFlow's kernel scatters it (0 * NaN would spread NaN over the whole window)
+        dxp[..., hs, ws, :] += np.where(chosen, g, zero)
     return dxp[..., pads[0]:hp - pads[1], pads[2]:wp - pads[3], :]
 
 
@@ -98,7 +101,7 @@ def _max_pool_grad_grad_forward(x, y, gg, ksize, strides, pads):
     ggp = pad_hw(gg, pads)
     out = None
     for hs, ws, chosen in _chosen(x, ksize, strides, pads, from_first=False):
-        part = np.multiply(ggp[..., hs, ws, :], chosen, dtype=gg.dtype)
+        part = np.where(chosen, ggp[..., hs, ws, :], np.zeros((), gg.dtype))
         out = part if out is None else out + part
     return out
 
