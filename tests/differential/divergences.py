@@ -43,6 +43,13 @@ def _labels(program):
             if s["fn"] == "nn.softmax_cross_entropy_with_logits"}
 
 
+def _tiles_rank3(program):
+    """Does the program tile a tensor of rank 3 or more?"""
+    ranks = {i["name"]: len(i["shape"]) for i in program["inputs"]}
+    return any(s["fn"] == "tile" and ranks.get(s["args"][0].get("ref"), 0) >= 3
+               for s in program["steps"] if s["args"] and isinstance(s["args"][0], dict))
+
+
 DIVERGENCES = [
     Divergence(
         "reduce_prod's second derivative at a zero or infinite factor",
@@ -68,13 +75,13 @@ DIVERGENCES = [
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
     Divergence(
-        "erf of an infinite float64",
-        "TensorFlow's float64 erf is NaN at +-inf; tapeviz gives the limit, +-1 (as "
-        "TensorFlow's float32 erf does), and the gradient 0 there",
-        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
-        lambda p, e, d: p["dtype"] == "float64" and _calls(p, "math.erf")
-        and _inputs_hold(p, np.isinf),
-        tensorflow_wrong=True),
+        "tile's second derivative of a tensor of rank 3 or more",
+        "TensorFlow's gradient of Tile's gradient broadcasts to rank 2n, and its CPU BroadcastTo "
+        "kernel refuses rank 6 ('Broadcast between [1,3,1,3,1,3] and [2,3,2,3,2,3] is not "
+        "supported yet', UnimplementedError); tapeviz computes it",
+        frozenset({"grad2"}),
+        lambda p, e, d: _tiles_rank3(p) and e.get("grad2") == {"error": "UnimplementedError"},
+        tensorflow_wrong=False),
     Divergence(
         "exact gelu in float64: TensorFlow's 1/sqrt(2) is a float32 constant",
         "TensorFlow's gelu multiplies by math_ops.cast(0.7071067811865476, dtype), a float32 "
