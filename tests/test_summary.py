@@ -13,8 +13,22 @@ import tapeviz as tv
 from tapeviz.summary import event_file, plugin_data
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "summary_events")
-sys.path.insert(0, HERE)
-from record import _same, fit_with_tensorboard, write_summaries  # noqa: E402
+
+
+def _load_recorder():
+    """summary_events/record.py by its path: tests/differential has a `record` module too,
+    and whichever a test run imports first would shadow the other on sys.path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("summary_events_record",
+                                                  os.path.join(HERE, "record.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_recorder = _load_recorder()
+_same, fit_with_tensorboard, write_summaries = (
+    _recorder._same, _recorder.fit_with_tensorboard, _recorder.write_summaries)
 
 with open(os.path.join(HERE, "answers.json"), encoding="utf-8") as _f:
     _ANSWERS = json.load(_f)
