@@ -43,7 +43,6 @@ NEEDS = {
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
                                           " confusion-matrix metrics)",
     "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
-    "keras_io_timeseries_anomaly_detection": "tf.keras.layers.Conv1DTranspose",
     "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
                                           " keras.models.load_model",
     "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
