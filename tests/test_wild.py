@@ -48,8 +48,6 @@ NEEDS = {
     "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
                                " (tf.zeros(shape, 1) is float32)",
     "tutorial_keras_classification": "tf.keras.layers.Softmax",
-    "tutorial_pandas_dataframe": "fit of a dict of 1-D columns into Input(shape=(1,)) (Keras"
-                                 " expands each column to (batch, 1))",
     "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
 
