@@ -37,9 +37,6 @@ NEEDS = {
     "d2l_softmax_regression": "tf.boolean_mask",
     "handson_custom_loss_layers": "the 'selu' activation",
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
-    "handson_keras_regression_wide_deep": "compile(loss='mse', loss_weights=[0.9, 0.1]) on a"
-                                          " subclassed model with two outputs (one loss for"
-                                          " both outputs, weighted)",
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
                                           " confusion-matrix metrics)",
     "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
