@@ -39,7 +39,6 @@ NEEDS = {
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
                                           " confusion-matrix metrics)",
-    "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
     "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
                                           " keras.models.load_model",
     "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
