@@ -39,7 +39,8 @@ NEEDS = {
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
                                           " confusion-matrix metrics)",
-    "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
+    "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
+                                          " save_weights_only=False and"
                                           " keras.models.load_model",
     "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
                                " (tf.zeros(shape, 1) is float32)",

@@ -55,3 +55,7 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
+
+from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
+
+callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpoint(path, ...)
