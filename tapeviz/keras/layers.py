@@ -2,10 +2,11 @@
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
 `LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv1D`, `Conv2D`,
 `Conv2DTranspose`, `Conv1DTranspose`), layers_pooling (`MaxPooling1D`/`2D`,
-`AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`), layers_preprocessing
-(`Normalization`), layers_reshaping (`UpSampling2D`,
-`ZeroPadding2D`, `Cropping2D`); `Input`, `InputLayer`, `Lambda` and
-the merging layers (`Add`, `Concatenate`, ...) are added by `tv.keras` from their own modules.
+`AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`),
+layers_preprocessing (`Normalization`), layers_reshaping (`UpSampling2D`, `ZeroPadding2D`,
+`Cropping2D`); `experimental.RandomFourierFeatures` (layers_kernelized), `Input`,
+`InputLayer`, `Lambda` and the merging layers (`Add`, `Concatenate`, ...) are added by
+`tv.keras` from their own modules.
 
 A layer creates its variables lazily, on its first call, when the input's shape is known;
 its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
