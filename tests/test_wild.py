@@ -37,20 +37,14 @@ NEEDS = {
     "d2l_softmax_regression": "tf.boolean_mask",
     "handson_custom_loss_layers": "the 'selu' activation",
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
-    "handson_keras_regression_wide_deep": "compile(loss='mse', loss_weights=[0.9, 0.1]) on a"
-                                          " subclassed model with two outputs (one loss for"
-                                          " both outputs, weighted)",
     "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
                                           " confusion-matrix metrics)",
-    "keras_io_quasi_svm": "tf.keras.layers.experimental.RandomFourierFeatures",
-    "keras_io_timeseries_anomaly_detection": "tf.keras.layers.Conv1DTranspose",
-    "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
+    "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
+                                          " save_weights_only=False and"
                                           " keras.models.load_model",
     "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
                                " (tf.zeros(shape, 1) is float32)",
     "tutorial_keras_classification": "tf.keras.layers.Softmax",
-    "tutorial_pandas_dataframe": "fit of a dict of 1-D columns into Input(shape=(1,)) (Keras"
-                                 " expands each column to (batch, 1))",
     "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
 

@@ -43,3 +43,19 @@ optimizers.schedules = _schedules      # tf.keras.optimizers.schedules.Exponenti
 from .callbacks_tensorboard import TensorBoard as _TensorBoard  # noqa: E402
 
 callbacks.TensorBoard = _TensorBoard   # tf.keras.callbacks.TensorBoard(log_dir="logs")
+
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+from .layers_kernelized import RandomFourierFeatures as _RandomFourierFeatures  # noqa: E402
+
+# tf.keras.layers.experimental, importable as a module as TensorFlow's is
+# (`from tensorflow.keras.layers.experimental import RandomFourierFeatures`)
+layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
+                                        "Keras's experimental layers: RandomFourierFeatures.")
+layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
+_sys.modules[layers.experimental.__name__] = layers.experimental
+
+from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
+
+callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpoint(path, ...)

@@ -77,15 +77,24 @@ def _by_output(spec, names, what):
 class LossesContainer:
     """`model.compiled_loss(y_true, y_pred, sample_weight, regularization_losses)`."""
 
-    def __init__(self, loss, loss_weights, output_names):
+    def __init__(self, loss, loss_weights, output_names, named_by_call=False):
+        self.spec = (loss, loss_weights)
+        self.losses: list = []        # (shared with the MetricsContainer, so kept in place)
         self.names = output_names
-        self.losses = [get_loss(x) for x in _by_output(loss, output_names, "loss")]
+        if not (named_by_call and _per_output_list(loss, loss_weights)):
+            self._name_outputs(output_names)       # (refuses a bad loss at compile time)
+        self.total = _metrics.Mean(name="loss")
+        self.named_by_call = named_by_call
+        self.built = False
+
+    def _name_outputs(self, output_names):
+        loss, loss_weights = self.spec
+        self.names = output_names
+        self.losses[:] = [get_loss(x) for x in _by_output(loss, output_names, "loss")]
         self.weights = _by_output(loss_weights if loss_weights is not None else 1.0,
                                   output_names, "loss_weights")
-        self.total = _metrics.Mean(name="loss")
         self.per_output = ([_metrics.Mean(name=f"{_layer(n)}_loss") for n in output_names]
                            if len(output_names) > 1 else [])
-        self.built = False
 
     @property
     def metrics(self) -> list:
@@ -95,6 +104,9 @@ class LossesContainer:
         return [self.total] + [m for m, l in zip(self.per_output, self.losses) if l is not None]
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        if self.named_by_call:
+            self.named_by_call = False
+            self._name_outputs(call_output_names(y_pred) or self.names)
         self.built = True
         ys_true, ys_pred = _flat(y_true, self.names), _flat(y_pred, self.names)
         weights = _flat(sample_weight, self.names) if sample_weight is not None else \
@@ -113,6 +125,20 @@ class LossesContainer:
         total = _sum(terms) if terms else convert_to_tensor(0.0)
         self.total.update_state(total, sample_weight=batch if batch is not None else 1)
         return total
+
+
+def call_output_names(y_pred):
+    """Keras's names for the outputs of a model without a graph (a subclassed model), known
+    only once it has been called: 'output_1', 'output_2', ... for a list or tuple of several
+    outputs; None (keep the single 'output_1') otherwise."""
+    if isinstance(y_pred, (list, tuple)) and len(y_pred) > 1:
+        return [f"output_{i + 1}" for i in range(len(y_pred))]
+    return None
+
+
+def _per_output_list(*specs) -> bool:
+    """Whether a loss or loss_weights spec is a list with an entry per output (of several)."""
+    return any(isinstance(x, (list, tuple)) and len(x) > 1 for x in specs)
 
 
 def _layer(name) -> str:
@@ -137,6 +163,8 @@ def _flat(structure, names) -> list:
         return [None] * len(names)
     if isinstance(structure, dict) and len(names) > 1:
         return [_lookup(structure, n) for n in names]
+    if len(names) == 1 and isinstance(structure, (list, tuple)) and len(structure) == 1:
+        structure = structure[0]           # `outputs=[output]`: a list of the one output
     flat = nest.flatten(structure) if len(names) > 1 else [structure]
     return [x if x is None or isinstance(x, Tensor) else convert_to_tensor(x) for x in flat]
 
@@ -196,16 +224,25 @@ def get_metric(identifier, loss, y_true, y_pred):
 class MetricsContainer:
     """`model.compiled_metrics.update_state(y_true, y_pred, sample_weight)`."""
 
-    def __init__(self, metrics, output_names, losses, weighted_metrics=None):
-        self.names = output_names
+    def __init__(self, metrics, output_names, losses, weighted_metrics=None,
+                 named_by_call=False):
         # Keras weighs only `weighted_metrics` by sample (and class) weights; `metrics` count
         # every example once
-        self.weighted = MetricsContainer(weighted_metrics, output_names, losses) \
+        self.weighted = MetricsContainer(weighted_metrics, output_names, losses,
+                                         named_by_call=named_by_call) \
             if weighted_metrics else None
         self.prefix = ""
         if self.weighted is not None:
             self.weighted.prefix = "weighted_"   # Keras's name for one given by name/function
-        metrics = metrics if metrics is not None else []
+        self.given = metrics if metrics is not None else []
+        self._name_outputs(output_names)
+        self.losses = losses
+        self.named_by_call = named_by_call
+        self.built = None     # per output: a list of Metric objects, made at the first update
+
+    def _name_outputs(self, output_names):
+        self.names = output_names
+        metrics = self.given
         if isinstance(metrics, dict):
             self.specs = _by_output(metrics, output_names, "metrics")
         elif isinstance(metrics, (list, tuple)) and len(output_names) > 1 and \
@@ -215,8 +252,6 @@ class MetricsContainer:
         else:                                              # a flat list: for every output
             flat = list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
             self.specs = [flat] * len(output_names)
-        self.losses = losses
-        self.built = None     # per output: a list of Metric objects, made at the first update
 
     @property
     def metrics(self) -> list:
@@ -229,6 +264,11 @@ class MetricsContainer:
         self._update(y_true, y_pred, None)
 
     def _update(self, y_true, y_pred, sample_weight):
+        if self.named_by_call:
+            self.named_by_call = False
+            names = call_output_names(y_pred)
+            if names is not None:
+                self._name_outputs(names)
         ys_true, ys_pred = _flat(y_true, self.names), _flat(y_pred, self.names)
         if self.built is None:
             self.built = []

@@ -268,9 +268,14 @@ class Graph:
                 from ..engine.ops import cast
                 t = cast(t, spec.dtype)
             shape = tuple(t.shape)
+            # Keras squeezes a last axis of 1 the input lacks, and adds one it has (a 1-D
+            # column into `Input(shape=(1,))`)
             if len(shape) == len(spec._shape) + 1 and shape[-1] == 1:
                 from ..engine.ops import squeeze
                 t, shape = squeeze(t, -1), shape[:-1]
+            elif len(shape) == len(spec._shape) - 1 and spec._shape[-1] == 1:
+                from ..engine.ops import expand_dims
+                t, shape = expand_dims(t, -1), shape + (1,)
             if len(shape) != len(spec._shape) or any(
                     d is not None and d != s for d, s in zip(spec._shape, shape)):
                 raise ValueError(f'Input {i} of layer "{name}" is incompatible with the layer: '

@@ -1,11 +1,12 @@
 """`tv.keras.layers`: every layer under Keras's names, from the modules that define them by
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
 `LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv1D`, `Conv2D`,
-`Conv2DTranspose`), layers_pooling (`MaxPooling1D`/`2D`, `AveragePooling1D`/`2D`, the global
-poolings), layers_normalization (`BatchNormalization`), layers_preprocessing
-(`Normalization`), layers_reshaping (`UpSampling2D`,
-`ZeroPadding2D`, `Cropping2D`); `Input`, `InputLayer`, `Lambda` and
-the merging layers (`Add`, `Concatenate`, ...) are added by `tv.keras` from their own modules.
+`Conv2DTranspose`, `Conv1DTranspose`), layers_pooling (`MaxPooling1D`/`2D`,
+`AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`),
+layers_preprocessing (`Normalization`), layers_reshaping (`UpSampling2D`, `ZeroPadding2D`,
+`Cropping2D`); `experimental.RandomFourierFeatures` (layers_kernelized), `Input`,
+`InputLayer`, `Lambda` and the merging layers (`Add`, `Concatenate`, ...) are added by
+`tv.keras` from their own modules.
 
 A layer creates its variables lazily, on its first call, when the input's shape is known;
 its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
@@ -22,7 +23,7 @@ from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # no
                           reset_uids, to_snake_case, unique_name)
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
                           LeakyReLU, ReLU, Reshape)
-from .layers_conv import Conv1D, Conv2D, Conv2DTranspose  # noqa: F401
+from .layers_conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
 from .layers_preprocessing import Normalization  # noqa: F401
@@ -37,6 +38,7 @@ from .masking import Masking  # noqa: F401
 
 # Keras's other spellings
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+Convolution1DTranspose = Conv1DTranspose
 MaxPool1D, AvgPool1D, MaxPool2D, AvgPool2D = (MaxPooling1D, AveragePooling1D, MaxPooling2D,
                                               AveragePooling2D)
 GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D

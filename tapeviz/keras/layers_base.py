@@ -109,8 +109,9 @@ class Layer(Module):
 
     @property
     def non_trainable_weights(self) -> list:
-        if not self.trainable:
-            out = list(self._own_weights)
+        if not self.trainable:     # all of them, the trainable ones first, as Keras lists them
+            out = [w for w in self._own_weights if w.trainable] + \
+                [w for w in self._own_weights if not w.trainable]
             for sub in self._sublayers():
                 out += sub.weights
             return _unique(out)

@@ -1,15 +1,15 @@
-"""Convolution layers: `Conv1D`, `Conv2D` and `Conv2DTranspose` (channels last, as Keras on
-a CPU).
+"""Convolution layers: `Conv1D`, `Conv2D`, `Conv2DTranspose` and `Conv1DTranspose` (channels
+last, as Keras on a CPU).
 
 Their kernels have Keras's shapes and names: `conv2d/kernel:0` of shape (kh, kw, in, filters)
 for `Conv2D`, (k, in, filters) for `Conv1D`, (kh, kw, filters, in) for `Conv2DTranspose`,
-then `bias:0` of shape (filters,).
+(k, filters, in) for `Conv1DTranspose`, then `bias:0` of shape (filters,).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine.ops import add, reshape
+from ..engine.ops import add, expand_dims, reshape, squeeze
 from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
 from . import activations as _activations
 from . import initializers as _initializers
@@ -206,15 +206,16 @@ class Conv2DTranspose(_Conv):
                  data_format=None, dilation_rate=(1, 1), **kwargs):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
-        if self.dilation_rate != (1, 1):
-            raise ValueError("Conv2DTranspose: dilation_rate > 1 is not supported by tapeviz "
+        kind = type(self).__name__
+        if max(self.dilation_rate) != 1:
+            raise ValueError(f"{kind}: dilation_rate > 1 is not supported by tapeviz "
                              f"(got {self.dilation_rate}). Fix: dilation_rate=1")
         self.output_padding = None if output_padding is None else \
-            tuple(int(v) for v in ((output_padding,) * 2 if isinstance(output_padding, int)
+            tuple(int(v) for v in ((output_padding,) * self.rank if isinstance(output_padding, int)
                                    else output_padding))
         if self.output_padding is not None and any(
                 p >= s for p, s in zip(self.output_padding, self.strides)):
-            raise ValueError(f"Conv2DTranspose: Strides {self.strides} must be greater than "
+            raise ValueError(f"{kind}: Strides {self.strides} must be greater than "
                              f"output padding {self.output_padding}. Fix: output_padding < "
                              "strides on each axis")
 
@@ -242,3 +243,29 @@ class Conv2DTranspose(_Conv):
     def compute_output_shape(self, input_shape):
         return (input_shape[0], self._output_size(input_shape[1], 0),
                 self._output_size(input_shape[2], 1), self.filters)
+
+
+class Conv1DTranspose(Conv2DTranspose):
+    """The transposed convolution on (batch, steps, channels): Conv2DTranspose's op on a
+    height-1 image, so its values and gradients are those of `conv2d_transpose`."""
+    rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
+                 data_format=None, dilation_rate=1, **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, output_padding, data_format,
+                         dilation_rate, **kwargs)
+        if self.padding == "causal":
+            raise ValueError("Conv1DTranspose: padding='causal' is not supported (as in "
+                             "tf-keras, whose transposed convolution has no causal mode). "
+                             "Fix: padding='same' or 'valid'")
+
+    def call(self, inputs):
+        x = self._input(inputs, 2)
+        n, steps = x._value.shape[:2]
+        shape = [n, 1, self._output_size(steps, 0), self.filters]
+        out = conv2d_transpose(expand_dims(x, 1), expand_dims(self.kernel, 0), shape,
+                               (1,) + self.strides, self.padding.upper())
+        return self._finish(squeeze(out, 1))
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self._output_size(input_shape[1], 0), self.filters)

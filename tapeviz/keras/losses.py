@@ -7,8 +7,10 @@ Probabilities (`from_logits=False`) are clipped to [1e-7, 1 - 1e-7] before the l
 """
 from __future__ import annotations
 
-from ..engine.ops import (cast, clip_by_value, log, reduce_mean, reduce_sum, reshape,  # noqa
-                          square, squeeze)
+import numpy as np
+
+from ..engine.ops import (cast, clip_by_value, log, maximum, reduce_mean, reduce_sum,  # noqa
+                          reshape, square, squeeze)
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor
 from .. import nn as _nn
@@ -108,6 +110,15 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return reduce_mean(-bce, axis=axis)
 
 
+def hinge(y_true, y_pred):
+    """`mean(max(1 - y_true · y_pred, 0))` over the last axis; labels of only 0 and 1 are
+    taken as -1 and 1 first, as Keras's."""
+    y_true, y_pred = _float_pair(y_true, y_pred)
+    if np.isin(y_true._value, (0, 1)).all():
+        y_true = 2.0 * y_true - 1.0
+    return reduce_mean(maximum(1.0 - y_true * y_pred, 0.0), axis=-1)
+
+
 def huber(y_true, y_pred, delta=1.0):
     """½·e² where |e| <= delta, else delta·|e| - ½·delta² (e = y_pred - y_true), averaged over
     the last axis."""
@@ -194,6 +205,14 @@ class MeanAbsoluteError(Loss):
         return mean_absolute_error(y_true, y_pred)
 
 
+class Hinge(Loss):
+    def __init__(self, reduction=Reduction.AUTO, name="hinge"):
+        super().__init__(reduction, name)
+
+    def call(self, y_true, y_pred):
+        return hinge(y_true, y_pred)
+
+
 class Huber(Loss):
     def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
         super().__init__(reduction, name)
@@ -274,7 +293,7 @@ def get(identifier):
              "categorical_crossentropy": categorical_crossentropy,
              "binary_crossentropy": binary_crossentropy, "huber": huber,
              "huber_loss": huber, "kld": kl_divergence, "kl_divergence": kl_divergence,
-             "kullback_leibler_divergence": kl_divergence}
+             "kullback_leibler_divergence": kl_divergence, "hinge": hinge}
     if identifier in table:
         return table[identifier]
     raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(table)}")

@@ -117,6 +117,13 @@ class Model(Trainer, Layer):
         from ..checkpoint import load_weights
         return load_weights(self, filepath)
 
+    def save(self, filepath, overwrite=True, save_format=None, **kwargs):
+        """Keras's whole-model saving (architecture, weights, optimizer) is not in tapeviz."""
+        from .callbacks_checkpoint import WHOLE_MODEL_FIX
+        raise NotImplementedError(f"Model.save({str(filepath)!r}): saving the whole model is not "
+                                  f"supported by tapeviz, which saves weights only. "
+                                  f"{WHOLE_MODEL_FIX}")
+
     def get_layer(self, name=None, index=None):
         """A layer by name or by position."""
         layers = self.layers
@@ -284,3 +291,11 @@ class Sequential(Model):
         for layer in self._layers:
             shape = layer.compute_output_shape(shape)
         return shape
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
+    """Keras's loading of a whole saved model is not in tapeviz (nor is `Model.save`)."""
+    from .callbacks_checkpoint import WHOLE_MODEL_FIX
+    raise NotImplementedError(f"tf.keras.models.load_model({str(filepath)!r}): loading a whole "
+                              f"saved model is not supported by tapeviz, which saves weights "
+                              f"only. {WHOLE_MODEL_FIX}")

@@ -38,9 +38,11 @@ class Trainer:
             # losses, metrics and targets may be keyed by the outputs' keys or layer names
             names = list(zip(sorted(graph.outputs), names))
         self.loss = loss
-        self.compiled_loss = LossesContainer(loss, loss_weights, names)
+        # a model without a graph names its outputs when it is first called, as Keras's
+        self.compiled_loss = LossesContainer(loss, loss_weights, names,
+                                             named_by_call=graph is None)
         self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses,
-                                                 weighted_metrics)
+                                                 weighted_metrics, named_by_call=graph is None)
         self._is_compiled = True
         self.stop_training = False
 
