@@ -34,7 +34,7 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "handson_custom_loss_layers": "the 'selu' activation",
+    "handson_custom_loss_layers": "optimizer='nadam'",
     "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
     "handson_keras_regression_wide_deep": "compile(loss='mse', loss_weights=[0.9, 0.1]) on a"
                                           " subclassed model with two outputs (one loss for"
@@ -47,10 +47,8 @@ NEEDS = {
                                           " keras.models.load_model",
     "ode_solver_second_order": "a Sequential with input_shape=(1,) called on a rank-1 tensor"
                                " (Keras expands it to (batch, 1))",
-    "tutorial_keras_classification": "tf.keras.layers.Softmax",
     "tutorial_pandas_dataframe": "fit of a dict of 1-D columns into Input(shape=(1,)) (Keras"
                                  " expands each column to (batch, 1))",
-    "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
 
 

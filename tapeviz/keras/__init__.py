@@ -30,6 +30,7 @@ for _name in ("Input", "InputLayer"):
     setattr(layers, _name, getattr(functional, _name))
 layers.Lambda = lambda_layer.Lambda
 layers.LeakyReLU = activation_layers.LeakyReLU
+layers.Softmax = activation_layers.Softmax
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate"):
     setattr(layers, _name, getattr(merging, _name))
