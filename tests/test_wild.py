@@ -34,8 +34,10 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "handson_custom_loss_layers": "optimizer='nadam'",
-    "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
+    "handson_custom_loss_layers": "tf-keras's Nadam inside a compiled (graph) fit, which"
+                                  " multiplies its u-product once per variable after the first"
+                                  " step (a Python counter read at trace time); tapeviz follows"
+                                  " the eager rule, which TensorFlow's run_eagerly=True gives",
     "handson_keras_regression_wide_deep": "compile(loss='mse', loss_weights=[0.9, 0.1]) on a"
                                           " subclassed model with two outputs (one loss for"
                                           " both outputs, weighted)",
