@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.tensor import Tensor
+from ..engine.tensor import Tensor, TensorShape
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
@@ -244,7 +244,8 @@ class Sequential(Model):
         for layer in self._layers:
             if not layer.built:
                 layer._maybe_build(shape)
-            shape = layer.compute_output_shape(shape)
+            # (a TensorShape, as Keras gives it: a custom layer may call .as_list() on it)
+            shape = tuple(layer.compute_output_shape(TensorShape(shape)))
         self.built = True
 
     def _maybe_build(self, input_shape):
