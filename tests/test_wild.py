@@ -47,8 +47,6 @@ NEEDS = {
     "keras_io_timeseries_anomaly_detection": "tf.keras.layers.Conv1DTranspose",
     "keras_io_timeseries_classification": "tf.keras.callbacks.ModelCheckpoint and"
                                           " keras.models.load_model",
-    "ode_solver_second_order": "a Sequential with input_shape=(1,) called on a rank-1 tensor"
-                               " (Keras expands it to (batch, 1))",
     "tutorial_pandas_dataframe": "fit of a dict of 1-D columns into Input(shape=(1,)) (Keras"
                                  " expands each column to (batch, 1))",
 }

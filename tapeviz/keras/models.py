@@ -259,7 +259,8 @@ class Sequential(Model):
             getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None), []
         for layer in self._layers:
             try:
-                shape = None if shape is None else tuple(layer.compute_output_shape(shape))
+                shape = None if shape is None else tuple(
+                    layer.compute_output_shape(TensorShape(shape)))
             except Exception:  # noqa: BLE001  (a summary shows '?' where a shape is unknown)
                 shape = None
             out.append("?" if shape is None else _shape_text(shape))
@@ -267,6 +268,12 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        expected = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None)
+        if expected and expected[-1] == 1 and isinstance(x, Tensor) and \
+                len(x.shape) + 1 == len(expected):
+            from ..engine.ops import expand_dims
+            x = expand_dims(x, -1)     # as Keras conforms (batch,) to an input of (batch, 1)
         for layer in self._layers:
             if not layer.built and isinstance(x, Tensor):
                 # Keras builds a Sequential's layers outside every name scope: 'dense/kernel',

@@ -23,3 +23,15 @@ model = tf.keras.Sequential([MyDense(3, input_shape=(2,), name="first"),
                              MyDense(1, name="second")])
 report("output", model(tf.constant([[1.0, 2.0]])))
 report("weights", [list(w.shape) for w in model.weights])
+
+
+# a Sequential with input_shape=(1,) called on a rank-1 tensor: Keras expands it to (batch, 1)
+seq = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(1,))])
+seq.layers[0].kernel.assign([[2.0, -1.0]])
+report("rank1_into_input_shape_1", seq(tf.constant([1.0, 2.0, 3.0])))
+report("rank1_zeros_enum", seq(tf.zeros((4), 1)))
+report("rank2_unchanged", seq(tf.constant([[1.0], [2.0]])))
+wide = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+expect_error("rank1_into_input_shape_3", lambda: wide(tf.constant([1.0, 2.0, 3.0])))
+deferred = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+expect_error("rank1_into_deferred", lambda: deferred(tf.constant([1.0, 2.0])))
