@@ -5,7 +5,7 @@ from .engine.ops.losses import (sigmoid_cross_entropy_with_logits,  # noqa: F401
                                 softmax_cross_entropy_with_logits,
                                 sparse_softmax_cross_entropy_with_logits)
 from .engine.ops.nn import (dropout, elu, gelu, l2_loss, leaky_relu, log_softmax,  # noqa: F401
-                            relu, relu6, softmax, softplus, softsign)
+                            relu, relu6, selu, softmax, softplus, softsign)
 from .engine.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
 from .engine.ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
 from .distribute import compute_average_loss, scale_regularization_loss  # noqa: F401

@@ -34,18 +34,13 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "d2l_softmax_regression": "tf.boolean_mask",
-    "handson_custom_loss_layers": "the 'selu' activation",
-    "handson_custom_training_loop": "tf.keras.optimizers.Nadam",
-    "keras_io_imbalanced_classification": "tf.keras.metrics.FalseNegatives (and the other"
-                                          " confusion-matrix metrics)",
+    "handson_custom_loss_layers": "tf-keras's Nadam inside a compiled (graph) fit, which"
+                                  " multiplies its u-product once per variable after the first"
+                                  " step (a Python counter read at trace time); tapeviz follows"
+                                  " the eager rule, which TensorFlow's run_eagerly=True gives",
     "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
                                           " save_weights_only=False and"
                                           " keras.models.load_model",
-    "ode_solver_second_order": "a dtype given as TensorFlow's DataType number"
-                               " (tf.zeros(shape, 1) is float32)",
-    "tutorial_keras_classification": "tf.keras.layers.Softmax",
-    "tutorial_quickstart_beginner": "tf.keras.layers.Softmax",
 }
 
 

@@ -123,6 +123,9 @@ _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)   # TensorFlow's aliases
 _NAMED_ONLY = {d.name: d for d in (complex64, complex128, bfloat16)}
 _BY_NAME.update(_NAMED_ONLY)
+# TensorFlow's DataType enum numbers (types.proto): `tf.zeros(shape, 1)` is float32
+_BY_ENUM = {1: float32, 2: float64, 3: int32, 4: uint8, 5: int16, 6: int8, 7: string,
+            8: complex64, 9: int64, 10: bool_, 14: bfloat16, 18: complex128, 19: float16}
 
 
 def from_numpy(np_dtype) -> DType:
@@ -157,6 +160,14 @@ def as_dtype(value) -> DType:
         return int32
     if value is bool:
         return bool_
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        d = _BY_ENUM.get(int(value))
+        if d is None:
+            raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a tapeviz "
+                            "DType: as a number it is TensorFlow's DataType enum, and tapeviz "
+                            f"knows {sorted(_BY_ENUM)} (1 is float32, 3 int32, 9 int64). "
+                            "Fix: pass a dtype (tv.float32, 'float32', or x.dtype)")
+        return d
     try:
         np_dtype = np.dtype(value)
         if np_dtype.kind == "c":

@@ -20,6 +20,7 @@ from . import activations, initializers, layers, losses, metrics, optimizers  # 
 from . import callbacks, functional, lambda_layer, merging, op_layers, regularizers, utils  # noqa: F401,E501
 from . import constraints  # noqa: F401
 from . import activation_layers  # noqa: F401
+from . import metrics_confusion  # noqa: F401
 from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
@@ -30,6 +31,10 @@ for _name in ("Input", "InputLayer"):
     setattr(layers, _name, getattr(functional, _name))
 layers.Lambda = lambda_layer.Lambda
 layers.LeakyReLU = activation_layers.LeakyReLU
+layers.Softmax = activation_layers.Softmax
+for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
+              "Precision", "Recall"):
+    setattr(metrics, _name, getattr(metrics_confusion, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate"):
     setattr(layers, _name, getattr(merging, _name))

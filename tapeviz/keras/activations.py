@@ -49,6 +49,10 @@ def elu(x, alpha=1.0):
     return _ew.where(_tensor(x) > 0, out, out * alpha)
 
 
+def selu(x):
+    return _nn.selu(x)
+
+
 def gelu(x, approximate=False):
     return _nn.gelu(x, approximate=approximate)
 
@@ -76,8 +80,8 @@ def leaky_relu(x, alpha=0.3):
     return _nn.leaky_relu(x, alpha=alpha)
 
 
-_BY_NAME = {f.__name__: f for f in (relu, sigmoid, tanh, softmax, linear, elu, gelu, softplus,
-                                    softsign, swish, exponential, leaky_relu)}
+_BY_NAME = {f.__name__: f for f in (relu, sigmoid, tanh, softmax, linear, elu, selu, gelu,
+                                    softplus, softsign, swish, exponential, leaky_relu)}
 _BY_NAME["silu"] = swish
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.tensor import Tensor
+from ..engine.tensor import Tensor, TensorShape
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
@@ -251,7 +251,8 @@ class Sequential(Model):
         for layer in self._layers:
             if not layer.built:
                 layer._maybe_build(shape)
-            shape = layer.compute_output_shape(shape)
+            # (a TensorShape, as Keras gives it: a custom layer may call .as_list() on it)
+            shape = tuple(layer.compute_output_shape(TensorShape(shape)))
         self.built = True
 
     def _maybe_build(self, input_shape):
@@ -265,7 +266,8 @@ class Sequential(Model):
             getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None), []
         for layer in self._layers:
             try:
-                shape = None if shape is None else tuple(layer.compute_output_shape(shape))
+                shape = None if shape is None else tuple(
+                    layer.compute_output_shape(TensorShape(shape)))
             except Exception:  # noqa: BLE001  (a summary shows '?' where a shape is unknown)
                 shape = None
             out.append("?" if shape is None else _shape_text(shape))
@@ -273,6 +275,12 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        expected = self._batch_input_shape or (
+            getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None)
+        if expected and expected[-1] == 1 and isinstance(x, Tensor) and \
+                len(x.shape) + 1 == len(expected):
+            from ..engine.ops import expand_dims
+            x = expand_dims(x, -1)     # as Keras conforms (batch,) to an input of (batch, 1)
         for layer in self._layers:
             if not layer.built and isinstance(x, Tensor):
                 # Keras builds a Sequential's layers outside every name scope: 'dense/kernel',

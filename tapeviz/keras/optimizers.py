@@ -1,4 +1,4 @@
-"""`tv.keras.optimizers`: `SGD`, `Adam` and `RMSprop` with Keras's update rules.
+"""`tv.keras.optimizers`: `SGD`, `Adam`, `RMSprop` and `Nadam` with Keras's update rules.
 
 Updates are computed on the variables' NumPy values in their own dtype and written with
 `assign`/`assign_sub` (so recordings see every update). Formulas, with g the gradient and t
@@ -262,7 +262,51 @@ class RMSprop(Optimizer):
         var.assign_add(Tensor(-increment))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
+class Nadam(Optimizer):
+    """Keras 2's (tf-keras's) Nadam: Adam with Nesterov momentum, β₁ warmed up by the schedule
+    `u_t = β₁·(1 - ½·0.96ᵗ)` and the running product `Πu` of the u's so far:
+    `m̂ = u_{t+1}·m/(1 - Πu·u_{t+1}) + (1 - u_t)·g/(1 - Πu)`, `v̂ = v/(1 - β₂ᵗ)`,
+    `w -= lr·m̂/(√v̂ + ε)` (m, v as Adam's)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name="Nadam", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.beta_1 = _number(beta_1, "beta_1", self.name, 0.9)
+        self.beta_2 = _number(beta_2, "beta_2", self.name, 0.999)
+        self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
+        self._u_product = None       # Πu, in the first variable's dtype as Keras keeps it
+        self._u_product_step = 0     # the step it was last multiplied at (once per step)
+
+    def _update(self, var, g, lr):
+        dtype = var._value.dtype
+
+        def c(value):
+            return np.asarray(value, dtype)
+
+        step = int(self.iterations._value) + 1
+        b1, b2, decay = c(self.beta_1), c(self.beta_2), c(0.96)
+        u_t = b1 * (c(1.0) - c(0.5) * decay ** c(step))
+        u_t_1 = b1 * (c(1.0) - c(0.5) * decay ** c(step + 1))
+        if self._u_product is None:
+            self._u_product = c(1.0)
+        if self._u_product_step != step:
+            self._u_product = (self._u_product * u_t).astype(self._u_product.dtype)
+            self._u_product_step = step
+        u_product_t = self._u_product.astype(dtype)
+        u_product_t_1 = u_product_t * u_t_1
+        m, v = self._slot(var, "m"), self._slot(var, "v")
+        m_new = m._value + (g - m._value) * (c(1.0) - b1)
+        v_new = v._value + (np.square(g) - v._value) * (c(1.0) - b2)
+        _set(m, m_new)
+        _set(v, v_new)
+        m_hat = u_t_1 * m_new / (c(1.0) - u_product_t_1) + (c(1.0) - u_t) * g / (
+            c(1.0) - u_product_t)
+        v_hat = v_new / (c(1.0) - b2 ** c(step))
+        var.assign_sub(Tensor(((m_hat * lr) / (np.sqrt(v_hat) + c(self.epsilon)))
+                              .astype(dtype, copy=False)))
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam}
 
 
 def get(identifier):

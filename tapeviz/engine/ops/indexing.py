@@ -195,4 +195,30 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                                   "dtype": dtype.np})
 
 
-__all__ = ["gather", "gather_nd", "getitem", "one_hot"]
+def boolean_mask(tensor_, mask, axis=None, name="boolean_mask"):
+    """The slices of `tensor_` where `mask` is true, as TensorFlow composes it: the masked axes
+    `axis:axis+mask.ndim` are flattened into one and the true positions gathered (so the
+    gradient is that of reshape and gather, with no op of its own)."""
+    from .axes import reshape, squeeze
+    from .elementwise import where
+    x, m = tensor(tensor_), tensor(mask)
+    k = m._value.ndim
+    if k == 0:
+        raise ValueError("mask cannot be scalar. Fix: give one flag per row, e.g. "
+                         f"tv.boolean_mask(x, [True, False]) for x of shape {tuple(x.shape)}")
+    axis = 0 if axis is None else int(axis)
+    # (TensorFlow slices the shape with `axis` as given: a negative axis is taken from the
+    # end, and the mask must still fit inside the shape)
+    masked = tuple(x._value.shape[axis:axis + k])
+    if masked != tuple(m._value.shape):
+        raise ValueError(f"Shapes {masked} and {tuple(m._value.shape)} are incompatible: "
+                         f"boolean_mask of a tensor of shape {tuple(x.shape)} "
+                         f"({x.dtype.name}) from axis {axis} needs a mask of shape {masked}. "
+                         "Fix: give the mask the shape of the axes it selects along")
+    shape = x._value.shape
+    flat = reshape(x, list(shape[:axis]) + [int(np.prod(masked))] + list(shape[axis + k:]))
+    indices = squeeze(where(reshape(m, [-1])), axis=[1])
+    return gather(flat, indices, axis=axis)
+
+
+__all__ = ["boolean_mask", "gather", "gather_nd", "getitem", "one_hot"]

@@ -134,6 +134,21 @@ def elu(features, name=None):
     return apply(_elu, (_float(features, "Elu"),))
 
 
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(features, name=None):
+    """scale·x for x >= 0, scale·alpha·(eˣ - 1) below (computed as TensorFlow does, eˣ - 1
+    rather than expm1), composed from existing ops so their gradients give TensorFlow's:
+    scale·g at and above 0, g·scale·alpha·eˣ below (eˣ of min(x, 0), so that the branch
+    `where` does not pick never overflows into a NaN gradient)."""
+    from .elementwise import exp, minimum, where
+    x = _float(features, "Selu")
+    below = (exp(minimum(x, 0.0)) - 1.0) * (_SELU_SCALE * _SELU_ALPHA)
+    return where(x < 0, below, x * _SELU_SCALE)
+
+
 # --- gelu (with erf) ------------------------------------------------------------------------
 _SQRT2 = math.sqrt(2.0)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
