@@ -38,6 +38,8 @@ NEEDS = {
                                   " multiplies its u-product once per variable after the first"
                                   " step (a Python counter read at trace time); tapeviz follows"
                                   " the eager rule, which TensorFlow's run_eagerly=True gives",
+    "keras_io_imbalanced_classification": "whole-model saving: ModelCheckpoint with"
+                                          " save_weights_only=False (Keras's default)",
     "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
                                           " save_weights_only=False and"
                                           " keras.models.load_model",
