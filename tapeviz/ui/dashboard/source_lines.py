@@ -92,16 +92,18 @@ class SourceLines(Component):
 
     def _on_row(self, event):
         if event.new and event.new[0] < len(self._keys):
-            first = self._keys[event.new[0]][0]
+            keys = self._keys[event.new[0]]
             # (Panel may hand us a click's selection outside the page's document lock, when
             # it runs the change ahead of the click event, and the graph's Bokeh models may
             # only change under the lock: a served page selects on the next, locked, tick;
             # elsewhere `execute` runs it now)
-            pn.state.execute(lambda: self.guarded(self._select, first), schedule=True)
+            pn.state.execute(lambda: self.guarded(self._select, keys), schedule=True)
 
-    def _select(self, key):
-        if self.state.node != key:
-            self.state.node = key
+    def _select(self, keys):
+        # a row selected because its line holds the selected node (`_on_node`) leaves that
+        # node selected: only a click on another line's row moves to that line's first op
+        if self.state.node not in keys:
+            self.state.node = keys[0]
 
     @param.depends("state.node", watch=True)
     def _on_node(self):
