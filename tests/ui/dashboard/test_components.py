@@ -101,8 +101,10 @@ def _component_classes():
     for path in DASHBOARD.glob("*.py"):
         module = importlib.import_module(f"tapeviz.ui.dashboard.{path.stem}")
         for name, value in vars(module).items():
+            # (a panel names its tab: a shared base such as NodeTable has no label of its own)
             if (isinstance(value, type) and issubclass(value, Component)
-                    and value is not Component and value.__module__ == module.__name__):
+                    and value is not Component and value.__dict__.get("label")
+                    and value.__module__ == module.__name__):
                 found[name] = path.stem
     return found
 
