@@ -38,8 +38,9 @@ def train(model, optimizer, steps):
 
 @pytest.mark.parametrize("optimizer", [lambda: tf.keras.optimizers.Adam(0.05),
                                        lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9),
-                                       lambda: tf.keras.optimizers.RMSprop(0.01, momentum=0.5)],
-                         ids=["adam", "sgd_momentum", "rmsprop"])
+                                       lambda: tf.keras.optimizers.RMSprop(0.01, momentum=0.5),
+                                       lambda: tf.keras.optimizers.Nadam(0.05)],
+                         ids=["adam", "sgd_momentum", "rmsprop", "nadam"])
 def test_a_resumed_run_gives_the_losses_of_the_uninterrupted_run(tmp_path, optimizer):
     uninterrupted = train(make_model(), optimizer(), 5)
 

@@ -274,8 +274,9 @@ class Nadam(Optimizer):
         self.beta_1 = _number(beta_1, "beta_1", self.name, 0.9)
         self.beta_2 = _number(beta_2, "beta_2", self.name, 0.999)
         self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
-        self._u_product = None       # Πu, in the first variable's dtype as Keras keeps it
-        self._u_product_step = 0     # the step it was last multiplied at (once per step)
+        # Πu follows from the step alone: kept as (step, value) only to multiply on from the
+        # last step (a restored optimizer, whose iterations came back, works it out again)
+        self._u_product = None
 
     def _update(self, var, g, lr):
         dtype = var._value.dtype
@@ -285,14 +286,12 @@ class Nadam(Optimizer):
 
         step = int(self.iterations._value) + 1
         b1, b2, decay = c(self.beta_1), c(self.beta_2), c(0.96)
-        u_t = b1 * (c(1.0) - c(0.5) * decay ** c(step))
-        u_t_1 = b1 * (c(1.0) - c(0.5) * decay ** c(step + 1))
-        if self._u_product is None:
-            self._u_product = c(1.0)
-        if self._u_product_step != step:
-            self._u_product = (self._u_product * u_t).astype(self._u_product.dtype)
-            self._u_product_step = step
-        u_product_t = self._u_product.astype(dtype)
+
+        def u(k):
+            return b1 * (c(1.0) - c(0.5) * decay ** c(k))
+
+        u_t, u_t_1 = u(step), u(step + 1)
+        u_product_t = self._u_product_at(step, u, dtype).astype(dtype)
         u_product_t_1 = u_product_t * u_t_1
         m, v = self._slot(var, "m"), self._slot(var, "v")
         m_new = m._value + (g - m._value) * (c(1.0) - b1)
@@ -305,6 +304,16 @@ class Nadam(Optimizer):
         var.assign_sub(Tensor(((m_hat * lr) / (np.sqrt(v_hat) + c(self.epsilon)))
                               .astype(dtype, copy=False)))
 
+
+    def _u_product_at(self, step, u, dtype):
+        """Πu over steps 1..step, in the dtype of the first variable that asked (as Keras
+        keeps it), multiplied on from the last step asked for, else from step 0."""
+        done, product = self._u_product if self._u_product is not None and \
+            self._u_product[0] <= step else (0, np.asarray(1.0, dtype))
+        for k in range(done + 1, step + 1):
+            product = (product * u(k)).astype(product.dtype)
+        self._u_product = (step, product)
+        return product
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam}
 
