@@ -18,7 +18,6 @@ import contextlib
 import contextvars
 import operator
 import threading
-import weakref
 
 # NaN and Inf are results to explain, not warnings to print (TensorFlow prints nothing): ops
 # run their kernels inside a context whose NumPy error state (NumPy's own, private, context

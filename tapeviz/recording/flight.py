@@ -169,7 +169,7 @@ class FlightRecorder:
             elif cls is _GradientStarted:
                 call.gradient = True
             elif cls is _GradientFinished:
-                self._finish(me, call, event)
+                self._finish(call, event)
 
     def _after(self, where, item) -> None:
         """An event after a thread's last call (``where``): with it (in the ring), to the file
@@ -182,7 +182,7 @@ class FlightRecorder:
                 self._send(where)
 
     # --- deciding -----------------------------------------------------------------------------
-    def _finish(self, me, call: _Call, finished) -> None:
+    def _finish(self, call: _Call, finished) -> None:
         self.calls += 1
         index, policy = self.calls, self.policy
         # (the verdicts and norms the engine set when it made the event: reading them builds

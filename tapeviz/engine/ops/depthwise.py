@@ -183,7 +183,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                      data_format=None, dilations=None, name=None):
     """`depthwise_conv2d` then a 1x1 `conv2d` mixing the channels, as TensorFlow computes it:
     `pointwise_filter` has shape [1, 1, in_channels·channel_multiplier, out_channels]."""
-    pw_shape = tuple(getattr(pointwise_filter, "shape", np.shape(pointwise_filter)))
+    pw_shape = tuple(np.shape(pointwise_filter))
     if len(pw_shape) != 4 or tuple(pw_shape[:2]) != (1, 1):
         raise ValueError(f"separable_conv2d: pointwise_filter must have shape [1, 1, "
                          f"in_channels * channel_multiplier, out_channels], got "

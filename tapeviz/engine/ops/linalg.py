@@ -6,7 +6,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import flag, norm_axis, pair, require, tensor
-from .axes import matrix_transpose, reshape, transpose
+from .axes import reshape, transpose
 from .elementwise import abs, sqrt
 from .lu import lu_determinant, lu_factor, lu_inverse, lu_solve
 from .reduce import _spread, reduce_max, reduce_sum

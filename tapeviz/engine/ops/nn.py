@@ -22,7 +22,8 @@ from ..op import apply, defop
 from ..tensor import Tensor
 from ._base import require, shape_list, tensor
 from .axes import reshape
-from .elementwise import abs, cast, exp, multiply, sigmoid, square, tanh, where, zeros_like
+from .elementwise import (abs, cast, exp, minimum, multiply, sigmoid, square, tanh, where,
+                          zeros_like)
 from .makers import _Random
 from .reduce import reduce_sum
 
@@ -143,7 +144,6 @@ def selu(features, name=None):
     rather than expm1), composed from existing ops so their gradients give TensorFlow's:
     scale·g at and above 0, g·scale·alpha·eˣ below (eˣ of min(x, 0), so that the branch
     `where` does not pick never overflows into a NaN gradient)."""
-    from .elementwise import exp, minimum, where
     x = _float(features, "Selu")
     below = (exp(minimum(x, 0.0)) - 1.0) * (_SELU_SCALE * _SELU_ALPHA)
     return where(x < 0, below, x * _SELU_SCALE)
