@@ -138,11 +138,12 @@ def test_explaining_a_gradient_whose_squared_norm_overflows_float32_warns_nothin
     assert why.verdict == "value"
 
 
-def test_watching_an_integer_tensor_warns_as_tensorflow_the_first_five_times_only(caplog):
+def test_watching_an_integer_tensor_warns_as_tensorflow_the_first_five_times_only(caplog,
+                                                                                  monkeypatch):
     # TensorFlow logs "The dtype of the watched tensor must be floating (e.g. tf.float32),
     # got tf.int32" through log_first_n(..., 5): 5 lines for 8 watches, variable or tensor
     from tapeviz.engine import tape as tape_module
-    tape_module._not_floating_warnings = __import__("itertools").count()
+    monkeypatch.setattr(tape_module, "_not_floating_warnings", __import__("itertools").count())
     v, c = tv.Variable(3), tv.constant(2)
     with caplog.at_level("WARNING", logger="tapeviz"):
         for _ in range(4):

@@ -36,14 +36,14 @@ def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
     kept = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP - 5, STEPS + 1))
     for i, x in enumerate(data["x"]):
         marker = data["marker"][i]
-        nonfinite = any(s["verdict"] in ("nan", "inf") for s in summaries[x]["sources"])
         assert (marker in ("x", "triangle")) == (summaries[x]["why"] in ("verdict", "jump")), x
-        assert (marker == "triangle") == nonfinite, x
-        if nonfinite:      # on the ceiling line, above every drawable norm
-            assert data["y"][i] > max(y for y, m in zip(data["y"], data["marker"])
-                                      if m != "triangle"), x
         assert (data["kept"][i] != "summary only") == (x in kept), x
     assert data["kept"][data["x"].index(BAD_STEP - 1)] == "lead-up"
+    # the training script's NaN from BAD_STEP on: purple triangles on a line above the rest
+    triangles = [i for i, m in enumerate(data["marker"]) if m == "triangle"]
+    assert [data["x"][i] for i in triangles] == list(range(BAD_STEP, STEPS + 1))
+    drawn = max(y for y, m in zip(data["y"], data["marker"]) if m != "triangle")
+    assert all(data["y"][i] > drawn for i in triangles)
     assert d.parts["Flight"].column.visible
 
 

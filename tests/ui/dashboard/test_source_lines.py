@@ -80,10 +80,11 @@ def test_a_row_click_selects_the_lines_first_op_and_back(dashboard):
     dashboard.plot.select(relu)                        # a click on the graph
     relu_row = next(i for i, made in enumerate(frame["made"]) if "Relu" in made)
     assert lines.table.selection == [relu_row]
+    assert dashboard.state.node == relu and dashboard.plot.selected == relu   # it stays
 
 
 def test_another_run_empties_the_table():
     d = ui.Dashboard(run_events(_program))
+    assert len(d.parts["Lines"].table.value) > 0
     d.load([], title="empty")
-    d.parts["Lines"].refresh()
     assert len(d.parts["Lines"].table.value) == 0
