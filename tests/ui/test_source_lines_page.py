@@ -1,11 +1,12 @@
 """The Lines tab in a real browser: `tapeviz serve` on a recording, the tab lists the lines
 the tape ran ops from (hand-marked below), a line's code is text even when it holds markup,
-and a row click selects that line's first op on the graph."""
+and a row click selects that line's first op on the graph, while an op clicked on the graph
+stays selected."""
 from __future__ import annotations
 
 import pytest
 
-from conftest import node_data, open_dashboard, record_program
+from conftest import node_data, open_dashboard, record_program, select_node
 
 pytestmark = pytest.mark.browser
 
@@ -56,5 +57,17 @@ def test_lines_tab_lists_the_lines_as_text_and_selects_on_the_graph(serve, tmp_p
     data = node_data(page)
     muls = [k for k, op in zip(data["key"], data["op"]) if op == "Mul"]
     assert len(muls) == 3 and key == min(muls, key=lambda k: int(k[2:]))
+
+    # the Relu, clicked on the graph, stays selected and inspected: its line's row gets
+    # selected from the graph, and that must not send the selection back to the line's
+    # first op (MatMul)
+    relu = data["key"][data["op"].index("Relu")]
+    select_node(page, relu)
+    page.locator(".tv-node-title", has_text="Relu").first.wait_for()
+    page.wait_for_timeout(1500)       # (time for the round trip through the row)
+    assert page.evaluate(SELECTED) == relu
+    title = page.locator(".tv-inspector").first.evaluate(
+        "e => (e.shadowRoot || e).querySelector('.tv-node-title').textContent")
+    assert title.startswith("Relu"), title
     watch.check()
 
