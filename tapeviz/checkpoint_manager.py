@@ -25,6 +25,7 @@ class CheckpointManager:
         if max_to_keep is not None and (not isinstance(max_to_keep, int) or max_to_keep <= 0):
             raise ValueError(f"CheckpointManager: max_to_keep must be a positive integer or "
                              f"None, got {max_to_keep!r}. Fix: e.g. max_to_keep=3")
+        # (step_counter only counts for checkpoint_interval, refused below)
         if keep_checkpoint_every_n_hours is not None or checkpoint_interval is not None:
             raise ValueError("CheckpointManager: keep_checkpoint_every_n_hours and "
                              "checkpoint_interval are not supported by tapeviz. Fix: leave them "
@@ -33,10 +34,8 @@ class CheckpointManager:
         self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
         self._prefix = os.path.join(self._directory, checkpoint_name)
-        self._step_counter = step_counter
         self._init_fn = init_fn
-        latest, kept = files.read_state(self._directory)
-        self._latest = latest
+        _, kept = files.read_state(self._directory)
         self._kept = [p for p in kept if files.exists(p)]
 
     @property

@@ -81,7 +81,8 @@ def _random_features_initializer(initializer, shape):
         return initializer
     if initializer.lower() == "gaussian":
         return _initializers.RandomNormal(stddev=1.0)
-    probs = np.random.uniform(low=0.0, high=1.0, size=shape)
+    # (tapeviz's generator, so tv.random.set_seed makes the kernel reproducible)
+    probs = _initializers._rng(None).uniform(low=0.0, high=1.0, size=shape)
     return _initializers.Constant(np.tan(np.pi * (probs - 0.5)))
 
 

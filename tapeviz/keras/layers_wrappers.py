@@ -2,6 +2,7 @@
 `TimeDistributed` (a layer applied to every time step)."""
 from __future__ import annotations
 
+from ..engine.convert import convert_to_tensor
 from ..engine.tape import name_scope
 from ..engine.tensor import Tensor
 from .layers_base import Layer
@@ -141,18 +142,13 @@ class TimeDistributed(Layer):
     def call(self, inputs, training=None):
         from ..engine.ops import reshape
         from .layers_base import _accepts
-        x = inputs if isinstance(inputs, Tensor) else self._as_tensor(inputs)
+        x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
         batch, steps = x._value.shape[:2]
         folded = reshape(x, (-1,) + tuple(x.shape[2:]))
         kwargs = {"training": training} if training is not None and _accepts(
             self.layer.call, "training") else {}
         y = self.layer(folded, **kwargs)
         return reshape(y, (batch, steps) + tuple(y.shape[1:]))
-
-    @staticmethod
-    def _as_tensor(inputs):
-        from ..engine.convert import convert_to_tensor
-        return convert_to_tensor(inputs)
 
     def compute_output_shape(self, input_shape):
         inner = self.layer.compute_output_shape((input_shape[0],) + tuple(input_shape[2:]))

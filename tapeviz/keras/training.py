@@ -318,8 +318,6 @@ class Batches:
         for step in range(math.ceil(self.n / size)):
             cut = slice(step * size, (step + 1) * size)    # (a slice copies nothing)
             index = cut if order is None else order[cut]
-            if step * size >= self.n:
-                return
             tensors = [convert_to_tensor(a[index]) for a in self.arrays]
             if not self.nested:
                 parts = iter(tensors)
