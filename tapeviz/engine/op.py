@@ -130,7 +130,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     4. tell: an `op_recorded` event, when someone listens (`op_event`)
     """
     state = _local.state
-    values = tuple(map(_value_of, inputs))
+    values, parents, in_ids = _unpack(inputs)
     # (already quiet inside a backward pass, or in a kernel that runs ops of its own)
     run = call if _NUMPY_ERRSTATE.get() is _IGNORE_ALL else state.quiet_run
     try:   # (`**attrs` copies even an empty dict, and most ops have no attributes)
@@ -145,15 +145,17 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         node = None
     else:
         # (the walk starts at the op function's caller: the op function is tapeviz's own)
-        node = Node(op, tuple(map(_node_of, inputs)), tuple(map(_id_of, inputs)),
-                    user_site(3), attrs)
+        node = Node(op, parents, in_ids, user_site(3), attrs)
     if op.n_out == 1:
-        outputs = (Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node),)
+        y = Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node)
+        outputs = (y,)
+        out_ids = (y._id,)
     else:
         outputs = tuple([Tensor(a if isinstance(a, _ARRAYS) else np.asarray(a), node)
                          for a in out])
+        out_ids = tuple(map(_id_of, outputs))
     if node is not None:
-        node.out_ids = tuple(map(_id_of, outputs))
+        node.out_ids = out_ids
         if state.recording:
             _record(state, op, node, inputs, outputs)
         if _events.OP_EVENTS:
@@ -162,6 +164,20 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
 
 
 _value_of, _node_of, _id_of = attrgetter("_value"), attrgetter("_node"), attrgetter("_id")
+
+
+def _unpack(inputs):
+    """The values, parent nodes and ids of an op's input tensors. (Spelled out for one and two
+    inputs, nearly every op: there `tuple(map(...))` costs three times as much.)"""
+    if len(inputs) == 2:
+        a, b = inputs
+        return (a._value, b._value), (a._node, b._node), (a._id, b._id)
+    if len(inputs) == 1:
+        a, = inputs
+        return (a._value,), (a._node,), (a._id,)
+    return (tuple(map(_value_of, inputs)), tuple(map(_node_of, inputs)),
+            tuple(map(_id_of, inputs)))
+
 
 #: what a kernel returns (a Python number or list it returns is made an array); NumPy scalars
 #: first: `isinstance` walks a scalar type's long MRO for each class it tries
