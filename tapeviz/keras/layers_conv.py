@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.ops import add, expand_dims, reshape, squeeze
-from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
+from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose, windowed_output_size
 from . import activations as _activations
 from . import initializers as _initializers
 from . import constraints as _constraints
@@ -173,9 +173,7 @@ class Conv2D(_Conv):
         out = list(input_shape[:-self.rank - 1])          # the batch axes
         for size, k, s, d in zip(input_shape[-self.rank - 1:-1], self.kernel_size, self.strides,
                                  self.dilation_rate):
-            window = (k - 1) * d + 1
-            out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size + (window - 1) * (self.padding == "causal") - window) // s + 1)
+            out.append(windowed_output_size(size, (k - 1) * d + 1, s, self.padding))
         return tuple(out) + (self.filters,)
 
 

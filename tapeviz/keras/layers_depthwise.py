@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.ops import add
+from ..engine.ops.conv import windowed_output_size
 from ..engine.ops.depthwise import depthwise_conv2d, separable_conv2d
 from . import activations as _activations
 from . import initializers as _initializers
@@ -93,9 +94,7 @@ class _DepthwiseBase(Layer):
         out = []
         for size, k, s, d in zip(input_shape[1:3], self.kernel_size, self.strides,
                                  self.dilation_rate):
-            window = (k - 1) * d + 1
-            out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size - window) // s + 1)
+            out.append(windowed_output_size(size, (k - 1) * d + 1, s, self.padding))
         return (input_shape[0],) + tuple(out)
 
 
