@@ -22,6 +22,7 @@ import numpy as np
 
 from . import checkpoint_files as files
 from .data_iterator import DatasetIterator
+from .engine.nest import attribute_leaves
 from .engine.tensor import Variable
 from .module import Module
 
@@ -79,15 +80,11 @@ def _children(obj):
 
 
 def _items(path, value):
-    if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
-            for key in sorted(value):
-                yield from _items(f"{path}/{key}", value[key])
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _items(f"{path}/{i}", item)
-    elif _trackable(value):
-        yield path, value
+    """(path, object) of the trackable objects in an attribute's value: the path of
+    ``value`` itself, then the keys and indices inside it, joined by '/'."""
+    for keys, leaf in attribute_leaves(value, string_keys_only=True):
+        if _trackable(leaf):
+            yield "/".join((path,) + tuple(str(k) for k in keys)), leaf
 
 
 def _walk(roots: dict) -> tuple:
