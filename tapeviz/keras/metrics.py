@@ -17,6 +17,7 @@ import numpy as np
 from ..engine.errors import InvalidArgumentError, UnimplementedError
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor, Variable
+from .sample_weight import align_sample_weight
 
 
 def _np(x, dtype=None):
@@ -59,9 +60,7 @@ class Metric:
         if sample_weight is None:
             total, count = values.sum(), values.size
         else:
-            w = _np(sample_weight, np.float64)
-            if w.ndim == values.ndim + 1 and w.shape[-1] == 1:
-                w = w[..., 0]                # Keras squeezes a (batch, 1) weight to (batch,)
+            w = align_sample_weight(_np(sample_weight, np.float64), values.ndim)
             w = np.broadcast_to(w, values.shape)
             total, count = (values * w).sum(), w.sum()
         self.total.assign(np.float32(float(self.total._value) + total))
