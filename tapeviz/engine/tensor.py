@@ -202,8 +202,9 @@ class _Operand:
 class Tensor(_Operand):
     """An immutable value with an id the tapes know it by."""
 
-    # (_keras_mask: the Keras mask a layer left on its output, set only when there is one)
-    __slots__ = ("_value", "_id", "_node", "_keras_mask", "__weakref__")
+    # (set only when there is one: _keras_mask, the Keras mask a layer left on its output;
+    # _metric_obj, the Keras metric whose call returned this tensor, for `add_metric`)
+    __slots__ = ("_value", "_id", "_node", "_keras_mask", "_metric_obj", "__weakref__")
 
     def __init__(self, value, node: Node | None = None, id: int | None = None):
         self._value = value

@@ -25,12 +25,9 @@ def _np(x, dtype=None):
     return value.astype(dtype) if dtype is not None else value
 
 
-_LAST_RESULT: list = []
-
-
 def metric_of(value):
-    """The Metric whose call returned `value` (Keras keeps it on the result tensor)."""
-    return _LAST_RESULT[1] if _LAST_RESULT and _LAST_RESULT[0] is value else None
+    """The Metric whose call returned `value`, kept on the result tensor as Keras keeps it."""
+    return getattr(value, "_metric_obj", None)
 
 
 class Metric:
@@ -79,7 +76,8 @@ class Metric:
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
         result = self.result()
-        _LAST_RESULT[:] = [result, self]   # so that `layer.add_metric(metric(...))` finds it
+        if isinstance(result, Tensor):   # so that `layer.add_metric(metric(...))` finds it
+            result._metric_obj = self
         return result
 
     def __repr__(self):
