@@ -18,7 +18,7 @@ import numpy as np
 from .. import engine
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
-from .node import Node
+from .node import Node, mark_copy
 from .call_site import user_site
 from .threadstate import _local, current_scope
 
@@ -304,8 +304,8 @@ class Variable(_Operand):
         self.trainable = bool(trainable)
         # reads share the variable's id and node: the node carries its name for events
         self._node.attrs = {"name": self._name, "trainable": self.trainable}
-        if copied is not None:      # (for `copied_value` explanations)
-            self._node.attrs["copy_of"] = (copied._id, copied._node)
+        if copied is not None:
+            mark_copy(self._node, copied)
         self._serial = next(Variable._serials)
 
     def _read(self):
