@@ -39,6 +39,23 @@ def padding_mode(padding, layer: str, causal_ok=False) -> str:
     return mode
 
 
+def filters_count(filters, layer: str) -> int:
+    """A convolution's `filters` (its output channels): a positive int, as Keras checks."""
+    if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or filters <= 0:
+        raise ValueError(f"{layer}: Invalid value for argument `filters`. Expected a strictly "
+                         f"positive value. Received filters={filters!r}. Fix: the number of "
+                         "output channels, e.g. filters=16")
+    return int(filters)
+
+
+def refuse_strided_dilation(strides, dilation_rate, layer: str):
+    """Keras's 2-D convolutions take strides or a dilation rate above 1, not both."""
+    if max(strides) > 1 and max(dilation_rate) > 1:
+        raise ValueError(f"{layer}: `strides > 1` not supported in conjunction with "
+                         f"`dilation_rate > 1`. Received: strides={strides} and "
+                         f"dilation_rate={dilation_rate}. Fix: one of them 1")
+
+
 def channels_last(data_format, layer: str):
     if data_format not in (None, "channels_last"):
         raise ValueError(f"{layer}: data_format={data_format!r} is not supported by tapeviz, "
@@ -73,12 +90,7 @@ class _Conv(Layer):
         self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel_constraint = _constraints.get(kernel_constraint)
         self.bias_constraint = _constraints.get(bias_constraint)
-        if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
-                filters <= 0:
-            raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters!r}. Fix: the number of "
-                             "output channels, e.g. filters=16")
-        self.filters = int(filters)
+        self.filters = filters_count(filters, kind)
         self.kernel_size = int_tuple(kernel_size, "kernel_size", kind, self.rank)
         self.strides = int_tuple(strides, "strides", kind, self.rank)
         self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind, self.rank)
@@ -157,10 +169,7 @@ class Conv2D(_Conv):
                              "convolutions). Fix: groups=1")
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(f"Conv2D: `strides > 1` not supported in conjunction with "
-                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
-                             f"dilation_rate={self.dilation_rate}. Fix: one of them 1")
+        refuse_strided_dilation(self.strides, self.dilation_rate, "Conv2D")
 
     def _kernel_shape(self, channels):
         return self.kernel_size + (channels, self.filters)

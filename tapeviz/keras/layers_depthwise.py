@@ -17,7 +17,8 @@ from . import activations as _activations
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
-from .layers_conv import channels_last, check_rank, int_tuple, padding_mode
+from .layers_conv import (channels_last, check_rank, filters_count, int_tuple, padding_mode,
+                          refuse_strided_dilation)
 
 
 class _DepthwiseBase(Layer):
@@ -35,10 +36,7 @@ class _DepthwiseBase(Layer):
         self.kernel_size = int_tuple(kernel_size, "kernel_size", kind)
         self.strides = int_tuple(strides, "strides", kind)
         self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind)
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(f"{kind}: `strides > 1` not supported in conjunction with "
-                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
-                             f"dilation_rate={self.dilation_rate}. Fix: one of them 1")
+        refuse_strided_dilation(self.strides, self.dilation_rate, kind)
         self.padding = padding_mode(padding, kind)
         channels_last(data_format, kind)
         self.data_format = "channels_last"
@@ -155,12 +153,7 @@ class SeparableConv2D(_DepthwiseBase):
                          bias_initializer, depthwise_regularizer, bias_regularizer,
                          activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
         refuse_unsupported("SeparableConv2D", pointwise_constraint=pointwise_constraint)
-        if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
-                filters <= 0:
-            raise ValueError(f"SeparableConv2D: Invalid value for argument `filters`. Expected "
-                             f"a strictly positive value. Received filters={filters!r}. Fix: "
-                             "the number of output channels, e.g. filters=16")
-        self.filters = int(filters)
+        self.filters = filters_count(filters, "SeparableConv2D")
         self.pointwise_initializer = _initializers.get(pointwise_initializer)
         self.pointwise_regularizer = _regularizers.get(pointwise_regularizer)
         self.pointwise_kernel = None
