@@ -178,7 +178,21 @@ def _weak(obj):
         return lambda: obj
 
 
-class CheckpointLoadStatus:
+class _RestoreStatus:
+    """What every status of `restore` answers alike: TF1's session calls do nothing in eager
+    mode, and `expect_partial` only silences TensorFlow's warning about unused values."""
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        return None
+
+    def initialize_or_restore(self, session=None):
+        return None
+
+
+class CheckpointLoadStatus(_RestoreStatus):
     """What `restore` matched: `assert_consumed()`, `assert_existing_objects_matched()`,
     `expect_partial()` as TensorFlow's. Values that found no variable yet wait (in
     `_pending`) until a layer builds one at their path, or until the objects are dropped."""
@@ -234,17 +248,8 @@ class CheckpointLoadStatus:
                                  "Python program.")
         return self
 
-    def expect_partial(self):
-        return self
 
-    def run_restore_ops(self, session=None):
-        return None
-
-    def initialize_or_restore(self, session=None):
-        return None
-
-
-class InitializationOnlyStatus:
+class InitializationOnlyStatus(_RestoreStatus):
     """`restore(None)`: nothing to restore, as when no checkpoint has been saved yet."""
 
     def _refuse(self):
@@ -259,15 +264,6 @@ class InitializationOnlyStatus:
 
     def assert_nontrivial_match(self):
         self._refuse()
-
-    def expect_partial(self):
-        return self
-
-    def run_restore_ops(self, session=None):
-        return None
-
-    def initialize_or_restore(self, session=None):
-        return None
 
 
 class Checkpoint:
