@@ -56,6 +56,15 @@ def refuse_strided_dilation(strides, dilation_rate, layer: str):
                          f"dilation_rate={dilation_rate}. Fix: one of them 1")
 
 
+def check_channels(layer, x, want: int):
+    """Keras's error when ``x`` has not the channels (last axis) ``layer`` was built for."""
+    if x._value.shape[-1] != want:
+        raise ValueError(f"Input 0 of layer {layer.name!r} is incompatible with the layer: "
+                         f"expected axis -1 of input shape to have value {want}, but "
+                         f"received input with shape {tuple(x.shape)}. Fix: this layer was "
+                         f"built for inputs with {want} channels")
+
+
 def channels_last(data_format, layer: str):
     if data_format not in (None, "channels_last"):
         raise ValueError(f"{layer}: data_format={data_format!r} is not supported by tapeviz, "
@@ -127,12 +136,7 @@ class _Conv(Layer):
     def _input(self, inputs, channel_axis):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
         check_rank(self, tuple(x.shape), self.rank + 2, at_least=self._any_batch)
-        want = self.kernel._value.shape[channel_axis]
-        if x._value.shape[-1] != want:
-            raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
-                             f"expected axis -1 of input shape to have value {want}, but "
-                             f"received input with shape {tuple(x.shape)}. Fix: this layer was "
-                             f"built for inputs with {want} channels")
+        check_channels(self, x, self.kernel._value.shape[channel_axis])
         return x
 
     _any_batch = True     # Conv1D and Conv2D take extra leading batch axes, as Keras's

@@ -17,8 +17,8 @@ from . import activations as _activations
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
-from .layers_conv import (channels_last, check_rank, filters_count, int_tuple, padding_mode,
-                          refuse_strided_dilation)
+from .layers_conv import (channels_last, check_channels, check_rank, filters_count, int_tuple,
+                          padding_mode, refuse_strided_dilation)
 
 
 class _DepthwiseBase(Layer):
@@ -75,12 +75,7 @@ class _DepthwiseBase(Layer):
     def _input(self, inputs):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
         check_rank(self, tuple(x.shape), 4)
-        want = self.depthwise_kernel._value.shape[2]
-        if x._value.shape[-1] != want:
-            raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
-                             f"expected axis -1 of input shape to have value {want}, but "
-                             f"received input with shape {tuple(x.shape)}. Fix: this layer was "
-                             f"built for inputs with {want} channels")
+        check_channels(self, x, self.depthwise_kernel._value.shape[2])
         return x
 
     def _finish(self, out):
