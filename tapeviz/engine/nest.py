@@ -37,13 +37,17 @@ def attribute_leaves(value, path=(), string_keys_only=False):
             keys = sorted(value)
         except TypeError:
             keys = sorted(value, key=str)
-        for key in keys:
-            yield from attribute_leaves(value[key], path + (key,), string_keys_only)
+        items = ((key, value[key]) for key in keys)
     elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from attribute_leaves(item, path + (i,), string_keys_only)
+        items = enumerate(value)
     else:
         yield path, value
+        return
+    for key, item in items:
+        if isinstance(item, (list, tuple, dict)):
+            yield from attribute_leaves(item, path + (key,), string_keys_only)
+        else:        # (a leaf: no generator for it, as Keras walks every layer's attributes)
+            yield path + (key,), item
 
 
 def pack_sequence_as(structure, flat):

@@ -358,6 +358,8 @@ def _training_default(fn):
 def _leaves(value):
     """The objects inside a (nested) list, tuple or dict, in tf.nest's order (as Keras
     tracks a layer's attributes)."""
+    if not isinstance(value, (list, tuple, dict)):
+        return (value,)          # (most attributes: a walk would cost more than the answer)
     return [leaf for _, leaf in attribute_leaves(value)]
 
 
