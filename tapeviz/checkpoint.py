@@ -22,6 +22,7 @@ import numpy as np
 
 from . import checkpoint_files as files
 from .data_iterator import DatasetIterator
+from .engine.nest import attribute_leaves
 from .engine.tensor import Variable
 from .module import Module
 
@@ -79,15 +80,11 @@ def _children(obj):
 
 
 def _items(path, value):
-    if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
-            for key in sorted(value):
-                yield from _items(f"{path}/{key}", value[key])
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _items(f"{path}/{i}", item)
-    elif _trackable(value):
-        yield path, value
+    """(path, object) of the trackable objects in an attribute's value: the path of
+    ``value`` itself, then the keys and indices inside it, joined by '/'."""
+    for keys, leaf in attribute_leaves(value, string_keys_only=True):
+        if _trackable(leaf):
+            yield "/".join((path,) + tuple(str(k) for k in keys)), leaf
 
 
 def _walk(roots: dict) -> tuple:
@@ -181,7 +178,21 @@ def _weak(obj):
         return lambda: obj
 
 
-class CheckpointLoadStatus:
+class _RestoreStatus:
+    """What every status of `restore` answers alike: TF1's session calls do nothing in eager
+    mode, and `expect_partial` only silences TensorFlow's warning about unused values."""
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        return None
+
+    def initialize_or_restore(self, session=None):
+        return None
+
+
+class CheckpointLoadStatus(_RestoreStatus):
     """What `restore` matched: `assert_consumed()`, `assert_existing_objects_matched()`,
     `expect_partial()` as TensorFlow's. Values that found no variable yet wait (in
     `_pending`) until a layer builds one at their path, or until the objects are dropped."""
@@ -237,17 +248,8 @@ class CheckpointLoadStatus:
                                  "Python program.")
         return self
 
-    def expect_partial(self):
-        return self
 
-    def run_restore_ops(self, session=None):
-        return None
-
-    def initialize_or_restore(self, session=None):
-        return None
-
-
-class InitializationOnlyStatus:
+class InitializationOnlyStatus(_RestoreStatus):
     """`restore(None)`: nothing to restore, as when no checkpoint has been saved yet."""
 
     def _refuse(self):
@@ -262,15 +264,6 @@ class InitializationOnlyStatus:
 
     def assert_nontrivial_match(self):
         self._refuse()
-
-    def expect_partial(self):
-        return self
-
-    def run_restore_ops(self, session=None):
-        return None
-
-    def initialize_or_restore(self, session=None):
-        return None
 
 
 class Checkpoint:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from .engine.nest import attribute_leaves
 from .engine.tape import name_scope as _name_scope
 from .engine.tensor import Variable
 
@@ -89,18 +90,6 @@ class Module:
         return f"<{type(self).__module__}.{type(self).__name__} object named {self.name!r}>"
 
 
-def _leaves(value):
-    """The objects inside a (nested) list, tuple or dict attribute, in TensorFlow's order."""
-    if isinstance(value, dict):
-        for key in sorted(value, key=str):
-            yield from _leaves(value[key])
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _leaves(item)
-    else:
-        yield value
-
-
 def _flatten_module(module, predicate, recursive, seen, stack):
     if id(module) in stack:
         return
@@ -109,7 +98,7 @@ def _flatten_module(module, predicate, recursive, seen, stack):
     for key in sorted(attrs, key=str):
         if key in Module._IGNORED or key in getattr(module, "_ignored_attributes", ()):
             continue
-        for leaf in _leaves(attrs[key]):
+        for _, leaf in attribute_leaves(attrs[key]):
             if id(leaf) in seen:
                 continue
             seen.add(id(leaf))

@@ -315,3 +315,33 @@ def test_sequential_with_an_input_declaration_builds_at_once():
     assert [v.shape for v in model.trainable_variables] == [(3, 2), (2,)]
     assert model.get_layer("out") is model.layers[0]
     assert model(tv.ones((4, 3))).shape == (4, 2)
+
+
+def test_add_metric_finds_the_metric_of_a_result_made_in_another_thread():
+    # each thread calls its own metric; the results are added to layers afterwards, in other
+    # threads: each result must still name the metric that made it (nothing shared between
+    # the calls decides it)
+    import threading
+    from tapeviz.keras.metrics import metric_of
+
+    made, errors = {}, []
+
+    def run(fn):
+        def target():
+            try:
+                fn()
+            except Exception as exc:  # noqa: BLE001  (reported by the test below)
+                errors.append(exc)
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+
+    mean, total = tv.keras.metrics.Mean(name="mean_a"), tv.keras.metrics.Sum(name="sum_b")
+    run(lambda: made.update(a=mean([1.0, 3.0])))
+    run(lambda: made.update(b=total([2.0, 5.0])))
+    layer_a, layer_b = layers.Layer(), layers.Layer()
+    run(lambda: layer_a.add_metric(made["a"]))
+    run(lambda: layer_b.add_metric(made["b"]))
+    assert errors == []
+    assert (metric_of(made["a"]), metric_of(made["b"])) == (mean, total)
+    assert (float(made["a"]), float(made["b"])) == (2.0, 7.0)

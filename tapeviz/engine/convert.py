@@ -7,7 +7,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .. import engine
-from .node import leaf_node
+from .node import leaf_node, mark_copy
 from .tensor import Tensor, Variable, _Operand, _read_variable
 from .indexed_slices import IndexedSlices
 
@@ -225,10 +225,10 @@ def constant(value, dtype=None, shape=None, name=None):
                                 "shape with as many elements, or a single value to fill it")
             array = np.reshape(array, shape)
     node = leaf_node("Const")
-    if name or copied is not None:
-        node.attrs = {"name": str(name)} if name else {}
-        if copied is not None:
-            node.attrs["copy_of"] = (copied._id, copied._node)
+    if name:
+        node.attrs = {"name": str(name)}
+    if copied is not None:
+        mark_copy(node, copied)
     return Tensor(array, node)
 
 

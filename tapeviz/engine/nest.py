@@ -24,6 +24,32 @@ def _flatten(s, out):
         out.append(s)
 
 
+def attribute_leaves(value, path=(), string_keys_only=False):
+    """``(path, leaf)`` of each object inside an attribute's value (nested lists, tuples and
+    dicts), in tf.nest's order: sequences in order, dicts by sorted key (keys that do not
+    sort together, which tf.nest refuses, by their text). A path is the tuple of keys and
+    indices leading to the leaf. With ``string_keys_only`` a dict with another key is
+    skipped whole, as a checkpoint does not track it."""
+    if isinstance(value, dict):
+        if string_keys_only and not all(isinstance(k, str) for k in value):
+            return
+        try:
+            keys = sorted(value)
+        except TypeError:
+            keys = sorted(value, key=str)
+        items = ((key, value[key]) for key in keys)
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        yield path, value
+        return
+    for key, item in items:
+        if isinstance(item, (list, tuple, dict)):
+            yield from attribute_leaves(item, path + (key,), string_keys_only)
+        else:        # (a leaf: no generator for it, as Keras walks every layer's attributes)
+            yield path + (key,), item
+
+
 def pack_sequence_as(structure, flat):
     """Rebuild `structure` with the leaves taken in order from `flat`."""
     it = iter(flat)

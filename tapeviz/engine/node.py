@@ -62,6 +62,18 @@ def leaf_node(kind: str, site=_WALK) -> Node | None:
     return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
 
 
+def mark_copy(node: Node, copied) -> None:
+    """Note on a constant's or variable's ``node`` that its value is a copy of ``copied``'s (a
+    tensor or variable), whose history the copy does not carry: the `copied_value`
+    explanation of a None gradient reads it back with `copy_source`."""
+    node.attrs = {**(node.attrs or {}), "copy_of": (copied._id, copied._node)}
+
+
+def copy_source(node: Node):
+    """``(id, node)`` of the value a constant or variable was copied from, else None."""
+    return (node.attrs or {}).get("copy_of") if isinstance(node.op, str) else None
+
+
 def watched_site(depth: int = 2):
     """The user's source line when a tape is open or someone listens (an explanation or an
     event may read it), else None: an assignment or an optimizer's update outside any tape

@@ -18,7 +18,7 @@ import numpy as np
 from .. import engine
 from . import dtypes as _dt
 from .errors import InvalidArgumentError
-from .node import Node
+from .node import Node, mark_copy
 from .call_site import user_site
 from .threadstate import _local, current_scope
 
@@ -202,8 +202,9 @@ class _Operand:
 class Tensor(_Operand):
     """An immutable value with an id the tapes know it by."""
 
-    # (_keras_mask: the Keras mask a layer left on its output, set only when there is one)
-    __slots__ = ("_value", "_id", "_node", "_keras_mask", "__weakref__")
+    # (set only when there is one: _keras_mask, the Keras mask a layer left on its output;
+    # _metric_obj, the Keras metric whose call returned this tensor, for `add_metric`)
+    __slots__ = ("_value", "_id", "_node", "_keras_mask", "_metric_obj", "__weakref__")
 
     def __init__(self, value, node: Node | None = None, id: int | None = None):
         self._value = value
@@ -303,8 +304,8 @@ class Variable(_Operand):
         self.trainable = bool(trainable)
         # reads share the variable's id and node: the node carries its name for events
         self._node.attrs = {"name": self._name, "trainable": self.trainable}
-        if copied is not None:      # (for `copied_value` explanations)
-            self._node.attrs["copy_of"] = (copied._id, copied._node)
+        if copied is not None:
+            mark_copy(self._node, copied)
         self._serial = next(Variable._serials)
 
     def _read(self):

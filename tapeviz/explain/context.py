@@ -54,6 +54,13 @@ class _Context:
         return _values(self.entries)
 
     @functools.cached_property
+    def finite(self) -> dict:
+        """tensor id -> whether its value in `values` is free of NaN and Inf, each value
+        scanned once for every source's explanation (`nonfinite.py`)."""
+        from .nonfinite import FiniteValues
+        return FiniteValues(self.values)
+
+    @functools.cached_property
     def saturable(self) -> bool:
         """Did the tape record a Sigmoid or Tanh, the only ops `zero.py` calls saturated?
         (Once per gradient call, for all its sources.)"""

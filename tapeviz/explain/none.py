@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.node import copy_source
 from ..engine.tensor import Variable
 from .context import _ASSIGNS, _ancestors, _on_path
 
@@ -51,7 +52,7 @@ def _unconnected(ctx, source):
     """No op leads from the source to the target: unless the target reads a copy of the
     source's value (`tv.constant(w)`, `tv.Variable(x * 2)`), whose history starts anew."""
     for node in ctx.lineage:
-        copied = (node.attrs or {}).get("copy_of") if isinstance(node.op, str) else None
+        copied = copy_source(node)
         if copied is None:
             continue
         copied_id, copied_node = copied

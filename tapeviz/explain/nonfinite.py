@@ -16,25 +16,39 @@ def nonfinite_input(ctx, source):
     first such leaf on the source's path, in the order the tape read them; else the first
     anywhere the targets descend from (a NaN weight of an earlier layer reaches a later
     layer's gradient through the activations it multiplies)."""
-    on = _on_path(ctx.lineage, source._id)
-    return _nonfinite_leaf(ctx, source, on) or \
-        _nonfinite_leaf(ctx, source, {n.id for n in ctx.lineage})
-
-
-def _nonfinite_leaf(ctx, source, scope):
     from ..engine.tape_events import NONFINITE_SINCE
-    for node, inputs, _ in ctx.entries:
-        if node.id not in scope:
+    on = _on_path(ctx.lineage, source._id)
+
+    def nonfinite_leaves(node, inputs, outputs):
+        return next((t for t in inputs if _is_leaf(t) and not _finite(_kept(t))), None)
+    found = _first_on_path_else_anywhere(ctx, on, nonfinite_leaves)
+    if found is None:
+        return None
+    t = found[1]
+    since = NONFINITE_SINCE.get(t._id)
+    site = since[0] if since else (t._node.site if t._node is not None else None)
+    return t, {"site": site, "call": since[1] if since else None,
+               "leaf": t.name, "is_source": t._id == source._id,
+               "assigned": t._node is not None and t._node.op in _ASSIGNED}
+
+
+def _first_on_path_else_anywhere(ctx, on, match):
+    """``(node, match(...))`` of the first entry on the source's path (node ids ``on``) for
+    which ``match(node, inputs, outputs)`` is not None, else of the first such entry
+    anywhere in the targets' lineage: one scan of the entries for both."""
+    lineage = {n.id for n in ctx.lineage}
+    first_elsewhere = None
+    for node, inputs, outputs in ctx.entries:
+        on_path = node.id in on
+        if not on_path and (first_elsewhere is not None or node.id not in lineage):
             continue
-        for t in inputs:
-            if not _is_leaf(t) or _finite(_kept(t)):
-                continue
-            since = NONFINITE_SINCE.get(t._id)
-            site = since[0] if since else (t._node.site if t._node is not None else None)
-            return t, {"site": site, "call": since[1] if since else None,
-                       "leaf": t.name, "is_source": t._id == source._id,
-                       "assigned": t._node is not None and t._node.op in _ASSIGNED}
-    return None
+        found = match(node, inputs, outputs)
+        if found is None:
+            continue
+        if on_path:
+            return node, found
+        first_elsewhere = node, found
+    return first_elsewhere
 
 
 _ASSIGNED = ("assign", "assign_add", "assign_sub")
@@ -51,20 +65,25 @@ def _kept(t):
 
 def nonfinite_origin(ctx, source, verdict):
     on = _on_path(ctx.lineage, source._id)
-    known = _values(ctx.entries)
+    known, finite = ctx.values, ctx.finite
     path_ops = [node for node, _, _ in ctx.entries if node.id in on]
+
+    def makes_nonfinite(node, inputs, outputs):
+        """``inputs`` when the op made a NaN or Inf from finite inputs, else None."""
+        if all(finite[t._id] for t in inputs) and not all(finite[t._id] for t in outputs):
+            return inputs
+        return None
     # on the source's path first; else off it (a NaN made in an earlier layer reaches this
     # source's gradient through the activations its op multiplies)
-    for scope in (on, {n.id for n in ctx.lineage}):
-        found = _first_nonfinite_op(ctx, scope, known)
-        if found is not None:
-            node, inputs = found
-            return node, {"phase": "forward",
-                          "path": [_op_name(n) for n in path_ops if n.id <= node.id],
-                          "downstream": _downstream_ops(ctx, node, on),
-                          "where_trap": _discarded_by_where(ctx, node, known),
-                          "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
-                          "overflow": _overflow(ctx, node, known, on)}
+    found = _first_on_path_else_anywhere(ctx, on, makes_nonfinite)
+    if found is not None:
+        node, inputs = found
+        return node, {"phase": "forward",
+                      "path": [_op_name(n) for n in path_ops if n.id <= node.id],
+                      "downstream": _downstream_ops(ctx, node, on),
+                      "where_trap": _discarded_by_where(ctx, node, known),
+                      "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
+                      "overflow": _overflow(ctx, node, known, on)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
@@ -72,16 +91,6 @@ def nonfinite_origin(ctx, source, verdict):
                       "path": [_op_name(n) for n in path_ops],
                       "overflow": _overflow(ctx, node, known, on)}
     return None, {"phase": "unknown"}
-
-
-def _first_nonfinite_op(ctx, scope, known):
-    """``(node, inputs)`` of the first recorded op in ``scope`` whose inputs are finite and
-    whose outputs are not, else None."""
-    for node, inputs, outputs in ctx.entries:
-        if node.id in scope and all(_finite(known.get(t._id)) for t in inputs) and \
-                not all(_finite(known.get(t._id)) for t in outputs):
-            return node, inputs
-    return None
 
 
 #: ops that make Inf from finite inputs only by overflowing (no pole, no domain edge): the
@@ -97,14 +106,16 @@ def _overflow(ctx, node, known, on):
     if _op_name(node) not in _OVERFLOWS:
         return None
     by_id = {t._id: t for _, inputs, _ in ctx.entries for t in inputs}
-    values = [np.asarray(known[i]) for i in node.in_ids if i in known]
-    values = [v for v in values if v.dtype.kind == "f" and v.size]
-    if not values or not all(_finite(v) for v in values):
+    finite = ctx.finite
+    floats = [i for i in node.in_ids if i in known and np.asarray(known[i]).dtype.kind == "f"
+              and np.asarray(known[i]).size]
+    if not floats or not all(finite[i] for i in floats):
         return None
+    values = [np.asarray(known[i]) for i in floats]
     leaves = [(float(np.abs(known[i]).max()), by_id[i].name) for n, inputs, _ in ctx.entries
               if n.id in on for i in (t._id for t in inputs)
               if i in known and _is_leaf(by_id[i]) and np.asarray(known[i]).dtype.kind == "f"
-              and np.asarray(known[i]).size and _finite(known[i])]
+              and np.asarray(known[i]).size and finite[i]]
     largest_leaf = max(leaves, default=None)
     return {"largest": max(float(np.abs(v).max()) for v in values),
             "limit": float(np.finfo(values[0].dtype).max), "dtype": values[0].dtype.name,
@@ -141,6 +152,19 @@ def _smallest(value):
         return None
     v = np.asarray(value)
     return float(v.min()) if v.dtype.kind == "f" and v.size else None
+
+
+class FiniteValues(dict):
+    """tensor id -> whether its value (in ``known``) holds no NaN or Inf, each array
+    scanned once, when first asked."""
+
+    def __init__(self, known: dict):
+        super().__init__()
+        self.known = known
+
+    def __missing__(self, tensor_id) -> bool:
+        self[tensor_id] = finite = _finite(self.known.get(tensor_id))
+        return finite
 
 
 def _finite(value) -> bool:

@@ -30,8 +30,6 @@ from . import models  # noqa: F401
 for _name in ("Input", "InputLayer"):
     setattr(layers, _name, getattr(functional, _name))
 layers.Lambda = lambda_layer.Lambda
-layers.LeakyReLU = activation_layers.LeakyReLU
-layers.Softmax = activation_layers.Softmax
 for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))

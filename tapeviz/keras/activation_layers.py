@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..engine.ops.nn import leaky_relu
-from .layers import Layer
+from .layers_base import Layer
 
 
 class LeakyReLU(Layer):

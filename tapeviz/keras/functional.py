@@ -267,15 +267,8 @@ class Graph:
             if t.dtype != spec.dtype and not spec.dtype.is_string:
                 from ..engine.ops import cast
                 t = cast(t, spec.dtype)
+            t = conform_to_input_rank(t, spec._shape)
             shape = tuple(t.shape)
-            # Keras squeezes a last axis of 1 the input lacks, and adds one it has (a 1-D
-            # column into `Input(shape=(1,))`)
-            if len(shape) == len(spec._shape) + 1 and shape[-1] == 1:
-                from ..engine.ops import squeeze
-                t, shape = squeeze(t, -1), shape[:-1]
-            elif len(shape) == len(spec._shape) - 1 and spec._shape[-1] == 1:
-                from ..engine.ops import expand_dims
-                t, shape = expand_dims(t, -1), shape + (1,)
             if len(shape) != len(spec._shape) or any(
                     d is not None and d != s for d, s in zip(spec._shape, shape)):
                 raise ValueError(f'Input {i} of layer "{name}" is incompatible with the layer: '
@@ -285,6 +278,20 @@ class Graph:
                                  "first axis being the batch")
             out.append(t)
         return out
+
+
+def conform_to_input_rank(t, input_shape):
+    """``t`` with the rank of the Input it feeds, as Keras conforms a model's inputs: a last
+    axis of 1 the Input lacks is squeezed, and one it has is added (a 1-D column fed to
+    ``Input(shape=(1,))``)."""
+    rank = len(t.shape)
+    if rank == len(input_shape) + 1 and t.shape[-1] == 1:
+        from ..engine.ops import squeeze
+        return squeeze(t, -1)
+    if rank == len(input_shape) - 1 and input_shape[-1] == 1:
+        from ..engine.ops import expand_dims
+        return expand_dims(t, -1)
+    return t
 
 
 def _describe(value) -> str:

@@ -1,6 +1,6 @@
 """`tv.keras.layers`: every layer under Keras's names, from the modules that define them by
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
-`LeakyReLU`, `Dropout`, `Reshape`, `Embedding`), layers_conv (`Conv1D`, `Conv2D`,
+`Dropout`, `Reshape`, `Embedding`), activation_layers (`LeakyReLU`, `Softmax`), layers_conv (`Conv1D`, `Conv2D`,
 `Conv2DTranspose`, `Conv1DTranspose`), layers_pooling (`MaxPooling1D`/`2D`,
 `AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`),
 layers_preprocessing (`Normalization`), layers_reshaping (`UpSampling2D`, `ZeroPadding2D`,
@@ -22,7 +22,8 @@ TensorShape([2, 3])
 from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # noqa: F401
                           reset_uids, to_snake_case, unique_name)
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
-                          LeakyReLU, ReLU, Reshape)
+                          ReLU, Reshape)
+from .activation_layers import LeakyReLU, Softmax  # noqa: F401
 from .layers_conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401

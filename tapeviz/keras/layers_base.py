@@ -14,6 +14,7 @@ import numpy as np
 
 from ..engine import dtypes as _dt
 from ..engine.call_site import user_site
+from ..engine.nest import attribute_leaves
 from ..engine.tape import name_scope
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor, Variable, _Operand
@@ -355,14 +356,11 @@ def _training_default(fn):
 
 
 def _leaves(value):
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    else:
-        yield value
+    """The objects inside a (nested) list, tuple or dict, in tf.nest's order (as Keras
+    tracks a layer's attributes)."""
+    if not isinstance(value, (list, tuple, dict)):
+        return (value,)          # (most attributes: a walk would cost more than the answer)
+    return [leaf for _, leaf in attribute_leaves(value)]
 
 
 def refuse_unsupported(layer: str, **arguments):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.ops import add, expand_dims, reshape, squeeze
-from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose
+from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose, windowed_output_size
 from . import activations as _activations
 from . import initializers as _initializers
 from . import constraints as _constraints
@@ -37,6 +37,32 @@ def padding_mode(padding, layer: str, causal_ok=False) -> str:
                          f'"valid", "same" (or "causal", only for `Conv1D). Received: '
                          f"{padding!r}. Fix: padding='same' keeps the spatial size")
     return mode
+
+
+def filters_count(filters, layer: str) -> int:
+    """A convolution's `filters` (its output channels): a positive int, as Keras checks."""
+    if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or filters <= 0:
+        raise ValueError(f"{layer}: Invalid value for argument `filters`. Expected a strictly "
+                         f"positive value. Received filters={filters!r}. Fix: the number of "
+                         "output channels, e.g. filters=16")
+    return int(filters)
+
+
+def refuse_strided_dilation(strides, dilation_rate, layer: str):
+    """Keras's 2-D convolutions take strides or a dilation rate above 1, not both."""
+    if max(strides) > 1 and max(dilation_rate) > 1:
+        raise ValueError(f"{layer}: `strides > 1` not supported in conjunction with "
+                         f"`dilation_rate > 1`. Received: strides={strides} and "
+                         f"dilation_rate={dilation_rate}. Fix: one of them 1")
+
+
+def check_channels(layer, x, want: int):
+    """Keras's error when ``x`` has not the channels (last axis) ``layer`` was built for."""
+    if x._value.shape[-1] != want:
+        raise ValueError(f"Input 0 of layer {layer.name!r} is incompatible with the layer: "
+                         f"expected axis -1 of input shape to have value {want}, but "
+                         f"received input with shape {tuple(x.shape)}. Fix: this layer was "
+                         f"built for inputs with {want} channels")
 
 
 def channels_last(data_format, layer: str):
@@ -73,12 +99,7 @@ class _Conv(Layer):
         self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel_constraint = _constraints.get(kernel_constraint)
         self.bias_constraint = _constraints.get(bias_constraint)
-        if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
-                filters <= 0:
-            raise ValueError(f"{kind}: Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters!r}. Fix: the number of "
-                             "output channels, e.g. filters=16")
-        self.filters = int(filters)
+        self.filters = filters_count(filters, kind)
         self.kernel_size = int_tuple(kernel_size, "kernel_size", kind, self.rank)
         self.strides = int_tuple(strides, "strides", kind, self.rank)
         self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind, self.rank)
@@ -115,12 +136,7 @@ class _Conv(Layer):
     def _input(self, inputs, channel_axis):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
         check_rank(self, tuple(x.shape), self.rank + 2, at_least=self._any_batch)
-        want = self.kernel._value.shape[channel_axis]
-        if x._value.shape[-1] != want:
-            raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
-                             f"expected axis -1 of input shape to have value {want}, but "
-                             f"received input with shape {tuple(x.shape)}. Fix: this layer was "
-                             f"built for inputs with {want} channels")
+        check_channels(self, x, self.kernel._value.shape[channel_axis])
         return x
 
     _any_batch = True     # Conv1D and Conv2D take extra leading batch axes, as Keras's
@@ -157,10 +173,7 @@ class Conv2D(_Conv):
                              "convolutions). Fix: groups=1")
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(f"Conv2D: `strides > 1` not supported in conjunction with "
-                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
-                             f"dilation_rate={self.dilation_rate}. Fix: one of them 1")
+        refuse_strided_dilation(self.strides, self.dilation_rate, "Conv2D")
 
     def _kernel_shape(self, channels):
         return self.kernel_size + (channels, self.filters)
@@ -173,9 +186,7 @@ class Conv2D(_Conv):
         out = list(input_shape[:-self.rank - 1])          # the batch axes
         for size, k, s, d in zip(input_shape[-self.rank - 1:-1], self.kernel_size, self.strides,
                                  self.dilation_rate):
-            window = (k - 1) * d + 1
-            out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size + (window - 1) * (self.padding == "causal") - window) // s + 1)
+            out.append(windowed_output_size(size, (k - 1) * d + 1, s, self.padding))
         return tuple(out) + (self.filters,)
 
 

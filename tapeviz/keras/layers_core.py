@@ -1,5 +1,5 @@
-"""The core layers: `Dense`, `Flatten`, `Activation`, `ReLU`, `LeakyReLU`, `Dropout` (and,
-below them, `Reshape` and `Embedding`)."""
+"""The core layers: `Dense`, `Flatten`, `Activation`, `ReLU`, `Dropout` (and, below them,
+`Reshape` and `Embedding`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -115,21 +115,6 @@ class Activation(Layer):
 class ReLU(Activation):
     def __init__(self, **kwargs):
         super().__init__("relu", **kwargs)
-
-
-class LeakyReLU(Layer):
-    """`tv.nn.leaky_relu(x, alpha)`, with Keras's default slope 0.3."""
-
-    def __init__(self, alpha=0.3, **kwargs):
-        super().__init__(**kwargs)
-        self.alpha = float(alpha)
-
-    def call(self, inputs):
-        from ..engine.ops.nn import leaky_relu
-        return leaky_relu(inputs, alpha=self.alpha)
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
 
 
 class Dropout(Layer):

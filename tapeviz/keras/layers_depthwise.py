@@ -11,12 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.ops import add
+from ..engine.ops.conv import windowed_output_size
 from ..engine.ops.depthwise import depthwise_conv2d, separable_conv2d
 from . import activations as _activations
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
-from .layers_conv import channels_last, check_rank, int_tuple, padding_mode
+from .layers_conv import (channels_last, check_channels, check_rank, filters_count, int_tuple,
+                          padding_mode, refuse_strided_dilation)
 
 
 class _DepthwiseBase(Layer):
@@ -34,10 +36,7 @@ class _DepthwiseBase(Layer):
         self.kernel_size = int_tuple(kernel_size, "kernel_size", kind)
         self.strides = int_tuple(strides, "strides", kind)
         self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind)
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(f"{kind}: `strides > 1` not supported in conjunction with "
-                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
-                             f"dilation_rate={self.dilation_rate}. Fix: one of them 1")
+        refuse_strided_dilation(self.strides, self.dilation_rate, kind)
         self.padding = padding_mode(padding, kind)
         channels_last(data_format, kind)
         self.data_format = "channels_last"
@@ -76,12 +75,7 @@ class _DepthwiseBase(Layer):
     def _input(self, inputs):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
         check_rank(self, tuple(x.shape), 4)
-        want = self.depthwise_kernel._value.shape[2]
-        if x._value.shape[-1] != want:
-            raise ValueError(f"Input 0 of layer {self.name!r} is incompatible with the layer: "
-                             f"expected axis -1 of input shape to have value {want}, but "
-                             f"received input with shape {tuple(x.shape)}. Fix: this layer was "
-                             f"built for inputs with {want} channels")
+        check_channels(self, x, self.depthwise_kernel._value.shape[2])
         return x
 
     def _finish(self, out):
@@ -93,9 +87,7 @@ class _DepthwiseBase(Layer):
         out = []
         for size, k, s, d in zip(input_shape[1:3], self.kernel_size, self.strides,
                                  self.dilation_rate):
-            window = (k - 1) * d + 1
-            out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size - window) // s + 1)
+            out.append(windowed_output_size(size, (k - 1) * d + 1, s, self.padding))
         return (input_shape[0],) + tuple(out)
 
 
@@ -156,12 +148,7 @@ class SeparableConv2D(_DepthwiseBase):
                          bias_initializer, depthwise_regularizer, bias_regularizer,
                          activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
         refuse_unsupported("SeparableConv2D", pointwise_constraint=pointwise_constraint)
-        if not isinstance(filters, (int, np.integer)) or isinstance(filters, bool) or \
-                filters <= 0:
-            raise ValueError(f"SeparableConv2D: Invalid value for argument `filters`. Expected "
-                             f"a strictly positive value. Received filters={filters!r}. Fix: "
-                             "the number of output channels, e.g. filters=16")
-        self.filters = int(filters)
+        self.filters = filters_count(filters, "SeparableConv2D")
         self.pointwise_initializer = _initializers.get(pointwise_initializer)
         self.pointwise_regularizer = _regularizers.get(pointwise_regularizer)
         self.pointwise_kernel = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..engine.convert import convert_to_tensor
 from ..engine.ops import reduce_max, reduce_mean
+from ..engine.ops.conv import windowed_output_size
 from ..engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d
 from .layers_base import Layer
 from .layers_conv import channels_last, check_rank, int_tuple, padding_mode
@@ -36,8 +37,7 @@ class _Pooling(Layer):
     def compute_output_shape(self, input_shape):
         out = [input_shape[0]]
         for size, k, s in zip(input_shape[1:-1], self.pool_size, self.strides):
-            out.append(None if size is None else -(-size // s) if self.padding == "same"
-                       else (size - k) // s + 1)
+            out.append(windowed_output_size(size, k, s, self.padding))
         return tuple(out) + (input_shape[-1],)
 
 

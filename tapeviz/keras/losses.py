@@ -14,6 +14,7 @@ from ..engine.ops import (cast, clip_by_value, log, maximum, reduce_mean, reduce
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor
 from .. import nn as _nn
+from .sample_weight import align_sample_weight
 
 EPSILON = 1e-7
 
@@ -174,9 +175,7 @@ class Loss:
             w = tensor(sample_weight)
             if w._value.dtype != losses._value.dtype:
                 w = cast(w, losses.dtype)
-            if w._value.ndim == losses._value.ndim + 1 and w._value.shape[-1] == 1:
-                w = squeeze(w, -1)
-            losses = losses * w
+            losses = losses * align_sample_weight(w, losses._value.ndim)
         if self.reduction == "none":
             return losses
         total = reduce_sum(losses)

@@ -18,6 +18,7 @@ from ..engine import nest
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from .layers_base import Layer, _accepts, _float_input
+from .sample_weight import align_sample_weight
 
 #: whether any mask was ever made: until then a layer call skips the mask bookkeeping
 _MASKS_MADE = [False]
@@ -115,17 +116,14 @@ def loss_weights(y_pred, losses, sample_weight, reduction):
     mask = mask_of(y_pred)
     if mask is None or tuple(mask.shape) != tuple(losses.shape):
         return sample_weight
-    from ..engine.ops import cast, expand_dims, reduce_sum
+    from ..engine.ops import cast, reduce_sum
     weights = cast(mask, losses.dtype)
     if reduction in ("auto", "sum_over_batch_size"):
         weights = weights * (float(losses._value.size) / reduce_sum(weights))
     if sample_weight is None:
         return weights
     w = sample_weight if isinstance(sample_weight, Tensor) else convert_to_tensor(sample_weight)
-    w = cast(w, losses.dtype)
-    while w._value.ndim < weights._value.ndim:
-        w = expand_dims(w, -1)
-    return w * weights
+    return align_sample_weight(cast(w, losses.dtype), weights._value.ndim) * weights
 
 
 def metric_weights(y_pred, sample_weight):
@@ -134,12 +132,10 @@ def metric_weights(y_pred, sample_weight):
     mask = mask_of(y_pred)
     if mask is None:
         return sample_weight
-    from ..engine.ops import cast, expand_dims
+    from ..engine.ops import cast
     weights = cast(mask, y_pred.dtype)
     if sample_weight is None:
         return weights
     w = cast(sample_weight if isinstance(sample_weight, Tensor) else
              convert_to_tensor(sample_weight), y_pred.dtype)
-    while w._value.ndim < weights._value.ndim:
-        w = expand_dims(w, -1)
-    return w * weights
+    return align_sample_weight(w, weights._value.ndim) * weights

@@ -17,6 +17,7 @@ import numpy as np
 from ..engine.errors import InvalidArgumentError, UnimplementedError
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor, Variable
+from .sample_weight import align_sample_weight
 
 
 def _np(x, dtype=None):
@@ -24,12 +25,9 @@ def _np(x, dtype=None):
     return value.astype(dtype) if dtype is not None else value
 
 
-_LAST_RESULT: list = []
-
-
 def metric_of(value):
-    """The Metric whose call returned `value` (Keras keeps it on the result tensor)."""
-    return _LAST_RESULT[1] if _LAST_RESULT and _LAST_RESULT[0] is value else None
+    """The Metric whose call returned `value`, kept on the result tensor as Keras keeps it."""
+    return getattr(value, "_metric_obj", None)
 
 
 class Metric:
@@ -59,9 +57,7 @@ class Metric:
         if sample_weight is None:
             total, count = values.sum(), values.size
         else:
-            w = _np(sample_weight, np.float64)
-            if w.ndim == values.ndim + 1 and w.shape[-1] == 1:
-                w = w[..., 0]                # Keras squeezes a (batch, 1) weight to (batch,)
+            w = align_sample_weight(_np(sample_weight, np.float64), values.ndim)
             w = np.broadcast_to(w, values.shape)
             total, count = (values * w).sum(), w.sum()
         self.total.assign(np.float32(float(self.total._value) + total))
@@ -80,7 +76,8 @@ class Metric:
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
         result = self.result()
-        _LAST_RESULT[:] = [result, self]   # so that `layer.add_metric(metric(...))` finds it
+        if isinstance(result, Tensor):   # so that `layer.add_metric(metric(...))` finds it
+            result._metric_obj = self
         return result
 
     def __repr__(self):

@@ -19,6 +19,7 @@ import numpy as np
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor, Variable
 from .metrics import Metric, _np
+from .sample_weight import align_sample_weight
 
 
 def _thresholds(thresholds, name):
@@ -62,8 +63,8 @@ class _ConfusionMetric(Metric):
                              "of y_pred")
         w = np.ones(p.shape, np.float32)
         if sample_weight is not None:    # (batch,) beside (batch, 1): one weight per row
-            sw = _np(sample_weight, np.float32)
-            w = np.broadcast_to(sw.reshape(sw.shape + (1,) * (p.ndim - sw.ndim)), p.shape)
+            w = np.broadcast_to(align_sample_weight(_np(sample_weight, np.float32), p.ndim),
+                                p.shape)
         label = (t.reshape(-1) != 0)[None, :]
         w = w.reshape(-1)[None, :]
         predicted = p.reshape(-1)[None, :] > np.asarray(self.thresholds, np.float32)[:, None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import nest
 from ..engine.tensor import Tensor, TensorShape
 from ..engine.threadstate import outside_name_scopes
-from .functional import Graph, InputLayer, is_symbolic
+from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
 from .layers import Layer, _accepts, _unique
 from .training import Trainer
@@ -277,10 +277,8 @@ class Sequential(Model):
         x = inputs
         expected = self._batch_input_shape or (
             getattr(self._layers[0], "_batch_input_shape", None) if self._layers else None)
-        if expected and expected[-1] == 1 and isinstance(x, Tensor) and \
-                len(x.shape) + 1 == len(expected):
-            from ..engine.ops import expand_dims
-            x = expand_dims(x, -1)     # as Keras conforms (batch,) to an input of (batch, 1)
+        if expected and isinstance(x, Tensor):
+            x = conform_to_input_rank(x, expected)
         for layer in self._layers:
             if not layer.built and isinstance(x, Tensor):
                 # Keras builds a Sequential's layers outside every name scope: 'dense/kernel',

@@ -54,6 +54,27 @@ def spatial_pair(value, what: str, op: str, default=1) -> tuple:
     return out
 
 
+def windowed_output_size(size, window, stride, padding):
+    """How many outputs a window of `window` elements (the dilated kernel), moved `stride`
+    at a time, gives along an axis of `size` elements, by TensorFlow's rule: with 'SAME'
+    padding (and Keras's 'causal', which pads the start only) ceil(size / stride); with
+    'VALID' the windows that fit, (size - window) // stride + 1, or size - window + 1 (zero
+    or negative, which the ops refuse as TensorFlow does) when none fits. The padding's name
+    in either case; None for an axis of unknown size."""
+    if size is None:
+        return None
+    if padding.upper() in ("SAME", "CAUSAL"):
+        return -(-size // stride)
+    return (size - window) // stride + 1 if size >= window else size - window + 1
+
+
+def output_hw(in_hw, window, strides, pads) -> tuple:
+    """(height, width) of an op's output: its windows over (H, W) padded by `pads` (top,
+    bottom, left, right) as resolved by `resolve_padding`."""
+    return tuple(windowed_output_size(in_hw[a] + pads[2 * a] + pads[2 * a + 1], window[a],
+                                      strides[a], "VALID") for a in range(2))
+
+
 def resolve_padding(padding, in_hw, window, strides, op: str, explicit_ok=True):
     """TF's 'SAME', 'VALID' or explicit [[0, 0], [top, bottom], [left, right], [0, 0]] as
     ((top, bottom, left, right), (out_h, out_w)); `window` is the dilated kernel size."""
@@ -68,13 +89,9 @@ def resolve_padding(padding, in_hw, window, strides, op: str, explicit_ok=True):
                 f"[Op:{op}]", op)
         pads, out = [], []
         for size, k, s in zip(in_hw, window, strides):
-            if mode == "VALID":
-                n = (size - k) // s + 1 if size >= k else size - k + 1
-                pads += [0, 0]
-            else:
-                n = -(-size // s)
-                total = max((n - 1) * s + k - size, 0)
-                pads += [total // 2, total - total // 2]
+            n = windowed_output_size(size, k, s, mode)
+            total = max((n - 1) * s + k - size, 0) if mode == "SAME" else 0
+            pads += [total // 2, total - total // 2]
             out.append(n)
     else:
         if not explicit_ok:
@@ -97,10 +114,7 @@ def resolve_padding(padding, in_hw, window, strides, op: str, explicit_ok=True):
             raise InvalidArgumentError(f"{op}: explicit padding must be non-negative, got "
                                        f"{rows} [Op:{op}]", op)
         pads = rows[1] + rows[2]
-        out = [(size + pads[2 * i] + pads[2 * i + 1] - k) // s + 1
-               if size + pads[2 * i] + pads[2 * i + 1] >= k else
-               size + pads[2 * i] + pads[2 * i + 1] - k + 1
-               for i, (size, k, s) in enumerate(zip(in_hw, window, strides))]
+        out = output_hw(in_hw, window, strides, pads)
     for i, n in enumerate(out):
         if n < 0:
             raise InvalidArgumentError(
@@ -145,9 +159,7 @@ def _patches(x, ksize, out_hw, strides, pads, dilations):
 
 def _conv_forward(x, w, strides, pads, dilations):
     kh, kw, ci, co = w.shape[-4:]
-    window = dilated((kh, kw), dilations)
-    out_hw = tuple((x.shape[-3 + a] + pads[2 * a] + pads[2 * a + 1] - window[a]) // strides[a]
-                   + 1 for a in range(2))
+    out_hw = output_hw(x.shape[-3:-1], dilated((kh, kw), dilations), strides, pads)
     cols = _patches(x, (kh, kw), out_hw, strides, pads, dilations)
     y = np.matmul(cols, w.reshape(w.shape[:-4] + (kh * kw * ci, co)))
     return y.reshape(y.shape[:-2] + (x.shape[-4],) + out_hw + (co,))

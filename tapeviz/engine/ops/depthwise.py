@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import pair, require, shape_list
-from .conv import _geometry, _nhwc, conv2d, dilated, pad_hw, position_slices, \
+from .conv import _geometry, _nhwc, conv2d, dilated, output_hw, pad_hw, position_slices, \
     resolve_padding, spatial_pair
 
 
@@ -35,15 +35,9 @@ def _tap(w, i, j):
     return tap.reshape(tap.shape[:-1] + (1, 1, 1) + tap.shape[-1:])
 
 
-def _out_hw(x_shape, w_shape, strides, pads, dilations):
-    window = dilated(w_shape[-4:-2], dilations)
-    return tuple((x_shape[-3 + a] + pads[2 * a] + pads[2 * a + 1] - window[a]) // strides[a]
-                 + 1 for a in range(2))
-
-
 def _forward(x, w, strides, pads, dilations):
     kh, kw, c, m = w.shape[-4:]
-    out_hw = _out_hw(x.shape, w.shape, strides, pads, dilations)
+    out_hw = output_hw(x.shape[-3:-1], dilated(w.shape[-4:-2], dilations), strides, pads)
     xp = pad_hw(x, pads)[..., None, :, :, :, :]                   # (..., 1, N, Hp, Wp, C)
     y = term = None
     for i in range(kh):              # one multiply-add of every pixel per kernel position

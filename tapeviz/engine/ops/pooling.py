@@ -20,15 +20,10 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..op import apply, defop
 from ._base import require, tensor
 from .axes import expand_dims, squeeze
-from .conv import pad_hw, position_slices, resolve_padding, spatial_pair
+from .conv import output_hw, pad_hw, position_slices, resolve_padding, spatial_pair
 from .makers import zeros
 
 _NO_DILATION = (1, 1)
-
-
-def _out_hw(in_hw, ksize, strides, pads):
-    return tuple((in_hw[a] + pads[2 * a] + pads[2 * a + 1] - ksize[a]) // strides[a] + 1
-                 for a in range(2))
 
 
 def _lowest(dtype):
@@ -51,7 +46,7 @@ def _chosen(x, ksize, strides, pads, from_first=True):
     second-order kernel (`from_first=False`) starts from the lowest value instead, as the
     forward kernel: a NaN is never chosen."""
     xp = pad_hw(x, pads)
-    out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
+    out_hw = output_hw(x.shape[-3:-1], ksize, strides, pads)
     best = np.full(x.shape[:-3] + out_hw + x.shape[-1:], _lowest(x.dtype), x.dtype)
     where = np.full(best.shape, -1, np.int8 if ksize[0] * ksize[1] < 128
                     else np.int32)
@@ -75,7 +70,7 @@ def _max_pool_forward(x, ksize, strides, pads):
     # greater: NaN is skipped (np.fmax), a window of NaN only gives the lowest value
     floats = x.dtype.kind == "f"
     xp = pad_hw(x, pads, fill=np.nan if floats else _lowest(x.dtype))
-    out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
+    out_hw = output_hw(x.shape[-3:-1], ksize, strides, pads)
     y = np.full(x.shape[:-3] + out_hw + x.shape[-1:], _lowest(x.dtype), x.dtype)
     keep = np.fmax if floats else np.maximum
     for i in range(ksize[0]):
@@ -135,7 +130,7 @@ _max_pool = defop("MaxPool", _max_pool_forward,
 
 def _window_counts(in_hw, ksize, strides, pads):
     """How many input elements (not padding) each output's window covers: (Ho, Wo, 1)."""
-    out_hw = _out_hw(in_hw, ksize, strides, pads)
+    out_hw = output_hw(in_hw, ksize, strides, pads)
     per_axis = []
     for a in range(2):
         start = np.arange(out_hw[a]) * strides[a] - pads[2 * a]
@@ -145,7 +140,7 @@ def _window_counts(in_hw, ksize, strides, pads):
 
 def _avg_pool_forward(x, ksize, strides, pads):
     xp = pad_hw(x, pads)
-    out_hw = _out_hw(x.shape[-3:-1], ksize, strides, pads)
+    out_hw = output_hw(x.shape[-3:-1], ksize, strides, pads)
     total = None
     for i in range(ksize[0]):
         for j in range(ksize[1]):
