@@ -84,6 +84,35 @@ def test_sessions_and_switches_share_one_ingest_per_recording(folder):
     assert a.dashboard.store is store and (store.n_events, store.version) == (n, version)
 
 
+def test_a_switch_sends_data_into_the_page_it_has(folder):
+    """Picking a recording again refills the page's models: it neither adds, drops nor
+    re-parents any, nor gives them other stylesheets. Each of those makes Bokeh walk every
+    model of the page (0.05-0.1 s each); a switch took four times as long when the *Compare
+    with* picker set the page's children again on every pick, which reset the stylesheets of
+    the panes the new run then changed."""
+    import panel as pn
+    from bokeh.document import Document
+    from bokeh.document.events import ModelChangedEvent
+    from tapeviz.ui.serve.compare_picker import ComparePicker
+    from tapeviz.ui.serve.recording_picker import FolderDashboard
+    f = FolderDashboard(folder)
+    ComparePicker(f)
+    doc = Document()
+    pn.template.BootstrapTemplate(main=[f.main], header=[f.header]).server_doc(doc)
+    f.picker.value = "main.tvz"             # each recording shown once: the models it needs
+    f.picker.value = "other.tvz"
+    models = {m.id for m in doc.models}
+    changed = []
+    doc.on_change(lambda e: changed.append(e))
+    f.picker.value = "main.tvz"
+    assert "MatMul" in f.dashboard.plot.nodes.data["op"]     # the switch happened
+    assert {m.id for m in doc.models} == models
+    attrs = {(type(e.model).__name__, e.attr) for e in changed
+             if isinstance(e, ModelChangedEvent)}
+    assert ("HTML", "text") in attrs                          # the status line, cards
+    assert not {a for a in attrs if a[1] in ("children", "stylesheets")}, attrs
+
+
 def test_empty_folder_says_so(tmp_path):
     from tapeviz.ui.serve.recording_picker import FolderDashboard
     f = FolderDashboard(tmp_path)

@@ -12,6 +12,8 @@ and append its class to :data:`COMPONENTS` (CONTRIBUTING.md, "Add a view").
 """
 from __future__ import annotations
 
+from functools import partial
+
 import panel as pn
 
 from ..compat import skip_mathjax, skip_webgl
@@ -98,6 +100,8 @@ class Dashboard(pn.viewable.Viewer):
                               sizing_mode="stretch_width", dynamic=False)
         self._tabs = {p.label: (self.side, i) for i, p in enumerate(in_area["side"])}
         self._tabs.update({p.label: (self.bottom, i) for i, p in enumerate(in_area["bottom"])})
+        for part in parts:
+            part.shown = partial(self._shown, part)
         self.bottom.param.watch(self._on_bottom_tab, "active")
         toolbar = [w for p in parts for w in p.toolbar()]
         return pn.Column(

@@ -45,6 +45,7 @@ class NodeTable(Component):
         frame = self._frame()
         if not frame.equals(self.table.value):
             self.table.value = frame
+            self._on_node()     # the selected node's row, in the rows now shown
 
     def _on_row(self, event):
         if event.new and event.new[0] < len(self._keys):

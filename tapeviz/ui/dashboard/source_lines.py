@@ -65,4 +65,7 @@ class SourceLines(NodeTable):
 
     @param.depends("state.tape", "state.call", watch=True)
     def _on_shown(self):
-        self.guarded(self.refresh)
+        # hidden, the table waits for its tab (the dashboard refreshes it then): a recording
+        # switch or a call picked elsewhere sends no rows nobody sees
+        if self.shown():
+            self.guarded(self.refresh)

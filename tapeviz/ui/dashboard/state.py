@@ -165,6 +165,11 @@ class Component(pn.viewable.Viewer):
     def refresh(self, force: bool = False) -> None:
         """Redraw what depends on the store's tables (the store has news)."""
 
+    def shown(self) -> bool:
+        """Whether its tab is the one shown (the dashboard that lays it out answers; a
+        ``lazy`` component's own watchers redraw only then)."""
+        return True
+
     def reset(self) -> None:
         """Forget the run shown before (the dashboard loads another)."""
 

@@ -26,6 +26,7 @@ class ComparePicker:
                                         width=240, css_classes=["tv-compare-picker"],
                                         stylesheets=[PICKER_CSS])
         self.compare: CompareView | None = None
+        self.body = folder_view.dashboard       # what the folder's page shows under its header
         self.select.param.watch(lambda e: self.update(), "value")
         folder_view.picker.param.watch(lambda e: self.update(), "value")
         folder_view.reload.on_click(lambda e: self._relist())
@@ -62,7 +63,10 @@ class ComparePicker:
         self._show(self.compare)
 
     def _show(self, body):
-        if self.view.main.objects[1] is not body:
+        # (every pick of a recording comes here: the page's layout is replaced only when the
+        # body changes, since a new list of children makes Bokeh walk the whole document)
+        if self.body is not body:
+            self.body = body
             self.view.main.objects = [self.view.message, body]
 
     def _say(self, text):

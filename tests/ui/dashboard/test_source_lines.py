@@ -82,8 +82,23 @@ def test_a_row_click_selects_the_lines_first_op_and_back(dashboard):
     assert lines.table.selection == [relu_row]
 
 
+def test_a_hidden_lines_tab_is_filled_when_shown():
+    """Hidden, the tab computes and sends no rows (a recording switch would send them for
+    nobody); shown, it has the shown tape's lines."""
+    d = ui.Dashboard(run_events(_program))
+    lines = d.parts["Lines"]
+    assert len(lines.table.value) == 0 and not lines.shown()
+    d.state.bring_forward("Lines")
+    assert lines.shown() and len(lines.table.value) == len(_marked())
+    d.state.bring_forward("Variables")
+    d.load([], title="empty")
+    d.state.bring_forward("Lines")
+    assert len(lines.table.value) == 0
+
+
 def test_another_run_empties_the_table():
     d = ui.Dashboard(run_events(_program))
+    d.state.bring_forward("Lines")
     assert len(d.parts["Lines"].table.value) > 0
     d.load([], title="empty")
     assert len(d.parts["Lines"].table.value) == 0
