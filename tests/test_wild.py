@@ -50,7 +50,6 @@ NEEDS = {
     "handson_rnn_time_series": "tf.keras.layers.LayerNormalization",
     "handson_training_deep_nets": "tf.keras.layers.PReLU",
     "keras_io_addition_rnn": "tf.keras.layers.RepeatVector",
-    "keras_io_bidirectional_lstm_imdb": "keras.preprocessing.sequence.pad_sequences",
     "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
                                      " LSTM trained on bool one-hot inputs",
     "keras_io_gradient_centralization": "tf.keras.layers.Rescaling",
@@ -58,8 +57,7 @@ NEEDS = {
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "tf.math.softmax",
     "keras_io_super_resolution": "tf.nn.depth_to_space",
-    "keras_io_text_classification_transformer": "keras.preprocessing.sequence.pad_sequences,"
-                                                " LayerNormalization, MultiHeadAttention",
+    "keras_io_text_classification_transformer": "LayerNormalization and MultiHeadAttention",
     "keras_io_timeseries_transformer": "LayerNormalization and MultiHeadAttention",
     "mit_6s191_lab1": "tf.keras.utils.set_random_seed",
     "pyimagesearch_gradient_tape": "tf.keras.optimizers.legacy",

@@ -25,6 +25,9 @@ from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from . import models  # noqa: F401
+from . import preprocessing  # noqa: F401
+
+utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
 
 # tv.keras.layers.Input, .Lambda, .Add, ...: defined in their own modules, Keras's names here
 for _name in ("Input", "InputLayer"):
