@@ -157,7 +157,20 @@ class Layer(Module):
     def call(self, inputs, *args, **kwargs):
         return inputs
 
+    @property
+    def input_shape(self):
+        """The shape of the layer's input, batch axis None, known once it was called (or
+        given `input_shape=`), as Keras's; before that an AttributeError, as Keras's."""
+        shape = self.__dict__.get("_seen_input_shape") or self.__dict__.get("_batch_input_shape")
+        if shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined input shape. Fix: call it (or the model it is in) "
+                                 "on data first, or give it input_shape=")
+        return tuple(shape)
+
     def _maybe_build(self, input_shape):
+        if input_shape is not None and "_seen_input_shape" not in self.__dict__:
+            self._seen_input_shape = (None,) + tuple(input_shape)[1:]
         if not self.built:
             with name_scope(self.name):
                 self.build(input_shape)
@@ -179,6 +192,9 @@ class Layer(Module):
             kwargs["training"] = training = outer
         elif training is None and outer is None:
             training = _training_default(self.call)   # what the call runs with, for the layers
+        if training is None and "training" not in kwargs and _training_required(self.call,
+                                                                                 1 + len(args)):
+            kwargs["training"] = None     # Keras fills a `training` the call requires
         calls["depth"] = calls.get("depth", 0) + 1
         calls["training"] = training if training is not None else outer
         try:
@@ -333,6 +349,27 @@ def _accepts(fn, arg) -> bool:
 
 
 _ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _training_required(fn, given) -> bool:
+    """Whether `fn` has a `training` parameter without a default that the `given` positional
+    arguments do not reach (Keras passes it: `def call(self, inputs, training)`)."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        position = _ACCEPTS[func]["training required at"]
+    except (KeyError, TypeError):
+        position = None
+        try:
+            for i, p in enumerate(inspect.signature(fn).parameters.values()):
+                if p.name == "training" and p.default is p.empty:
+                    position = i if p.kind is not p.KEYWORD_ONLY else float("inf")
+        except (TypeError, ValueError):
+            pass
+        try:
+            _ACCEPTS.setdefault(func, {})["training required at"] = position
+        except TypeError:
+            pass
+    return position is not None and position >= given
 
 
 def _training_default(fn):
