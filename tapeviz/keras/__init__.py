@@ -28,18 +28,26 @@ from . import models  # noqa: F401
 from . import preprocessing  # noqa: F401
 
 utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
+# the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
+for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
+              "categorical_crossentropy", "sparse_categorical_crossentropy",
+              "binary_crossentropy", "kl_divergence", "kld", "KLD", "kullback_leibler_divergence",
+              "hinge"):
+    if not hasattr(metrics, _name):
+        setattr(metrics, _name, getattr(losses, _name))
 
 # tv.keras.layers.Input, .Lambda, .Add, ...: defined in their own modules, Keras's names here
 for _name in ("Input", "InputLayer"):
     setattr(layers, _name, getattr(functional, _name))
 layers.Lambda = lambda_layer.Lambda
 layers.LeakyReLU = activation_layers.LeakyReLU
+layers.PReLU = activation_layers.PReLU
 layers.Softmax = activation_layers.Softmax
 for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
-              "add", "concatenate"):
+              "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
     setattr(layers, _name, getattr(merging, _name))
 
 
