@@ -45,21 +45,21 @@ NEEDS = {
                                           " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
-    "guide_working_with_rnns": "tf.device",
-    "handson_autoencoders_tied": "Layer.input_shape",
-    "handson_rnn_time_series": "tf.keras.layers.LayerNormalization",
-    "handson_training_deep_nets": "tf.keras.layers.PReLU",
-    "keras_io_addition_rnn": "tf.keras.layers.RepeatVector",
+    "guide_working_with_rnns": "RNN(cell) over nested inputs: a tuple of (batch, time, ...)"
+                               " tensors and a cell with two states",
+    "handson_rnn_time_series": "a Sequential given input_shape= building the sublayers that"
+                               " a custom RNN cell creates in call (Keras runs the model"
+                               " symbolically; tapeviz builds layer by layer, so the cell's"
+                               " variables appear only at the first call)",
+    "handson_training_deep_nets": "optimizer.learning_rate as a variable that keras.backend"
+                                  " set_value assigns (tapeviz keeps a Python float)",
     "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
                                      " LSTM trained on bool one-hot inputs",
-    "keras_io_gradient_centralization": "tf.keras.layers.Rescaling",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
-    "keras_io_mil_attention": "tf.math.softmax",
-    "keras_io_super_resolution": "tf.nn.depth_to_space",
-    "keras_io_text_classification_transformer": "LayerNormalization and MultiHeadAttention",
-    "keras_io_timeseries_transformer": "LayerNormalization and MultiHeadAttention",
-    "mit_6s191_lab1": "tf.keras.utils.set_random_seed",
+    "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
+                              " refuses HDF5 names)",
+    "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
     "pyimagesearch_gradient_tape": "tf.keras.optimizers.legacy",
     "tf_keras_gradients_test": "tf.test (TestCase, compute_gradient)",
     "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"
