@@ -72,6 +72,13 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
 
+from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
+
+# tf.keras.optimizers.legacy, importable as a module as TensorFlow's is
+# (`from tensorflow.keras.optimizers.legacy import Adam`)
+optimizers.legacy = _optimizers_legacy
+_sys.modules[optimizers.__name__ + ".legacy"] = _optimizers_legacy
+
 from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
 
 callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpoint(path, ...)
