@@ -65,7 +65,6 @@ NEEDS = {
                                  " (and optimizer.lr as a variable with .numpy())",
     "tutorial_imbalanced_data": "tf.keras.metrics.AUC",
     "tutorial_save_and_load": "whole-model saving: model.save and tf.keras.models.load_model",
-    "tutorial_time_series": "tf.keras.utils.timeseries_dataset_from_array",
 }
 
 
