@@ -31,6 +31,7 @@ from . import train  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402
+from .device_config import device  # noqa: F401,E402
 
 # tf.* functions on symbolic Keras inputs make layers, as in TF-Keras (keras/op_layers.py)
 keras.op_layers.wrap_top_level(_sys.modules[__name__], _ops_all + ["abs", "pow", "round"])

@@ -20,3 +20,49 @@ def swish(features, beta=1.0, name=None):
 
 
 silu = swish
+
+
+def _block_size(block_size, what):
+    if not isinstance(block_size, int) or block_size < 2:
+        from .errors import InvalidArgumentError
+        raise InvalidArgumentError(f"{what}: block_size should be > 1, got {block_size!r}")
+    return block_size
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):
+    """Blocks of channels moved to space: (b, h, w, c) -> (b, h·bs, w·bs, c/bs²), channel
+    (i·bs + j)·c' + k going to row offset i, column offset j (TensorFlow's NHWC order)."""
+    from .engine.ops import reshape, transpose
+    from .engine.convert import convert_to_tensor
+    bs = _block_size(block_size, "depth_to_space")
+    x = convert_to_tensor(input)
+    if data_format != "NHWC" or x._value.ndim != 4:
+        raise ValueError(f"depth_to_space: tapeviz takes a rank-4 NHWC input, got shape "
+                         f"{tuple(x.shape)} and data_format={data_format!r}. Fix: "
+                         "channels-last (batch, height, width, channels)")
+    b, h, w, c = x._value.shape
+    if c % (bs * bs):
+        from .errors import InvalidArgumentError
+        raise InvalidArgumentError(f"depth_to_space: input depth {c} of shape {tuple(x.shape)} "
+                                   f"should be divisible by block_size_sq {bs * bs}")
+    y = transpose(reshape(x, [b, h, w, bs, bs, c // (bs * bs)]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h * bs, w * bs, c // (bs * bs)])
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):
+    """depth_to_space's inverse: (b, h, w, c) -> (b, h/bs, w/bs, c·bs²)."""
+    from .engine.ops import reshape, transpose
+    from .engine.convert import convert_to_tensor
+    bs = _block_size(block_size, "space_to_depth")
+    x = convert_to_tensor(input)
+    if data_format != "NHWC" or x._value.ndim != 4:
+        raise ValueError(f"space_to_depth: tapeviz takes a rank-4 NHWC input, got shape "
+                         f"{tuple(x.shape)} and data_format={data_format!r}. Fix: "
+                         "channels-last (batch, height, width, channels)")
+    b, h, w, c = x._value.shape
+    if h % bs or w % bs:
+        from .errors import InvalidArgumentError
+        raise InvalidArgumentError(f"space_to_depth: image width {w} and height {h} of shape "
+                                   f"{tuple(x.shape)} should be divisible by block_size: {bs}")
+    y = transpose(reshape(x, [b, h // bs, bs, w // bs, bs, c]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h // bs, w // bs, bs * bs * c])

@@ -88,6 +88,17 @@ class _Operand:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape) -> None:
+        """Check that the (always fully known) shape fits `shape`, whose None entries match
+        any size, as TensorFlow's `set_shape`; an eager tensor's shape does not change."""
+        wanted = None if shape is None else list(TensorShape(shape)) if not isinstance(
+            shape, TensorShape) else list(shape)
+        have = self._value.shape
+        if wanted is not None and (len(wanted) != len(have) or any(
+                w is not None and int(w) != h for w, h in zip(wanted, have))):
+            raise ValueError(f"Tensor's shape {tuple(have)} is not compatible with supplied "
+                             f"shape {wanted}.")
+
     def numpy(self):
         """The value as NumPy (a copy-free view for arrays). The result leaves the tape."""
         value = self._read()

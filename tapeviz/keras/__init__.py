@@ -25,6 +25,17 @@ from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from . import models  # noqa: F401
+from . import preprocessing  # noqa: F401
+
+utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
+utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
+# the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
+for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
+              "categorical_crossentropy", "sparse_categorical_crossentropy",
+              "binary_crossentropy", "kl_divergence", "kld", "KLD", "kullback_leibler_divergence",
+              "hinge"):
+    if not hasattr(metrics, _name):
+        setattr(metrics, _name, getattr(losses, _name))
 
 # tv.keras.layers.Input, .Lambda, .Add, ...: defined in their own modules, Keras's names here
 for _name in ("Input", "InputLayer"):
@@ -34,7 +45,7 @@ for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegative
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
-              "add", "concatenate"):
+              "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
     setattr(layers, _name, getattr(merging, _name))
 
 
@@ -58,6 +69,13 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
+
+from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
+
+# tf.keras.optimizers.legacy, importable as a module as TensorFlow's is
+# (`from tensorflow.keras.optimizers.legacy import Adam`)
+optimizers.legacy = _optimizers_legacy
+_sys.modules[optimizers.__name__ + ".legacy"] = _optimizers_legacy
 
 from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
 

@@ -1,7 +1,10 @@
 """Activation layers with parameters of their own (Keras 2's names and defaults)."""
 from __future__ import annotations
 
-from ..engine.ops.nn import leaky_relu
+from ..engine.ops.nn import leaky_relu, relu
+from . import constraints as _constraints
+from . import initializers as _initializers
+from . import regularizers as _regularizers
 from .layers_base import Layer
 
 
@@ -54,3 +57,39 @@ class Softmax(Layer):
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
+
+
+class PReLU(Layer):
+    """`PReLU()`: x where x > 0, alpha·x elsewhere, with a learned `alpha` per input entry
+    (batch axis excluded; one per `shared_axes` group), zeros at first: relu(x) - alpha·relu(-x),
+    as Keras computes it."""
+
+    def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None,
+                 shared_axes=None, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.alpha_initializer = _initializers.get(alpha_initializer)
+        self.alpha_regularizer = _regularizers.get(alpha_regularizer)
+        self.alpha_constraint = _constraints.get(alpha_constraint)
+        if shared_axes is None or isinstance(shared_axes, (list, tuple)):
+            self.shared_axes = list(shared_axes) if shared_axes is not None else None
+        else:
+            self.shared_axes = [shared_axes]
+        self.alpha = None
+
+    def build(self, input_shape):
+        param_shape = [int(d) if d is not None else 1 for d in tuple(input_shape)[1:]]
+        for axis in self.shared_axes or ():
+            param_shape[axis - 1] = 1
+        self.alpha = self.add_weight("alpha", param_shape, initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer,
+                                     constraint=self.alpha_constraint)
+        self.built = True
+
+    def call(self, inputs):
+        pos = relu(inputs)
+        neg = -self.alpha * relu(-inputs)
+        return pos + neg
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)

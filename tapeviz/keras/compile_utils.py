@@ -115,6 +115,8 @@ class LossesContainer:
         for i, (loss, y_t, y_p) in enumerate(zip(self.losses, ys_true, ys_pred)):
             if loss is None or y_t is None:
                 continue
+            if y_t.shape.rank == 1 and y_p.shape.rank == 2:     # Keras's match of ranks:
+                y_t = expand_dims(y_t, -1)                      # labels (batch,) -> (batch, 1)
             value = loss(y_t, y_p, sample_weight=weights[i])
             batch = int(y_p.shape[0]) if y_p.shape.rank else 1
             if self.per_output:

@@ -2,7 +2,8 @@
 role: layers_base (`Layer`), layers_core (`Dense`, `Flatten`, `Activation`, `ReLU`,
 `Dropout`, `Reshape`, `Embedding`), activation_layers (`LeakyReLU`, `Softmax`), layers_conv (`Conv1D`, `Conv2D`,
 `Conv2DTranspose`, `Conv1DTranspose`), layers_pooling (`MaxPooling1D`/`2D`,
-`AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`),
+`AveragePooling1D`/`2D`, the global poolings), layers_normalization (`BatchNormalization`), layers_layer_normalization
+(`LayerNormalization`), layers_attention (`MultiHeadAttention`),
 layers_preprocessing (`Normalization`), layers_reshaping (`UpSampling2D`, `ZeroPadding2D`,
 `Cropping2D`); `experimental.RandomFourierFeatures` (layers_kernelized), `Input`,
 `InputLayer`, `Lambda` and the merging layers (`Add`, `Concatenate`, ...) are added by
@@ -23,12 +24,15 @@ from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # no
                           reset_uids, to_snake_case, unique_name)
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
                           ReLU, Reshape)
-from .activation_layers import LeakyReLU, Softmax  # noqa: F401
+from .activation_layers import LeakyReLU, PReLU, Softmax  # noqa: F401
 from .layers_conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
-from .layers_preprocessing import Normalization  # noqa: F401
-from .layers_reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
+from .layers_layer_normalization import LayerNormalization  # noqa: F401
+from .layers_attention import MultiHeadAttention  # noqa: F401
+from .layers_preprocessing import Normalization, Rescaling  # noqa: F401
+from .layers_reshaping import (Cropping2D, RepeatVector, UpSampling2D,  # noqa: F401
+                               ZeroPadding2D)
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
                              GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                              GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)

@@ -6,9 +6,7 @@ its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
 """
 from __future__ import annotations
 
-import inspect
 import threading
-import weakref
 
 import numpy as np
 
@@ -25,6 +23,7 @@ from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
+from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
 
 class Layer(Module):
     """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
@@ -158,7 +157,20 @@ class Layer(Module):
     def call(self, inputs, *args, **kwargs):
         return inputs
 
+    @property
+    def input_shape(self):
+        """The shape of the layer's input, batch axis None, known once it was called (or
+        given `input_shape=`), as Keras's; before that an AttributeError, as Keras's."""
+        shape = self.__dict__.get("_seen_input_shape") or self.__dict__.get("_batch_input_shape")
+        if shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined input shape. Fix: call it (or the model it is in) "
+                                 "on data first, or give it input_shape=")
+        return tuple(shape)
+
     def _maybe_build(self, input_shape):
+        if input_shape is not None and "_seen_input_shape" not in self.__dict__:
+            self._seen_input_shape = (None,) + tuple(input_shape)[1:]
         if not self.built:
             with name_scope(self.name):
                 self.build(input_shape)
@@ -180,6 +192,9 @@ class Layer(Module):
             kwargs["training"] = training = outer
         elif training is None and outer is None:
             training = _training_default(self.call)   # what the call runs with, for the layers
+        if training is None and "training" not in kwargs and _training_required(self.call,
+                                                                                 1 + len(args)):
+            kwargs["training"] = None     # Keras fills a `training` the call requires
         calls["depth"] = calls.get("depth", 0) + 1
         calls["training"] = training if training is not None else outer
         try:
@@ -311,48 +326,6 @@ def _unique(variables) -> list:
             seen.add(id(v))
             out.append(v)
     return out
-
-
-def _accepts(fn, arg) -> bool:
-    """Whether `fn` takes the keyword `arg` (asked on every `model(x, training=True)`: the
-    answer is kept per function)."""
-    func = getattr(fn, "__func__", fn)
-    try:
-        return _ACCEPTS[func][arg]
-    except (KeyError, TypeError):
-        pass
-    try:
-        params = inspect.signature(fn).parameters
-        answer = arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-    except (TypeError, ValueError):
-        answer = False
-    try:
-        _ACCEPTS.setdefault(func, {})[arg] = answer
-    except TypeError:          # (a callable that cannot be weakly referenced: not kept)
-        pass
-    return answer
-
-
-_ACCEPTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _training_default(fn):
-    """The default of `fn`'s `training` parameter (None when it has none), kept per function."""
-    func = getattr(fn, "__func__", fn)
-    try:
-        return _ACCEPTS[func]["training default"]
-    except (KeyError, TypeError):
-        pass
-    try:
-        param = inspect.signature(fn).parameters.get("training")
-        default = None if param is None or param.default is param.empty else param.default
-    except (TypeError, ValueError):
-        default = None
-    try:
-        _ACCEPTS.setdefault(func, {})["training default"] = default
-    except TypeError:
-        pass
-    return default
 
 
 def _leaves(value):

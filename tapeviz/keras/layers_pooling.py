@@ -74,9 +74,15 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        channels_last(data_format, type(self).__name__)
-        self.data_format = "channels_last"
+        if data_format != "channels_first":     # (a global mean needs no NCHW kernel)
+            channels_last(data_format, type(self).__name__)
+        self.data_format = data_format or "channels_last"
         self.keepdims = bool(keepdims)
+
+    def _axes(self):
+        """The axes reduced: those between the batch and the channels."""
+        first = 1 if self.data_format == "channels_last" else 2
+        return list(range(first, first + self._rank - 2))
 
     def call(self, inputs):
         x = convert_to_tensor(inputs)
@@ -84,12 +90,12 @@ class _GlobalPooling(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
                              f"expected ndim={self._rank}, found ndim={x._value.ndim}. Full "
                              f"shape received: {tuple(x.shape)}")
-        axes = list(range(1, self._rank - 1))
-        return type(self)._reduce(x, axis=axes, keepdims=self.keepdims)
+        return type(self)._reduce(x, axis=self._axes(), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):
-        kept = (1,) * (self._rank - 2) if self.keepdims else ()
-        return (input_shape[0],) + kept + (input_shape[-1],)
+        axes = self._axes()
+        return tuple(1 if i in axes else d for i, d in enumerate(input_shape)
+                     if self.keepdims or i not in axes)
 
 
 class _GlobalPooling2D(_GlobalPooling):
@@ -108,6 +114,10 @@ class GlobalAveragePooling1D(_GlobalPooling1D):
     def call(self, inputs, mask=None):
         if mask is None:
             return super().call(inputs)
+        if self.data_format == "channels_first":
+            raise ValueError(f"GlobalAveragePooling1D {self.name!r}: a mask with "
+                             "data_format='channels_first' is not supported by tapeviz. Fix: "
+                             "data_format='channels_last'")
         from ..engine.ops import cast, expand_dims, reduce_sum
         x = convert_to_tensor(inputs)
         weights = expand_dims(cast(mask, x.dtype), 2)

@@ -1,4 +1,4 @@
-"""`Normalization`: Keras's feature-wise standardisation layer, `(x - mean) / sqrt(variance)`
+"""`Rescaling`: x · scale + offset; `Normalization`: Keras's feature-wise standardisation layer, `(x - mean) / sqrt(variance)`
 with the statistics set by `adapt(data)` or given, kept as non-trainable weights as Keras
 keeps them (`mean`, `variance`, `count`)."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.convert import convert_to_tensor
-from ..engine.ops import maximum, reshape, sqrt
+from ..engine.ops import cast, maximum, reshape, sqrt
 from ..engine.tensor import _Operand
 from . import backend as _backend
 from .layers_base import Layer, _float_input
@@ -78,3 +78,24 @@ class Normalization(Layer):
         if self.invert:
             return self.mean + x * scale
         return (x - self.mean) / scale
+
+
+class Rescaling(Layer):
+    """`Rescaling(scale, offset=0.0)`: inputs cast to the layer's float dtype, times `scale`,
+    plus `offset` (`Rescaling(1.0 / 255)` maps pixels to [0, 1])."""
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale, self.offset = scale, offset
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        if x._value.dtype != self._dtype.np:
+            x = cast(x, self._dtype)
+        return x * cast(self.scale, self._dtype) + cast(self.offset, self._dtype)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "scale": self.scale, "offset": self.offset}

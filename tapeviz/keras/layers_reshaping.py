@@ -1,12 +1,12 @@
 """Layers that resize images: `UpSampling2D` (nearest neighbour), `ZeroPadding2D` and
-`Cropping2D`, channels last; written with other ops (reshape and broadcast, concat with
+`Cropping2D`, channels last; and `RepeatVector`; written with other ops (reshape and broadcast, concat with
 zeros, slicing), so their gradients are those ops' gradients."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..engine.convert import convert_to_tensor
-from ..engine.ops import broadcast_to, concat, reshape, zeros
+from ..engine.ops import broadcast_to, concat, expand_dims, reshape, tile, zeros
 from .layers_base import Layer
 from .layers_conv import channels_last, check_rank, int_tuple
 
@@ -113,3 +113,26 @@ class Cropping2D(_Resizing):
         b, h, w, c = input_shape
         (t, bo), (le, r) = self.cropping
         return (b, None if h is None else h - t - bo, None if w is None else w - le - r, c)
+
+
+class RepeatVector(Layer):
+    """`RepeatVector(n)`: (batch, features) -> (batch, n, features), each row repeated n times
+    (the decoder input of Keras's sequence-to-sequence examples)."""
+
+    def __init__(self, n, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(n, (int, np.integer)):
+            raise TypeError(f"Expected an integer value for `n`, got {type(n).__name__} "
+                            f"(RepeatVector {self.name!r})")
+        self.n = int(n)
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        if x._value.ndim != 2:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected ndim=2, found ndim={x._value.ndim}. Full shape "
+                             f"received: {tuple(x.shape)}. Fix: flatten it to (batch, features)")
+        return tile(expand_dims(x, 1), [1, self.n, 1])
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self.n, input_shape[1])

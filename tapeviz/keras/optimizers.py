@@ -37,10 +37,21 @@ _ONE = np.int64(1)
 class Optimizer:
     """Base: `apply_gradients(zip(grads, vars))`, `minimize(loss, var_list, tape)`."""
 
-    def __init__(self, learning_rate=0.001, name=None, **kwargs):
+    def __init__(self, learning_rate=0.001, name=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, weight_decay=None, use_ema=False, jit_compile=True,
+                 **kwargs):
         self.name = name or type(self).__name__
         _check_learning_rate(learning_rate, self.name)
         self._learning_rate = learning_rate
+        if clipnorm is not None and global_clipnorm is not None:
+            raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
+                             f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        if weight_decay or use_ema:
+            raise NotImplementedError(f"{self.name}: weight_decay and use_ema are not supported "
+                                      "by tapeviz. Fix: leave them at their defaults (a decay "
+                                      "can be written as a regularizer)")
+        _process_kwargs(kwargs, self.name, type(self).__name__)
         self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._slots: dict = {}
 
@@ -93,6 +104,7 @@ class Optimizer:
                           "loss. They are not updated. (tape.explain(loss, variables) says "
                           "why.)", UserWarning, stacklevel=2)
         lrs: dict = {}      # the learning rate, read once per call and dtype
+        updates = []
         for g, v in pairs:
             if g is None:
                 continue
@@ -106,6 +118,8 @@ class Optimizer:
                     f"{g.shape}, shapes must be equal. Fix: pair each gradient with its own "
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
+            updates.append((v, g))
+        for v, g in self._clipped(updates):
             dtype = v._value.dtype
             lr = lrs.get(dtype)
             if lr is None:
@@ -117,6 +131,29 @@ class Optimizer:
         if not assign_quiet(self.iterations, _ONE, "assign_add"):
             self.iterations.assign_add(_ONE)
         return self.iterations
+
+    def _clipped(self, updates):
+        """The (variable, gradient) pairs with Keras's clipping: `clipnorm` (each gradient's
+        norm at most that), else `global_clipnorm` (all of them together), else `clipvalue`
+        (each entry in [-clipvalue, clipvalue]); TensorFlow's formulas, in the gradient's dtype."""
+        if self.clipnorm and self.clipnorm > 0:
+            out = []
+            for v, g in updates:
+                l2sum = np.sum(g * g)
+                norm = np.sqrt(l2sum) if l2sum > 0 else l2sum
+                clip = np.asarray(self.clipnorm, g.dtype)
+                out.append((v, (g * clip / np.maximum(norm, clip)).astype(g.dtype, copy=False)))
+            return out
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            total = np.sqrt(sum(np.sum(np.square(g), dtype=np.float64) for _, g in updates))
+            clip = float(self.global_clipnorm)
+            scale = clip * min(1.0 / total if total > 0 else np.inf, 1.0 / clip)
+            return [(v, (g * np.asarray(scale, g.dtype)).astype(g.dtype, copy=False))
+                    for v, g in updates]
+        if self.clipvalue and self.clipvalue > 0:
+            return [(v, np.clip(g, -self.clipvalue, self.clipvalue).astype(g.dtype, copy=False))
+                    for v, g in updates]
+        return updates
 
     def minimize(self, loss, var_list, tape=None):
         """`loss` a callable (run under a new tape) or a tensor computed under `tape`."""
@@ -146,6 +183,24 @@ class Optimizer:
 
     def variables(self) -> list:
         return [self.iterations] + list(self._slots.values())
+
+
+def _process_kwargs(kwargs, name, cls):
+    """tf-keras's optimizers: `lr` is warned about and ignored (learning_rate keeps its
+    default), the legacy `decay` is refused, any other unknown argument too."""
+    if kwargs.pop("lr", None):
+        warnings.warn(f"`lr` is deprecated in TF-Keras optimizer, please use `learning_rate` or "
+                      f"use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.{cls}.",
+                      UserWarning, stacklevel=3)
+    kwargs.pop("is_legacy_optimizer", None)
+    for k in kwargs:
+        if k in ("decay", "gradient_aggregator", "gradient_transformers"):
+            raise ValueError(f"{k} is deprecated in the new TF-Keras optimizer, please check the "
+                             "docstring for valid arguments, or use the legacy optimizer, e.g., "
+                             f"tf.keras.optimizers.legacy.{cls}.")
+        raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
+                        f"`optimizer_experimental.Optimizer`. ({name}: tapeviz takes "
+                        "Keras's arguments)")
 
 
 def _check_learning_rate(lr, name):

@@ -21,3 +21,15 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     categorical = np.zeros((y.shape[0], num_classes), dtype=dtype)
     categorical[np.arange(y.shape[0]), y] = 1
     return np.reshape(categorical, input_shape + (num_classes,))
+
+
+def set_random_seed(seed):
+    """Seed Python's `random`, NumPy's global generator and `tv.random` at once, as Keras's
+    `set_random_seed` does (tapeviz's draws are reproducible, not TensorFlow's numbers)."""
+    import random as _random
+    from .. import random as _tv_random
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed}")
+    _random.seed(int(seed))
+    np.random.seed(int(seed))
+    _tv_random.set_seed(int(seed))

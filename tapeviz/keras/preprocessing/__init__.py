@@ -1,0 +1,5 @@
+"""`tv.keras.preprocessing`: Keras's data helpers by their old module paths
+(`keras.preprocessing.sequence.pad_sequences`,
+`keras.preprocessing.timeseries_dataset_from_array`); `tv.keras.utils` has them too."""
+from . import sequence, timeseries  # noqa: F401
+from .timeseries import timeseries_dataset_from_array  # noqa: F401
