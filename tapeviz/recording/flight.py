@@ -338,8 +338,14 @@ class FlightRecorder:
     def close(self) -> None:
         """Write what is left: the events of a call still under way (the run may have stopped
         in it), those the engine added to a written call after it was written, and the
-        scalars logged since the last call."""
+        scalars logged since the last call. The ring's calls go: no anomaly can come for them
+        now, and the recording object may outlive its file (``with tv.record(p) as rec``)
+        while their events hold every tensor of those steps."""
         with self._lock:
+            for held in self.ring:
+                self._let_go(held)
+            self.ring.clear()
+            self.ring_held = 0
             left = []
             for call in {id(c): c for c in self._where.values()}.values():
                 if call.state == UNDER_WAY:
