@@ -14,10 +14,19 @@ the mean over the run (those included), each as a ratio to off, and the recordin
 step. The last lines put the two targets beside their measures: the W3 step and the Dense
 loop with the defaults at most 1.05x and 1.5x their unrecorded time. Nothing is asserted:
 this is a measurement.
+
+``--holding`` adds three modes that record nothing, to tell what holding a call's events
+costs from what making them costs: ``listen``, a subscriber that drops every event unread;
+``hold-call``, one that keeps the events of the call under way until its
+``gradient_finished`` (what the flight policy holds until it decides a call); ``hold``, one
+that keeps those of the five calls before it too (the policy's ring, whose payloads are built
+only if written, so their tensors stay alive). All get the same events, made the same way;
+only the references differ.
 """
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import statistics
 import sys
@@ -87,11 +96,36 @@ MODES = {"off": None, "default": {}, "full": {"full": True},
          "no-ring": {"flight": {"before": 0}}}
 
 
+class Holder:
+    """A subscriber that keeps the events of the call under way and of the ``calls`` before
+    it, unread (a call ends at its ``gradient_finished``); ``Holder(None)`` keeps none."""
+
+    def __init__(self, calls):
+        self.keeps = calls is not None
+        self.calls = collections.deque(maxlen=calls or 0)
+        self.current = []
+
+    def __call__(self, event):
+        if self.keeps:
+            self.current.append(event)
+            if type(event) is tv.events.GradientFinished:
+                self.calls.append(self.current)
+                self.current = []
+
+
+HOLDING = {"listen": None, "hold-call": 0, "hold": 5}
+
+
 def one(loop, mode, folder):
     """(CPU seconds of each step, bytes a step) of one run of ``loop`` in ``mode``."""
     path = os.path.join(folder, f"{mode}.tvz")
     ticks = [_clock()]
-    if MODES[mode] is None:
+    if mode in HOLDING:
+        # (holds_unbuilt=False: the events stay unbuilt however many it keeps, as the ring's)
+        with tv.events.subscribe(Holder(HOLDING[mode]), holds_unbuilt=False):
+            steps = loop(ticks)
+        size = 0
+    elif MODES[mode] is None:
         steps = loop(ticks)
         size = 0
     else:
@@ -106,13 +140,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--w3-steps", type=int, default=100)
+    parser.add_argument("--holding", action="store_true",
+                        help="add the modes listen, hold-call and hold (see the module's doc)")
     args = parser.parse_args(argv)
     loops = {"dense": ("Dense 16-16-4, SGD, 300 steps", lambda t: dense(300, t)),
              "w3": (f"W3 784-256-256-10, batch 256, SGD, {args.w3_steps} steps",
                     lambda t: w3(args.w3_steps, t)),
              "regression": ("3-4-1 regression, 300 steps, NaN at step 217",
                             lambda t: nan_regression.train(300, 217, ticks=t))}
-    modes = list(MODES)
+    modes = list(MODES) + (list(HOLDING) if args.holding else [])
     ratios = {}
     with tempfile.TemporaryDirectory(prefix="tapeviz-flight-") as folder:
         for key, (name, loop) in loops.items():

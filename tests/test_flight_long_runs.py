@@ -1,7 +1,9 @@
 """The flight policy over long runs: a NaN at any step is in the file with its lead-up, a
 10,000-step run stays under 1 KiB a step, and the view opens on the NaN."""
+import gc
 import os
 import sys
+import weakref
 
 import numpy as np
 import pytest
@@ -88,3 +90,30 @@ def test_ten_thousand_steps_with_a_nan_at_step_7321(tmp_path):
     losses = [s["step"] for r in rows if r.get("kind") == "call_summary"
               for s in r["scalars"]]
     assert losses == list(range(1, steps))
+
+
+def _steps(x, w, n) -> list:
+    """``n`` training steps; weak references to an activation of each (this frame, whose
+    locals a recording reads for names, goes when it returns)."""
+    made = []
+    for _ in range(n):
+        with tv.GradientTape() as tape:
+            h = tv.matmul(x, w)
+            loss = tv.reduce_sum(h * h)
+        made.append(weakref.ref(h._value))
+        w.assign_sub(0.01 * tape.gradient(loss, w))
+    return made
+
+
+def test_a_closed_recording_lets_go_of_the_tensors_of_its_ring(tmp_path):
+    """After ``with tv.record(path) as rec:`` the object lives on, but the steps in its ring
+    can no longer be written: their arrays must not stay alive with it."""
+    x = tv.constant(np.ones((4, 3), np.float32))
+    w = tv.Variable(np.full((3, 2), 0.5, np.float32))
+    with tv.record(tmp_path / "run.tvz") as rec:
+        made = _steps(x, w, 6)          # calls 1-3 kept (the first ones), 4-6 in the ring
+        assert len(rec.flight.ring) == 3
+    gc.collect()        # (a step's tensors and nodes refer to each other)
+    assert rec.flight.ring_held == 0 and not rec.flight.ring
+    # (the kept calls' arrays may stay in the summaries' bounded cache: they were summarized)
+    assert [ref() is None for ref in made[3:]] == [True] * 3
