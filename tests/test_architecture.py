@@ -104,3 +104,32 @@ def test_no_module_is_longer_than_400_lines():
     long = {str(p.relative_to(PKG)): n for p in sorted(PKG.rglob("*.py"))
             if (n := len(p.read_text().splitlines())) > 400}
     assert long == {}
+
+
+def _private_imports(path):
+    """Imports in ``path`` of another package's private module or name: a dotted part or an
+    imported name starting with one underscore (``numpy._core``, ``from x import _y``)."""
+    for mod, level in _imports(path):
+        absolute = _absolute(path, mod, level)
+        if absolute.split(".")[0] in ("tapeviz", "__future__"):
+            continue
+        if any(part.startswith("_") and not part.startswith("__") for part in absolute.split(".")):
+            yield absolute
+
+
+def test_private_apis_of_dependencies_are_reached_only_through_compat():
+    offenders = [(str(p.relative_to(PKG)), mod) for p in PKG.rglob("*.py")
+                 if p != PKG / "compat.py" for mod in _private_imports(p)]
+    assert offenders == []
+
+
+def test_the_private_import_check_sees_one(tmp_path):
+    # the check above, on code written by hand: it must name NumPy's private module
+    sample = PKG / "engine" / "_sample_for_the_check.py"
+    sample.write_text("from numpy._core.umath import _make_extobj\nimport json.decoder\n"
+                      "from .op import _record\n")
+    try:
+        assert sorted(set(_private_imports(sample))) == ["numpy._core.umath",
+                                                         "numpy._core.umath._make_extobj"]
+    finally:
+        sample.unlink()

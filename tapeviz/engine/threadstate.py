@@ -20,17 +20,10 @@ import operator
 import threading
 
 # NaN and Inf are results to explain, not warnings to print (TensorFlow prints nothing): ops
-# run their kernels inside a context whose NumPy error state (NumPy's own, private, context
-# variable) is "ignore". Entering a ready-made context (`Context.run`) costs about a tenth of
-# setting and resetting the variable around each kernel. A context can be entered by one
-# thread at a time: each thread has its own (`ThreadState.quiet_run`).
-try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _NUMPY_ERRSTATE
-    from numpy._core.umath import _make_extobj
-    _IGNORE_ALL = _make_extobj(all="ignore")
-except ImportError:  # NumPy 1.x: no cheap switch; NumPy's warnings then show
-    _NUMPY_ERRSTATE = contextvars.ContextVar("tapeviz_quiet", default=None)
-    _IGNORE_ALL = True
+# run their kernels inside a context whose NumPy error state is "ignore" (compat.py, 8). A
+# context can be entered by one thread at a time: each thread has its own
+# (`ThreadState.quiet_run`).
+from ..compat import IGNORE_ALL as _IGNORE_ALL, NUMPY_ERRSTATE as _NUMPY_ERRSTATE
 
 #: `call(f, *args)` is `f(*args)`: how a kernel runs when the quiet context is already entered
 call = getattr(operator, "call", lambda f, *args, **kwargs: f(*args, **kwargs))

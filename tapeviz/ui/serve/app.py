@@ -23,7 +23,7 @@ from functools import partial
 
 import panel as pn
 
-from tapeviz.ui.compat import close_component_route, escape_title_when_served
+from tapeviz.compat import close_component_route, escape_title_when_served
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None,

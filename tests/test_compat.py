@@ -1,4 +1,4 @@
-"""The patches of tapeviz/ui/compat.py against the installed Panel: each test fails if an
+"""The patches of tapeviz/compat.py against the installed Panel: each test fails if an
 upgrade moves what the patch relies on (then the patch must be redone, not dropped)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from tapeviz.ui import compat
+from tapeviz import compat
 
 
 def test_panel_still_serves_components_through_the_handler_compat_patches():
@@ -207,3 +207,27 @@ def test_no_script_outside_compat_reaches_into_bokehjs_views():
     assert offenders == []
     from tapeviz.ui.graph.plot_js import REVEAL_JS, ZOOM_JS
     assert compat.PLOT_ELEMENT_JS in REVEAL_JS and compat.PLOT_ELEMENT_JS in ZOOM_JS
+
+
+# ---- 8. NumPy's error state -------------------------------------------------------------------
+def test_numpy_errstate_is_numpys_own_context_variable():
+    import numpy as np
+    outside = compat.NUMPY_ERRSTATE.get()
+    with np.errstate(all="ignore"):
+        inside = compat.NUMPY_ERRSTATE.get()
+    assert inside is not outside          # np.errstate sets this very variable
+
+
+def test_a_kernel_in_the_ignore_all_context_warns_of_nothing():
+    import contextvars
+    import numpy as np
+    big = np.float32(3e38)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning):           # NumPy's own state warns on overflow
+            with np.errstate(over="warn"):
+                np.multiply(big, np.float32(10))
+        quiet = contextvars.Context()
+        quiet.run(compat.NUMPY_ERRSTATE.set, compat.IGNORE_ALL)
+        with np.errstate(over="warn"):                # (the context has its own state)
+            assert np.isinf(quiet.run(np.multiply, big, np.float32(10)))

@@ -1,8 +1,11 @@
-"""Every place where tapeviz reaches into Panel's, Bokeh's or Tornado's non-public API.
+"""Every place where tapeviz reaches into a dependency's non-public API: NumPy's, Panel's,
+Bokeh's or Tornado's.
 
-Each is a small function here with a test in tests/ui/test_compat.py that fails if an upgrade
-moves what it relies on (then the function must be redone, not dropped). Nothing else in
-tapeviz touches a private name of those libraries.
+Each is a small function or name here with a test in tests/test_compat.py that fails if an
+upgrade moves what it relies on (then it must be redone, not dropped). Nothing else in
+tapeviz touches a private name of those libraries (tests/test_architecture.py checks the
+imports). Panel and Bokeh are imported inside the functions, so the engine can import this
+module without loading the dashboard's libraries.
 
 1. :func:`close_component_route`. Panel's ``/components/<module>/<class>/<attr>/<file>``
    route (``panel.io.server.ComponentResourceHandler``) imports ``<module>`` by the name in
@@ -38,12 +41,30 @@ tapeviz touches a private name of those libraries.
    view index (``Bokeh.index``) and the view's ``el``, so the graph's scripts can scroll the
    page to it. (A plot's size in pixels they read from the public ``inner_width`` and
    ``inner_height`` properties.)
+
+8. :data:`NUMPY_ERRSTATE` and :data:`IGNORE_ALL`: NumPy's error state is a context variable
+   (``numpy._core._ufunc_config._extobj_contextvar``); the engine runs kernels in a context
+   where it holds "ignore everything" (NaN and Inf are results to explain, not warnings to
+   print, as in TensorFlow). Entering a ready-made context costs about a tenth of
+   ``np.errstate`` around each kernel. On a NumPy without it (1.x), a stand-in variable of
+   our own: kernels then run as the user's error state says, and NumPy's warnings show.
 """
 from __future__ import annotations
 
+import contextvars
 import html
 import sys
 from contextlib import contextmanager
+
+# ---- 8. NumPy's error state --------------------------------------------------------------------
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as NUMPY_ERRSTATE
+    from numpy._core.umath import _make_extobj
+    #: the value of NUMPY_ERRSTATE under ``np.errstate(all="ignore")``
+    IGNORE_ALL = _make_extobj(all="ignore")
+except ImportError:  # NumPy 1.x: no cheap switch; NumPy's warnings then show
+    NUMPY_ERRSTATE = contextvars.ContextVar("tapeviz_quiet", default=None)
+    IGNORE_ALL = True
 
 #: Packages whose already-imported modules the component route may still serve.
 SERVED_PACKAGES = ("panel", "bokeh", "tapeviz")
