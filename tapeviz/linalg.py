@@ -1,5 +1,5 @@
 """`tv.linalg`: matrix ops."""
-from .engine.ops.linalg import det, diag_part, inv, matmul, solve, tensordot, trace  # noqa: F401
+from .engine.ops.linalg import det, diag_part, inv, matmul, matvec, solve, tensordot, trace  # noqa: F401
 from .engine.ops.makers import eye  # noqa: F401
 from .engine.ops.linalg import norm  # noqa: F401
 from .engine.ops.axes import matrix_transpose  # noqa: F401

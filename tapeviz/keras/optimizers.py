@@ -42,7 +42,11 @@ class Optimizer:
                  **kwargs):
         self.name = name or type(self).__name__
         _check_learning_rate(learning_rate, self.name)
-        self._learning_rate = learning_rate
+        # a number becomes a float32 variable, as Keras's: callbacks and user code read it
+        # with `.numpy()` and set it with `assign` or `K.set_value(optimizer.lr, ...)`
+        self._learning_rate = (Variable(np.float32(learning_rate), trainable=False,
+                                        name="learning_rate")
+                               if _is_number(learning_rate) else learning_rate)
         if clipnorm is not None and global_clipnorm is not None:
             raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
                              f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
@@ -65,7 +69,10 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, value):
         _check_learning_rate(value, self.name)
-        self._learning_rate = value
+        if _is_number(value) and isinstance(self._learning_rate, Variable):
+            self._learning_rate.assign(np.float32(value))     # as Keras: the same variable
+        else:
+            self._learning_rate = value
 
     lr = learning_rate
 
@@ -203,10 +210,13 @@ def _process_kwargs(kwargs, name, cls):
                         "Keras's arguments)")
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+
+
 def _check_learning_rate(lr, name):
     """Keras takes a number, a schedule (any callable of the step) or a tensor/variable."""
-    ok = (isinstance(lr, (int, float, np.number)) and not isinstance(lr, bool)) or \
-        callable(lr) or isinstance(lr, _Operand)
+    ok = _is_number(lr) or callable(lr) or isinstance(lr, _Operand)
     if not ok:
         raise ValueError(f"{name}: Argument `learning_rate` should be float, or an instance of "
                          f"LearningRateSchedule, or a callable (that takes in the current "

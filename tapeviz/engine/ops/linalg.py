@@ -233,6 +233,21 @@ def _tensordot_axes(axes, x, y):
     return lists
 
 
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+    """`tf.linalg.matvec`: matrix (..., m, n) times vector (..., n), as TensorFlow: a matmul
+    with the vector as a one-column matrix (so its errors are MatMul's)."""
+    x, v = pair(a, b, "MatMul")
+    if v._value.ndim < 1:
+        raise InvalidArgumentError(
+            f"matvec: the vector must have rank at least 1, got shape {tuple(v.shape)} "
+            f"({v.dtype.name}). Fix: pass a (..., n) tensor, e.g. tv.reshape(b, [-1])",
+            "MatMul")
+    product = matmul(x, reshape(v, v._value.shape + (1,)), transpose_a=transpose_a,
+                     adjoint_a=adjoint_a)
+    return reshape(product, product._value.shape[:-1])
+
+
 def tensordot(a, b, axes, name=None):
     x, y = pair(a, b, "TensorDot")
     ax, by = _tensordot_axes(axes, x, y)
