@@ -9,9 +9,10 @@ a logged loss) goes with it. For every call it writes one ``call_summary`` line;
 own events only for the first ``first`` calls, every ``every``-th call, and every call where
 a source's verdict is not ``value`` or the global gradient norm is more than ``jump`` times
 its running median. The last ``before`` calls not written wait in a ring buffer of at most
-``ring_bytes`` (about the bytes their events would take in the file, counted at the mean
-size of their kinds' events as written so far; the oldest call goes first, and is counted)
-and are written just before such an anomalous call.
+``ring_bytes`` and are written just before such an anomalous call. A call there counts for
+the arrays its held events keep alive (``flight_memory``: each array once, where it was made)
+plus about the bytes its events would take in the file (at the mean size of their kinds'
+events as written so far); past the bound the oldest call goes first, and is counted.
 
 What a call costs that is not kept: an append per per-op event, and its summary line. The
 recorder, when it is the only subscriber, hands the engine a list per thread
@@ -21,17 +22,18 @@ gradient started and finished, scalars) reach :meth:`FlightRecorder.on_event`. T
 a call written are made from those tuples then, as every other subscriber would have got them
 (``events.deferred_at``), and their payloads built by the writer. The verdicts and norms come
 from the ``gradient_finished`` event's ``verdicts`` (set by the engine from the one dot
-product per gradient its health check takes anyway), the ring's byte count from a count of
-its events by kind. A ``none`` or ``zero`` verdict is an anomaly when a source turns to it
-(the first call that source is seen with it), not on every call it stays so: a frozen
-variable passed as a source does not make every call kept; ``nan`` and ``inf`` always are.
+product per gradient its health check takes anyway), the ring's byte count from its events'
+kinds and their builders' arguments. A ``none`` or ``zero`` verdict is an anomaly when a
+source turns to it (the first call that source is seen with it), not on every call it stays
+so: a frozen variable passed as a source does not make every call kept; ``nan`` and ``inf``
+always are.
 
 Buffered events are handed to the writer as events, in the order they are written, so the
 writer's tables (``tables.py``) name a site or a tensor ref only after the line that defines
 it, whatever was written or skipped in between. ``op_defined`` events belong to no call and
 are written at once; events before the first call too. A tape that closes with no gradient
-call and is followed by another tape is let go. Imports: stdlib, ``events``, ``encode`` and
-``flight_policy`` (what is kept).
+call and is followed by another tape is let go. Imports: stdlib, ``events``, ``encode``,
+``flight_policy`` (what is kept) and ``flight_memory`` (what a held call weighs).
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ from time import time as _now
 from .. import events as _events
 from ..events import deferred_at, engine_built, next_seq, sanitize, unbuilt
 from .encode import _encode, _fast_dumps
+from .flight_memory import array_bytes
 from .flight_policy import FlightPolicy
 
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
@@ -75,13 +78,15 @@ class _Call:
     """One gradient call's events, from one thread, as held items: ``(cls, event)`` for an
     event made as usual, ``(cls, seq, time, build, args)`` for an engine event held unmade
     (see ``events.subscribe(holds=...)``). ``tapes`` open, ``gradient`` once started; once
-    decided, its ``index`` in the run; in the ring, about the ``bytes`` its events would take,
-    of which the first ``counted`` are counted; ``sent``: how many the writer has."""
-    __slots__ = ("events", "state", "tapes", "gradient", "index", "bytes", "counted", "sent")
+    decided, its ``index`` in the run; in the ring, the ``bytes`` it is counted for: the
+    ``arrays`` its events keep alive and about what they would take in the file, of the first
+    ``counted`` events; ``sent``: how many the writer has."""
+    __slots__ = ("events", "state", "tapes", "gradient", "index", "bytes", "arrays", "counted",
+                 "sent")
 
     def __init__(self):
         self.events, self.state, self.tapes, self.gradient = [], UNDER_WAY, 0, False
-        self.index = self.bytes = self.counted = self.sent = 0
+        self.index = self.bytes = self.arrays = self.counted = self.sent = 0
 
 
 #: The kinds that start, end or stand beside a call; every other event goes where its thread's
@@ -318,14 +323,18 @@ class FlightRecorder:
 
     def _settle(self, held: _Call) -> None:
         """Count the events of ``held``, a call in the ring, once its thread's next call
-        begins (its own and what followed it), by kind (no event is made); the oldest calls
-        go until the ring fits its bound."""
+        begins (its own and what followed it), by kind (no event is made): the arrays they
+        keep alive (``flight_memory``) and their bytes in the file; the oldest calls go until
+        the ring fits its bound."""
         if held.state != RING or held.counted == len(held.events):
             return
         new = held.events[held.counted:]
+        arrays = array_bytes(new)
         # (each event at its kind's mean, summed without a Python loop: this runs every call)
         size = sum(map(self._means.get, map(_kind_of, new), repeat(UNMEASURED_BYTES)))
+        size += arrays
         held.counted += len(new)
+        held.arrays += arrays
         held.bytes += size
         self.ring_held += size
         while self.ring_held > self.policy.ring_bytes and self.ring:
