@@ -29,17 +29,23 @@ def _block_size(block_size, what):
     return block_size
 
 
+def _nhwc_input(input, data_format, op_name):
+    """``input`` as a rank-4 channels-last tensor, or TensorFlow's refusal naming ``op_name``."""
+    from .engine.convert import convert_to_tensor
+    x = convert_to_tensor(input)
+    if data_format != "NHWC" or x._value.ndim != 4:
+        raise ValueError(f"{op_name}: tapeviz takes a rank-4 NHWC input, got shape "
+                         f"{tuple(x.shape)} and data_format={data_format!r}. Fix: "
+                         "channels-last (batch, height, width, channels)")
+    return x
+
+
 def depth_to_space(input, block_size, data_format="NHWC", name=None):
     """Blocks of channels moved to space: (b, h, w, c) -> (b, h·bs, w·bs, c/bs²), channel
     (i·bs + j)·c' + k going to row offset i, column offset j (TensorFlow's NHWC order)."""
     from .engine.ops import reshape, transpose
-    from .engine.convert import convert_to_tensor
     bs = _block_size(block_size, "depth_to_space")
-    x = convert_to_tensor(input)
-    if data_format != "NHWC" or x._value.ndim != 4:
-        raise ValueError(f"depth_to_space: tapeviz takes a rank-4 NHWC input, got shape "
-                         f"{tuple(x.shape)} and data_format={data_format!r}. Fix: "
-                         "channels-last (batch, height, width, channels)")
+    x = _nhwc_input(input, data_format, "depth_to_space")
     b, h, w, c = x._value.shape
     if c % (bs * bs):
         from .errors import InvalidArgumentError
@@ -52,13 +58,8 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
 def space_to_depth(input, block_size, data_format="NHWC", name=None):
     """depth_to_space's inverse: (b, h, w, c) -> (b, h/bs, w/bs, c·bs²)."""
     from .engine.ops import reshape, transpose
-    from .engine.convert import convert_to_tensor
     bs = _block_size(block_size, "space_to_depth")
-    x = convert_to_tensor(input)
-    if data_format != "NHWC" or x._value.ndim != 4:
-        raise ValueError(f"space_to_depth: tapeviz takes a rank-4 NHWC input, got shape "
-                         f"{tuple(x.shape)} and data_format={data_format!r}. Fix: "
-                         "channels-last (batch, height, width, channels)")
+    x = _nhwc_input(input, data_format, "space_to_depth")
     b, h, w, c = x._value.shape
     if h % bs or w % bs:
         from .errors import InvalidArgumentError
