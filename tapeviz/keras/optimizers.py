@@ -228,8 +228,7 @@ def _check_learning_rate(lr, name):
 def _number(value, what, name, example, low=None, high=None):
     """A float hyperparameter, checked when the optimizer is made (Keras checks some only at
     the first update, with an internal error)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or (
-            low is not None and not low <= value <= high):
+    if not _is_number(value) or (low is not None and not low <= value <= high):
         within = f" between [{low}, {high}]" if low is not None else ""
         raise ValueError(f"{name}: `{what}` must be a float{within}. Received: {what}={value!r}. "
                          f"Fix: pass a number, e.g. {name}({what}={example})")
