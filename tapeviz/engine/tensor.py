@@ -91,8 +91,7 @@ class _Operand:
     def set_shape(self, shape) -> None:
         """Check that the (always fully known) shape fits `shape`, whose None entries match
         any size, as TensorFlow's `set_shape`; an eager tensor's shape does not change."""
-        wanted = None if shape is None else list(TensorShape(shape)) if not isinstance(
-            shape, TensorShape) else list(shape)
+        wanted = None if shape is None else list(TensorShape(shape))
         have = self._value.shape
         if wanted is not None and (len(wanted) != len(have) or any(
                 w is not None and int(w) != h for w, h in zip(wanted, have))):
