@@ -368,7 +368,6 @@ class Nadam(Optimizer):
         var.assign_sub(Tensor(((m_hat * lr) / (np.sqrt(v_hat) + c(self.epsilon)))
                               .astype(dtype, copy=False)))
 
-
     def _u_product_at(self, step, u, dtype):
         """Πu over steps 1..step, in the dtype of the first variable that asked (as Keras
         keeps it), multiplied on from the last step asked for, else from step 0."""
@@ -378,6 +377,7 @@ class Nadam(Optimizer):
             product = (product * u(k)).astype(product.dtype)
         self._u_product = (step, product)
         return product
+
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam}
 
