@@ -53,8 +53,6 @@ NEEDS = {
                                " variables appear only at the first call)",
     "handson_training_deep_nets": "optimizer.learning_rate as a variable that keras.backend"
                                   " set_value assigns (tapeviz keeps a Python float)",
-    "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
-                                     " LSTM trained on bool one-hot inputs",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
