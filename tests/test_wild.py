@@ -34,10 +34,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "handson_custom_loss_layers": "tf-keras's Nadam inside a compiled (graph) fit, which"
-                                  " multiplies its u-product once per variable after the first"
-                                  " step (a Python counter read at trace time); tapeviz follows"
-                                  " the eager rule, which TensorFlow's run_eagerly=True gives",
     "keras_io_imbalanced_classification": "whole-model saving: ModelCheckpoint with"
                                           " save_weights_only=False (Keras's default)",
     "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
@@ -51,8 +47,6 @@ NEEDS = {
                                " a custom RNN cell creates in call (Keras runs the model"
                                " symbolically; tapeviz builds layer by layer, so the cell's"
                                " variables appear only at the first call)",
-    "handson_training_deep_nets": "optimizer.learning_rate as a variable that keras.backend"
-                                  " set_value assigns (tapeviz keeps a Python float)",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"

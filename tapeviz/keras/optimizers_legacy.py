@@ -37,4 +37,5 @@ SGD = _legacy(_optimizers.SGD)
 Adam = _legacy(_optimizers.Adam)
 RMSprop = _legacy(_optimizers.RMSprop)
 Nadam = _legacy(_optimizers.Nadam)
+Nadam._counts_at_trace_time = False     # its u-product is a variable, no trace-time counter
 Optimizer = _optimizers.Optimizer
