@@ -41,8 +41,6 @@ NEEDS = {
                                           " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
-    "guide_working_with_rnns": "RNN(cell) over nested inputs: a tuple of (batch, time, ...)"
-                               " tensors and a cell with two states",
     "handson_rnn_time_series": "a Sequential given input_shape= building the sublayers that"
                                " a custom RNN cell creates in call (Keras runs the model"
                                " symbolically; tapeviz builds layer by layer, so the cell's"
