@@ -41,10 +41,6 @@ NEEDS = {
                                           " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
-    "handson_rnn_time_series": "a Sequential given input_shape= building the sublayers that"
-                               " a custom RNN cell creates in call (Keras runs the model"
-                               " symbolically; tapeviz builds layer by layer, so the cell's"
-                               " variables appear only at the first call)",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"

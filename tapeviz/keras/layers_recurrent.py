@@ -89,10 +89,27 @@ class RNN(Layer):
                     "Fix: inputs of shape (batch, timesteps, features), e.g. "
                     "tf.expand_dims(x, -1) for one feature")
         # the cell builds on one time step: each input's shape without its time axis
-        self.cell._maybe_build(_map_shapes(input_shape, lambda shape: TensorShape(
-            (shape[0],) + tuple(shape[2:]))) if nested else (input_shape[0], input_shape[-1]))
+        step_shape = _map_shapes(input_shape, lambda shape: TensorShape(
+            (shape[0],) + tuple(shape[2:]))) if nested else (input_shape[0], input_shape[-1])
+        self.cell._maybe_build(step_shape)
         self.cell.built = True
         self.built = True
+        if not isinstance(self.cell, _Cell):
+            self._build_cell_sublayers(step_shape)
+
+    def _build_cell_sublayers(self, step_shape):
+        """Keras calls the cell on a symbolic step when the RNN is built on a known shape
+        (`input_shape=`, an `Input`): layers a user's cell first calls in `call` get their
+        variables then, named `<rnn>/<cell>/<layer>/...`. One step on zeros does the same."""
+        from ..engine.ops import zeros
+        from .functional import stand_in_call
+
+        def zeros_of(shape):
+            return zeros(tuple(2 if d is None else d for d in shape), self._dtype)
+
+        x = _map_shapes(step_shape, zeros_of)
+        with stand_in_call():
+            self._custom_step(x, self.get_initial_state(x), None)
 
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, (list, tuple)):
