@@ -81,6 +81,8 @@ class RNN(Layer):
         nested = not _is_shape(input_shape)
         shapes = []
         _map_shapes(input_shape, shapes.append)
+        if nested:
+            self._refuse_nested(shapes)
         for shape in shapes:
             if len(shape) != 3 and not (nested and len(shape) > 3):
                 raise ValueError(
@@ -96,6 +98,15 @@ class RNN(Layer):
         self.built = True
         if not isinstance(self.cell, _Cell):
             self._build_cell_sublayers(step_shape)
+
+    def _refuse_nested(self, shapes):
+        """SimpleRNN/LSTM/GRU cells take one input tensor, as Keras's input spec says."""
+        if isinstance(self.cell, _Cell):
+            raise ValueError(
+                f'Layer "{self.name}" expects 1 input(s), but it received {len(shapes)} input '
+                f"tensors. Inputs received: shapes {[tuple(s) for s in shapes]}. Fix: a list "
+                "[inputs, *initial_state] (or initial_state=) passes initial states; several "
+                "inputs go in one tensor (tf.concat on the last axis) or to a cell of your own")
 
     def _build_cell_sublayers(self, step_shape):
         """Keras calls the cell on a symbolic step when the RNN is built on a known shape
@@ -156,9 +167,7 @@ class RNN(Layer):
         builtin = isinstance(cell, _Cell)
         if builtin:
             if nest.is_nested(inputs):
-                raise ValueError(f"{where_}: {type(cell).__name__} takes one input tensor, got "
-                                 f"a {type(inputs).__name__} of {len(flat)}. Fix: concatenate "
-                                 "them on the last axis, or write a cell for nested inputs")
+                self._refuse_nested([tuple(f.shape) for f in flat])
             in_masks, rec_masks = cell.dropout_masks(x[:, 0], states[0], training)
             # one matmul for every step, cut into steps by one op (its gradient a concat)
             projected = unstack(cell.project(x, in_masks), axis=1)

@@ -2,7 +2,8 @@
 # nested input/output): a tuple of (batch, time, ...) tensors is one nested input, the cell gets
 # one time step of each, its build the step shapes; two states shaped by TensorShapes; nested
 # outputs with return_sequences and return_state; gradients; a functional model over a tuple of
-# Inputs trained with fit (one loss and metric per output). A list is [inputs, *initial_state].
+# Inputs trained with fit (one loss and metric per output). A list is [inputs, *initial_state];
+# LSTM's own cell refuses a nested input.
 
 
 class NestedCell(tf.keras.layers.Layer):
@@ -81,3 +82,10 @@ history = model.fit([d1, d2], [t1, t2], batch_size=3, epochs=2, shuffle=False, v
 report("fit_history", history.history)
 report("fit_weights", model.get_weights())
 report("predict", model.predict([d1, d2], verbose=0))
+
+x = tf.ones((2, 3, 4))
+expect_error("lstm_tuple_with_states", lambda: tf.keras.layers.LSTM(5)((x, tf.zeros((2, 5)),
+                                                                         tf.zeros((2, 5)))))
+expect_error("lstm_two_inputs", lambda: tf.keras.layers.LSTM(5)((x, x)))
+expect_error("lstm_symbolic_two_inputs", lambda: tf.keras.layers.LSTM(5)(
+    (tf.keras.Input((None, 4)), tf.keras.Input((None, 4)))))
