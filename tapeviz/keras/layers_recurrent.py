@@ -20,6 +20,8 @@ TensorShape([2, 5, 3])
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine import nest
 from ..engine.tape import name_scope
 from ..engine.tensor import Tensor, TensorShape
@@ -73,7 +75,7 @@ class RNN(Layer):
         return list(size) if isinstance(size, (list, tuple)) else [size]
 
     def build(self, input_shape):
-        if isinstance(input_shape, list) and input_shape and _is_shape(input_shape[0]):
+        if isinstance(input_shape, list) and input_shape and not _is_shape(input_shape):
             input_shape = input_shape[0]           # [inputs, *initial_state] shapes
         if input_shape is None or self.cell.built:
             self.built = True
@@ -221,8 +223,8 @@ class RNN(Layer):
 
 def _is_shape(value) -> bool:
     """A shape (a TensorShape or a tuple/list of sizes), not a structure of shapes."""
-    return isinstance(value, (list, tuple)) and all(d is None or isinstance(d, int)
-                                                    for d in value)
+    return isinstance(value, (list, tuple)) and all(
+        d is None or isinstance(d, (int, np.integer)) for d in value)
 
 
 def _map_shapes(shapes, fn):

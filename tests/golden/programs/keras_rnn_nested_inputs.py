@@ -83,6 +83,11 @@ report("fit_history", history.history)
 report("fit_weights", model.get_weights())
 report("predict", model.predict([d1, d2], verbose=0))
 
+s_in = [tf.keras.Input((3,)), tf.keras.Input((2, 2))]
+with_states = tf.keras.layers.RNN(NestedCell(3, 2, 2))([(input_1, input_2)] + s_in)
+model = tf.keras.Model([input_1, input_2] + s_in, with_states)
+report("symbolic_list_with_states", model([d1, d2, tf.fill((6, 3), 0.2), tf.fill((6, 2, 2), -0.1)]))
+
 x = tf.ones((2, 3, 4))
 expect_error("lstm_tuple_with_states", lambda: tf.keras.layers.LSTM(5)((x, tf.zeros((2, 5)),
                                                                          tf.zeros((2, 5)))))
