@@ -175,3 +175,27 @@ def test_recorder_expect_error():
                                    "value": {"type": "py", "pytype": "int", "value": 2}}
     with pytest.raises(ValueError):
         rec.report("boom", 1)
+
+
+_FAKE_RUNNER = """import json, os, sys
+value = float(os.environ.get("FAKE_ANSWER") or int.from_bytes(os.urandom(4), "little"))
+with open(sys.argv[2], "w") as f:
+    json.dump({"answers": {"x": {"type": "py", "pytype": "float", "value": value}},
+               "crash": None}, f)
+"""
+
+
+@pytest.mark.parametrize("fixed", [True, False], ids=["repeats", "unseeded"])
+def test_recording_twice_refuses_answers_that_do_not_repeat(tmp_path, monkeypatch, fixed):
+    import tf_recorder
+    runner, program = tmp_path / "runner.py", tmp_path / "prog.py"
+    runner.write_text(_FAKE_RUNNER)
+    program.write_text("# a program\n")
+    monkeypatch.setenv("FAKE_ANSWER", "1.5" if fixed else "")
+    name, doc, err = tf_recorder.run_twice(
+        lambda path, out: [sys.executable, str(runner), path, out], str(program), {}, {})
+    assert name == "prog"
+    if fixed:
+        assert err is None and doc["answers"]["x"]["value"] == 1.5
+    else:
+        assert doc is None and "two runs under TensorFlow gave different answers" in err

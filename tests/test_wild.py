@@ -34,10 +34,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "handson_custom_loss_layers": "tf-keras's Nadam inside a compiled (graph) fit, which"
-                                  " multiplies its u-product once per variable after the first"
-                                  " step (a Python counter read at trace time); tapeviz follows"
-                                  " the eager rule, which TensorFlow's run_eagerly=True gives",
     "keras_io_imbalanced_classification": "whole-model saving: ModelCheckpoint with"
                                           " save_weights_only=False (Keras's default)",
     "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
@@ -45,16 +41,6 @@ NEEDS = {
                                           " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
-    "guide_working_with_rnns": "RNN(cell) over nested inputs: a tuple of (batch, time, ...)"
-                               " tensors and a cell with two states",
-    "handson_rnn_time_series": "a Sequential given input_shape= building the sublayers that"
-                               " a custom RNN cell creates in call (Keras runs the model"
-                               " symbolically; tapeviz builds layer by layer, so the cell's"
-                               " variables appear only at the first call)",
-    "handson_training_deep_nets": "optimizer.learning_rate as a variable that keras.backend"
-                                  " set_value assigns (tapeviz keeps a Python float)",
-    "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
-                                     " LSTM trained on bool one-hot inputs",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"

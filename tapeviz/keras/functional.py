@@ -10,6 +10,7 @@ so a tape sees the real ops in each layer's name scope, as with `Sequential`.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy as np
@@ -121,13 +122,21 @@ def _run_on_stand_ins(layer, structure, size):
 
     inputs, args, kwargs = nest.pack_sequence_as(
         structure, [stand_in(t) for t in nest.flatten(structure)])
+    with stand_in_call():
+        out = layer(inputs, *args, **kwargs)
+    return nest.pack_sequence_as(out, [_as_output(layer, t) for t in nest.flatten(out)])
+
+
+@contextlib.contextmanager
+def stand_in_call():
+    """A call on stand-in tensors, only to build layers or learn shapes: no tape records it,
+    no event reports it, and `add_loss`/moving statistics ignore it (`probing()`)."""
     _probe.active = True
     try:
         with unrecorded():
-            out = layer(inputs, *args, **kwargs)
+            yield
     finally:
         _probe.active = False
-    return nest.pack_sequence_as(out, [_as_output(layer, t) for t in nest.flatten(out)])
 
 
 def _as_output(layer, value):

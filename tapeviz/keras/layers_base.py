@@ -211,8 +211,8 @@ class Layer(Module):
             # on `(targets, contexts)` gets a pair of tensors of different shapes
             inputs = type(inputs)(convert_to_tensor(x) if isinstance(x, np.ndarray) else x
                                   for x in inputs)
-        elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0],
-                                                                            _Operand):
+        elif isinstance(inputs, (list, tuple)) and inputs and not isinstance(
+                inputs[0], (_Operand, list, tuple, dict)):     # (a structure stays one)
             inputs = convert_to_tensor(inputs)
         if "training" in kwargs and not _accepts(self.call, "training"):
             kwargs.pop("training")

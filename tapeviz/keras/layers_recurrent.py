@@ -20,8 +20,11 @@ TensorShape([2, 5, 3])
 """
 from __future__ import annotations
 
+import numpy as np
+
+from ..engine import nest
 from ..engine.tape import name_scope
-from ..engine.tensor import Tensor
+from ..engine.tensor import Tensor, TensorShape
 from . import masking as _masking
 from .layers_base import Layer, _float_input, refuse_unsupported
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell, _Cell
@@ -72,18 +75,54 @@ class RNN(Layer):
         return list(size) if isinstance(size, (list, tuple)) else [size]
 
     def build(self, input_shape):
-        if isinstance(input_shape, list) and input_shape and isinstance(input_shape[0],
-                                                                         (list, tuple)):
+        if isinstance(input_shape, list) and input_shape and not _is_shape(input_shape):
             input_shape = input_shape[0]           # [inputs, *initial_state] shapes
-        if input_shape is not None and len(input_shape) != 3:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
-                             f"expected ndim=3, found ndim={len(input_shape)}. Full shape "
-                             f"received: {tuple(input_shape)}. Fix: inputs of shape (batch, "
-                             "timesteps, features), e.g. tf.expand_dims(x, -1) for one feature")
-        if not self.cell.built:
-            self.cell._maybe_build((input_shape[0], input_shape[-1]))
-            self.cell.built = True
+        if input_shape is None or self.cell.built:
+            self.built = True
+            return
+        nested = not _is_shape(input_shape)
+        shapes = []
+        _map_shapes(input_shape, shapes.append)
+        if nested:
+            self._refuse_nested(shapes)
+        for shape in shapes:
+            if len(shape) != 3 and not (nested and len(shape) > 3):
+                raise ValueError(
+                    f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                    f"ndim=3, found ndim={len(shape)}. Full shape received: {tuple(shape)}. "
+                    "Fix: inputs of shape (batch, timesteps, features), e.g. "
+                    "tf.expand_dims(x, -1) for one feature")
+        # the cell builds on one time step: each input's shape without its time axis
+        step_shape = _map_shapes(input_shape, lambda shape: TensorShape(
+            (shape[0],) + tuple(shape[2:]))) if nested else (input_shape[0], input_shape[-1])
+        self.cell._maybe_build(step_shape)
+        self.cell.built = True
         self.built = True
+        if not isinstance(self.cell, _Cell):
+            self._build_cell_sublayers(step_shape)
+
+    def _refuse_nested(self, shapes):
+        """SimpleRNN/LSTM/GRU cells take one input tensor, as Keras's input spec says."""
+        if isinstance(self.cell, _Cell):
+            raise ValueError(
+                f'Layer "{self.name}" expects 1 input(s), but it received {len(shapes)} input '
+                f"tensors. Inputs received: shapes {[tuple(s) for s in shapes]}. Fix: a list "
+                "[inputs, *initial_state] (or initial_state=) passes initial states; several "
+                "inputs go in one tensor (tf.concat on the last axis) or to a cell of your own")
+
+    def _build_cell_sublayers(self, step_shape):
+        """Keras calls the cell on a symbolic step when the RNN is built on a known shape
+        (`input_shape=`, an `Input`): layers a user's cell first calls in `call` get their
+        variables then, named `<rnn>/<cell>/<layer>/...`. One step on zeros does the same."""
+        from ..engine.ops import zeros
+        from .functional import stand_in_call
+
+        def zeros_of(shape):
+            return zeros(tuple(2 if d is None else d for d in shape), self._dtype)
+
+        x = _map_shapes(step_shape, zeros_of)
+        with stand_in_call():
+            self._custom_step(x, self.get_initial_state(x), None)
 
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, (list, tuple)):
@@ -102,26 +141,35 @@ class RNN(Layer):
 
     def get_initial_state(self, inputs):
         from ..engine.ops import zeros
-        return [zeros((inputs.shape[0], s), self._dtype) for s in self._state_sizes()]
+        batch = nest.flatten(inputs)[0].shape[0]
+        # a state's size: a number of units, or a shape (a TensorShape or a list of sizes)
+        return [zeros((batch,) + (tuple(s) if isinstance(s, (list, tuple)) else (s,)),
+                      self._dtype) for s in self._state_sizes()]
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
-        from ..engine.ops import expand_dims, stack, unstack, where, zeros_like
-        if isinstance(inputs, (list, tuple)):
+        from ..engine.ops import expand_dims, unstack, where, zeros_like
+        if isinstance(inputs, list):            # Keras's rule: a list is [inputs, *states]
             inputs, initial_state = inputs[0], (list(inputs[1:]) or initial_state)
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
-        if x._value.ndim != 3:
+        where_ = f"{type(self).__name__} layer {self.name!r}"
+        # a tuple or dict of (batch, timesteps, ...) tensors is one nested input
+        flat = [_float_input(t, self._dtype, where_) for t in nest.flatten(inputs)]
+        x = flat[0]
+        if x._value.ndim != 3 and not (nest.is_nested(inputs) and x._value.ndim > 3):
             self.build(tuple(x.shape))                     # raises the ndim error
+        if not self.cell.built:       # (a nested input's shapes are only known here)
+            self.build(nest.pack_sequence_as(inputs, [f.shape for f in flat]))
         batch, steps = x._value.shape[:2]
-        states = self._initial_states(x, initial_state)
+        states = self._initial_states(inputs, initial_state)
         if mask is not None:
-            mask = _masking.as_mask(mask, f"{type(self).__name__} layer {self.name!r}",
-                                    (batch, steps))
+            mask = _masking.as_mask(mask, where_, (batch, steps))
             step_masks = unstack(expand_dims(mask, -1), axis=1)     # (batch, 1) each
         cell = self.cell
         builtin = isinstance(cell, _Cell)
         if builtin:
+            if nest.is_nested(inputs):
+                self._refuse_nested([tuple(f.shape) for f in flat])
             in_masks, rec_masks = cell.dropout_masks(x[:, 0], states[0], training)
             # one matmul for every step, cut into steps by one op (its gradient a concat)
             projected = unstack(cell.project(x, in_masks), axis=1)
@@ -132,24 +180,27 @@ class RNN(Layer):
                 if builtin:
                     output, new_states = cell.step(projected[t], states, rec_masks)
                 else:
-                    output, new_states = self._custom_step(x[:, t], states, training)
+                    x_t = nest.pack_sequence_as(inputs, [f[:, t] for f in flat])
+                    output, new_states = self._custom_step(x_t, states, training)
                 if mask is not None:
                     keep = step_masks[t]
+                    flat_out = nest.flatten(output)
                     if previous is None or self.zero_output_for_mask:
-                        previous = zeros_like(output)
-                    output = where(keep, output, previous)
+                        previous = [zeros_like(o) for o in flat_out]
+                    output = nest.pack_sequence_as(output, [
+                        where(keep, new, old) for new, old in zip(flat_out, previous)])
                     new_states = [where(keep, new, old) for new, old in zip(new_states, states)]
             outputs.append(output)
-            previous, states = output, new_states
+            previous, states = nest.flatten(output), new_states
         if not outputs:
-            raise ValueError(f"{type(self).__name__} layer {self.name!r}: the input has 0 time "
-                             f"steps (shape {tuple(x.shape)}). Fix: give at least one step")
-        out = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+            raise ValueError(f"{where_}: the input has 0 time steps (shape {tuple(x.shape)}). "
+                             "Fix: give at least one step")
+        out = _stack_steps(outputs) if self.return_sequences else outputs[-1]
         return [out] + list(states) if self.return_state else out
 
-    def _initial_states(self, x, initial_state) -> list:
+    def _initial_states(self, inputs, initial_state) -> list:
         if initial_state is None:
-            return self.get_initial_state(x)
+            return self.get_initial_state(inputs)
         given = list(initial_state) if isinstance(initial_state, (list, tuple)) else \
             [initial_state]
         sizes = self._state_sizes()
@@ -168,6 +219,29 @@ class RNN(Layer):
         if isinstance(new_states, Tensor) or not isinstance(new_states, (list, tuple)):
             new_states = [new_states]
         return output, list(new_states)
+
+
+def _is_shape(value) -> bool:
+    """A shape (a TensorShape or a tuple/list of sizes), not a structure of shapes."""
+    return isinstance(value, (list, tuple)) and all(
+        d is None or isinstance(d, (int, np.integer)) for d in value)
+
+
+def _map_shapes(shapes, fn):
+    """``fn`` applied to each shape of a nested structure of shapes, the structure kept."""
+    if _is_shape(shapes):
+        return fn(shapes)
+    if isinstance(shapes, dict):
+        return {k: _map_shapes(v, fn) for k, v in shapes.items()}
+    return type(shapes)(_map_shapes(v, fn) for v in shapes)
+
+
+def _stack_steps(outputs):
+    """Each step's output (a tensor or a nested structure of them) stacked on axis 1."""
+    from ..engine.ops import stack
+    flat = [nest.flatten(o) for o in outputs]
+    return nest.pack_sequence_as(outputs[0], [stack([f[i] for f in flat], axis=1)
+                                              for i in range(len(flat[0]))])
 
 
 class _CellLayer(RNN):

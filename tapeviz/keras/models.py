@@ -72,7 +72,16 @@ class Model(Trainer, Layer):
 
     @property
     def output_names(self) -> list:
-        return [t.node.layer.name for t in self._functional("output_names").flat_outputs]
+        # the output layers' names, made unique as Keras's: a layer with two outputs gives
+        # `rnn` and `rnn_1`
+        names: list = []
+        for t in self._functional("output_names").flat_outputs:
+            name, count = t.node.layer.name, 1
+            proposal = name
+            while proposal in names:
+                proposal, count = f"{name}_{count}", count + 1
+            names.append(proposal)
+        return names
 
     @property
     def input_shape(self):

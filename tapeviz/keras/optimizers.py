@@ -326,58 +326,8 @@ class RMSprop(Optimizer):
         var.assign_add(Tensor(-increment))
 
 
-class Nadam(Optimizer):
-    """Keras 2's (tf-keras's) Nadam: Adam with Nesterov momentum, β₁ warmed up by the schedule
-    `u_t = β₁·(1 - ½·0.96ᵗ)` and the running product `Πu` of the u's so far:
-    `m̂ = u_{t+1}·m/(1 - Πu·u_{t+1}) + (1 - u_t)·g/(1 - Πu)`, `v̂ = v/(1 - β₂ᵗ)`,
-    `w -= lr·m̂/(√v̂ + ε)` (m, v as Adam's)."""
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 name="Nadam", **kwargs):
-        super().__init__(learning_rate, name, **kwargs)
-        self.beta_1 = _number(beta_1, "beta_1", self.name, 0.9)
-        self.beta_2 = _number(beta_2, "beta_2", self.name, 0.999)
-        self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
-        # Πu follows from the step alone: kept as (step, value) only to multiply on from the
-        # last step (a restored optimizer, whose iterations came back, works it out again)
-        self._u_product = None
-
-    def _update(self, var, g, lr):
-        dtype = var._value.dtype
-
-        def c(value):
-            return np.asarray(value, dtype)
-
-        step = int(self.iterations._value) + 1
-        b1, b2, decay = c(self.beta_1), c(self.beta_2), c(0.96)
-
-        def u(k):
-            return b1 * (c(1.0) - c(0.5) * decay ** c(k))
-
-        u_t, u_t_1 = u(step), u(step + 1)
-        u_product_t = self._u_product_at(step, u, dtype).astype(dtype)
-        u_product_t_1 = u_product_t * u_t_1
-        m, v = self._slot(var, "m"), self._slot(var, "v")
-        m_new = m._value + (g - m._value) * (c(1.0) - b1)
-        v_new = v._value + (np.square(g) - v._value) * (c(1.0) - b2)
-        _set(m, m_new)
-        _set(v, v_new)
-        m_hat = u_t_1 * m_new / (c(1.0) - u_product_t_1) + (c(1.0) - u_t) * g / (
-            c(1.0) - u_product_t)
-        v_hat = v_new / (c(1.0) - b2 ** c(step))
-        var.assign_sub(Tensor(((m_hat * lr) / (np.sqrt(v_hat) + c(self.epsilon)))
-                              .astype(dtype, copy=False)))
-
-    def _u_product_at(self, step, u, dtype):
-        """Πu over steps 1..step, in the dtype of the first variable that asked (as Keras
-        keeps it), multiplied on from the last step asked for, else from step 0."""
-        done, product = self._u_product if self._u_product is not None and \
-            self._u_product[0] <= step else (0, np.asarray(1.0, dtype))
-        for k in range(done + 1, step + 1):
-            product = (product * u(k)).astype(product.dtype)
-        self._u_product = (step, product)
-        return product
-
+# tf-keras's Nadam is long enough (its u-product inside a compiled fit) for a module of its own
+from .optimizers_nadam import Nadam  # noqa: E402
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam}
 

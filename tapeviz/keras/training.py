@@ -23,6 +23,7 @@ from . import backend as _backend
 from . import callbacks as _callbacks
 from . import optimizers as _optimizers
 from .compile_utils import LossesContainer, MetricsContainer
+from .optimizers_nadam import train_function
 
 
 class Trainer:
@@ -44,6 +45,7 @@ class Trainer:
         self.compiled_metrics = MetricsContainer(metrics, names, self.compiled_loss.losses,
                                                  weighted_metrics, named_by_call=graph is None)
         self._is_compiled = True
+        self._run_eagerly, self._compile_token = run_eagerly, object()   # new train functions
         self.stop_training = False
 
     @property
@@ -124,7 +126,8 @@ class Trainer:
             cbs.on_epoch_begin(epoch)
             for step, data in enumerate(batches.epoch()):
                 cbs.on_train_batch_begin(step)
-                logs = _floats(self.train_step(data))
+                with train_function(self, "fit"):
+                    logs = _floats(self.train_step(data))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -189,7 +192,8 @@ class Trainer:
         self._assert_compiled()
         if reset_metrics:
             self.reset_metrics()
-        logs = _floats(self.train_step(_pack(_batch(x), _batch(y), _batch(sample_weight))))
+        with train_function(self, "train_on_batch"):
+            logs = _floats(self.train_step(_pack(_batch(x), _batch(y), _batch(sample_weight))))
         return _result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,

@@ -103,17 +103,37 @@ def run_one(runner_command, path, versions, extra_fields):
     return name, doc, None
 
 
+def run_twice(runner_command, path, versions, extra_fields):
+    """`run_one` twice; an error unless both runs give the same answers. A program whose
+    answers TensorFlow itself does not repeat (an unseeded shuffle splitting the data into
+    other batches on every run) cannot be matched by anyone."""
+    name, first, err = run_one(runner_command, path, versions, extra_fields)
+    if err:
+        return name, None, err
+    _, second, err = run_one(runner_command, path, versions, extra_fields)
+    if err:
+        return name, None, err
+    differ = golden_format.compare(first["answers"], second["answers"], rtol=1e-6, atol=0.0)
+    if differ:
+        return name, None, ("two runs under TensorFlow gave different answers (is something "
+                            "unseeded?):\n  " + "\n  ".join(differ[:10]))
+    return name, first, None
+
+
 def record_programs(programs_dir, answers_dir, names, runner_command, script, jobs,
                     extra_fields=None):
-    """Record the answers of the named programs (all when none is named); 1 if any failed."""
+    """Record the answers of the named programs (all when none is named); 1 if any failed.
+    With `--twice` among the names, each program runs twice and its answers are kept only
+    if both runs agree."""
     versions = installed_versions()
     require_tensorflow(versions, script)
-    paths = select_programs(programs_dir, names)
+    run = run_twice if "--twice" in names else run_one
+    paths = select_programs(programs_dir, [n for n in names if n != "--twice"])
     os.makedirs(answers_dir, exist_ok=True)
     failures = []
     total = 0
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        docs = pool.map(lambda p: run_one(runner_command, p, versions, extra_fields or {}), paths)
+        docs = pool.map(lambda p: run(runner_command, p, versions, extra_fields or {}), paths)
         for name, doc, err in docs:
             if err:
                 failures.append(name)

@@ -5,8 +5,10 @@
 # categorical_crossentropy; sample() with a temperature and np.random.multinomial; fit one
 # epoch at a time, then generate text at four diversities)
 # Adapted: a fixed passage of about 400 characters instead of nietzsche.txt, 2 epochs
-# instead of 40 (batch_size 128 covers all sentences), 12 generated characters instead of
-# 400; random and np.random seeded; fixed weights.
+# instead of 40, 12 generated characters instead of 400; random and np.random seeded;
+# fixed weights. The passage gives 125 sentences, so batch_size 128 covers them all and
+# fit's unseeded shuffle cannot change a step (with two batches TensorFlow itself gives
+# a different loss on every run).
 import random
 
 import numpy as np
@@ -21,8 +23,7 @@ for suspecting that all philosophers, in so far as they have been
 dogmatists, have failed to understand women--that the terrible
 seriousness and clumsy importunity with which they have usually paid
 their addresses to Truth, have been unskilled and unseemly methods for
-winning a woman? Certainly she has never allowed herself to be won; and
-at present every kind of dogma stands with sad and discouraged mien."""
+winning a woman? Certainly she has never allowed herself to be won; and"""
 
 
 def sample(preds, temperature=1.0):
