@@ -6,10 +6,10 @@
 # validate, 64 to train, one batch of 64 per epoch) and 16 to test, 2 epochs instead of 10;
 # the two shuffles (whose orders differ between libraries, and which here decide which
 # images are mixed) replaced by two fixed seeded permutations of the training set; the beta
-# draws of sample_beta_distribution made once by seeded NumPy (tf.random.gamma's stream differs between libraries, and a NumPy draw
-# inside map would be taken once per trace); the initial weights fixed (then saved and
-# loaded as in the example) into a temporary folder; the Dropout(0.2) layer left out (random
-# masks); the preview plot left out.
+# draws of sample_beta_distribution made once by seeded NumPy (tf.random.gamma's stream
+# differs between libraries, and a NumPy draw inside map would be taken once per trace);
+# the initial weights fixed (then saved and loaded as in the example) into a temporary
+# folder; the Dropout(0.2) layer left out (random masks); the preview plot left out.
 import os
 import tempfile
 
