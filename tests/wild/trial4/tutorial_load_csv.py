@@ -6,13 +6,13 @@
 # the dict and fit on shuffled batches)
 # Adapted: 32 seeded synthetic abalone rows (7 features and an age) and 32 synthetic
 # Titanic passengers with numeric columns only (age, n_siblings_spouses, parch, fare) as
-# NumPy arrays instead of pandas.read_csv of the downloads (pandas is not installed where the
-# answers were recorded; with no string column, the tutorial's StringLookup loop runs over
-# nothing; norm.adapt gets the numeric columns stacked by NumPy instead of
-# titanic[numeric_inputs.keys()], a DataFrame); one batch of 32 per epoch, so the
-# shuffles cannot change a step; 2 epochs instead of 10 and 5; each Sequential built with
-# build(...) and its trainable weights fixed; plot_model, model.save/load_model (whole-model saving), make_csv_dataset and the
-# caching and fonts parts (file reading) left out.
+# NumPy arrays instead of pandas.read_csv of the downloads (pandas is not installed where
+# the answers were recorded; with no string column, the tutorial's StringLookup loop runs
+# over nothing; norm.adapt gets the numeric columns stacked by NumPy instead of
+# titanic[numeric_inputs.keys()], a DataFrame); one batch of 32 per epoch, so the shuffles
+# cannot change a step; 2 epochs instead of 10 and 5; each Sequential built with
+# build(...) and its trainable weights fixed; plot_model, model.save/load_model (whole-
+# model saving), make_csv_dataset and the caching and fonts parts (file reading) left out.
 import numpy as np
 import tensorflow as tf
 from tensorflow.keras import layers
