@@ -157,7 +157,8 @@ def main():
     losses = []
     fit(model, train_images, train_labels, epochs=2, batch_size=128)
     out["sgd_losses"] = losses
-    out["weights"] = model.weights
+    # a corner of each weight
+    out["weights"] = [w[:4, :8] if len(w.shape) == 2 else w[:8] for w in model.weights]
 
     predictions = model(test_images)
     predictions = predictions.numpy()

@@ -84,4 +84,5 @@ def main():
     history = model.fit(train_dataset.repeat(), epochs=2, steps_per_epoch=2, verbose=1,
                         validation_data=val_dataset.repeat(),
                         validation_steps=2)
-    return {"history": history.history, "weights": model.weights}
+    return {"history": history.history,
+            "weights": [w[:4, :8] if len(w.shape) == 2 else w[:8] for w in model.weights]}

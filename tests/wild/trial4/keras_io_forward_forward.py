@@ -219,4 +219,5 @@ def main():
 
     print(f"Test Accuracy score : {results*100}%")
     return {"history": history.history, "preds": preds, "accuracy": results,
-            "weights": model.weights}
+            "weights": [w[:4, :8] if len(w.shape) == 2 else w[:8] if len(w.shape) else w
+                        for w in model.weights]}
