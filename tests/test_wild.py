@@ -56,7 +56,6 @@ NEEDS = {
     "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
                                      " LSTM trained on bool one-hot inputs",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
-    "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
                               " refuses HDF5 names)",
     "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
