@@ -59,7 +59,6 @@ NEEDS = {
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
                               " refuses HDF5 names)",
     "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
-    "tf_keras_gradients_test": "tf.test (TestCase, compute_gradient)",
     "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"
                                  " (and optimizer.lr as a variable with .numpy())",
     "tutorial_imbalanced_data": "tf.keras.metrics.AUC",
