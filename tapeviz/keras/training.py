@@ -379,7 +379,7 @@ def _split(x, y, w, fraction):
 
 def _as_xyw(validation_data):
     from ..data import Dataset
-    if isinstance(validation_data, Dataset):
+    if isinstance(validation_data, (Dataset, Sequence)):
         return validation_data, None, None
     if isinstance(validation_data, (list, tuple)) and len(validation_data) in (2, 3):
         return tuple(validation_data) + (None,) * (3 - len(validation_data))

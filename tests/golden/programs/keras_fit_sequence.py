@@ -1,7 +1,8 @@
 # fit, evaluate and predict reading a tf.keras.utils.Sequence: which batches are read in which
 # order (the first one peeked once, an order from Python's random.shuffle when fit shuffles),
 # when on_epoch_end runs (not logged against batch ends: TensorFlow reads a batch ahead on a
-# thread), float64 batches as float32, and the errors for y= or sample_weight=
+# thread), float64 batches as float32, a Sequence as validation_data, and the errors for y=
+# or sample_weight=
 import random
 
 x_all = np.linspace(-1.0, 1.0, 24).reshape(12, 2)    # float64, as a NumPy user has it
@@ -43,6 +44,12 @@ report("kernel", dense.kernel)
 calls.clear()
 history = model.fit(Batches(), epochs=1, shuffle=False, verbose=0)
 report("unshuffled_calls", [list(c) for c in calls])
+
+calls.clear()
+history = model.fit(Batches(), epochs=1, shuffle=False, verbose=0,
+                    validation_data=Batches(weights=True))
+report("validation_calls", [list(c) for c in calls])
+report("validation_history", history.history)
 
 calls.clear()
 report("evaluate", model.evaluate(Batches(weights=True), verbose=0))
