@@ -58,7 +58,6 @@ NEEDS = {
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
                               " refuses HDF5 names)",
-    "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
     "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"
                                  " (and optimizer.lr as a variable with .numpy())",
     "tutorial_imbalanced_data": "save_weights and load_weights with an .h5 path (tapeviz"
