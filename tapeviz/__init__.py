@@ -27,8 +27,7 @@ from .engine.ops import __all__ as _ops_all
 from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
-from . import train  # noqa: F401,E402
-from . import nest  # noqa: F401,E402
+from . import nest, test, train  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402

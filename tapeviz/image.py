@@ -1,7 +1,9 @@
-"""`tv.image`: the image functions training code differentiates through."""
+"""`tv.image`: the image functions training code differentiates through: total variation,
+RGB/YUV conversion, and `resize` (image_resize.py)."""
 from __future__ import annotations
 
-from .engine.ops import abs as _abs, reduce_sum
+from .engine.convert import convert_to_tensor
+from .engine.ops import abs as _abs, reduce_sum, tensordot
 from .engine.ops._base import tensor
 
 
@@ -23,3 +25,29 @@ def total_variation(images, name=None):
                          f"shape {tuple(images.shape)}. Fix: pass (height, width, channels) "
                          "or (batch, height, width, channels)")
     return reduce_sum(_abs(down), axis=axes) + reduce_sum(_abs(across), axis=axes)
+
+
+# --- colour spaces ------------------------------------------------------------------------------
+# TensorFlow's matrices (rows: R, G, B in; columns: Y, U, V out), applied with tensordot
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _last_axis_product(images, kernel):
+    images = tensor(images)
+    kernel = convert_to_tensor(kernel, dtype=images.dtype)   # (an int image: TF's TypeError)
+    return tensordot(images, kernel, axes=[[images._value.ndim - 1], [0]])
+
+
+def rgb_to_yuv(images, name=None):
+    """RGB (last axis of size 3, floats in [0, 1]) to YUV, as TensorFlow's matrix gives it."""
+    return _last_axis_product(images, _RGB_TO_YUV)
+
+
+def yuv_to_rgb(images, name=None):
+    """YUV (last axis of size 3) back to RGB: `rgb_to_yuv`'s inverse."""
+    return _last_axis_product(images, _YUV_TO_RGB)
+
+
+from .image_resize import ResizeMethod, resize  # noqa: E402,F401

@@ -37,6 +37,16 @@ def test_top_level_name_exists(name):
     assert hasattr(tv, name)
 
 
+@pytest.mark.parametrize("path", ["image.resize", "image.rgb_to_yuv", "image.yuv_to_rgb",
+                                  "image.ResizeMethod", "test.TestCase", "test.compute_gradient",
+                                  "test.main", "keras.metrics.AUC", "keras.utils.Sequence"])
+def test_name_is_where_tensorflow_has_it(path):
+    obj = tv
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    assert callable(obj) or isinstance(obj, type)
+
+
 def test_dtypes_have_tensorflow_attributes():
     for d in (tv.float16, tv.float32, tv.float64, tv.int32, tv.int64, tv.bool, tv.string):
         assert d == tv.as_dtype(d.name)

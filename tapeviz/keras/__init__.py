@@ -20,7 +20,7 @@ from . import activations, initializers, layers, losses, metrics, optimizers  # 
 from . import callbacks, functional, lambda_layer, merging, op_layers, regularizers, utils  # noqa: F401,E501
 from . import constraints  # noqa: F401
 from . import activation_layers  # noqa: F401
-from . import metrics_confusion  # noqa: F401
+from . import metrics_auc, metrics_confusion  # noqa: F401
 from .functional import Input, InputLayer  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
@@ -44,6 +44,7 @@ layers.Lambda = lambda_layer.Lambda
 for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
+metrics.AUC = metrics_auc.AUC
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
     setattr(layers, _name, getattr(merging, _name))

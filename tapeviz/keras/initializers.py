@@ -149,7 +149,10 @@ glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNorm
 
 
 def get(identifier):
-    """An initializer from its name ('glorot_uniform', 'zeros', ...), class or callable."""
+    """An initializer from its name ('glorot_uniform', 'zeros', ...), class or callable; None
+    stays None, as in Keras (`add_weight` then picks glorot_uniform for floats, zeros else)."""
+    if identifier is None:
+        return None
     if isinstance(identifier, str):
         key = identifier if identifier in _BY_NAME else \
             "".join("_" + c.lower() if c.isupper() else c for c in identifier).lstrip("_")

@@ -8,7 +8,8 @@ per step, its ops in the layers' name scopes, explained like a hand-written loop
 Data: NumPy arrays, tensors, lists or dicts of them (cut into `batch_size` batches, float
 arrays cast to `floatx()` as Keras does, shuffled each epoch unless `shuffle=False`, with
 `tv.random.set_seed` making the order repeat; it is not TensorFlow's order), or a
-`tv.data.Dataset` of batches `(x, y)`, `(x, y, sample_weight)` or `x`.
+`tv.data.Dataset` or a `keras.utils.Sequence` of batches `(x, y)`, `(x, y, sample_weight)`
+or `x`.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from . import backend as _backend
 from . import callbacks as _callbacks
 from . import optimizers as _optimizers
 from .compile_utils import LossesContainer, MetricsContainer
+from .data_sequence import Sequence, SequenceFeed
 from .optimizers_nadam import train_function
 
 
@@ -142,6 +144,7 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
+            batches.on_epoch_end()
         cbs.on_train_end(logs)
         return history
 
@@ -159,13 +162,11 @@ class Trainer:
             cbs.on_test_batch_begin(step)
             logs = _floats(self.test_step(data))
             cbs.on_test_batch_end(step, logs)
+        batches.on_epoch_end()
         cbs.on_test_end(logs)
         if verbose not in (0, "0"):
             print(" - ".join(f"{k}: {v:.4f}" for k, v in logs.items()))
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return _result(logs, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
         batches = Batches(x, None, None, batch_size, False, steps)
@@ -178,6 +179,7 @@ class Trainer:
             out = self.predict_step(data)
             outputs.append(out)
             cbs.on_predict_batch_end(step, {"outputs": out})
+        batches.on_epoch_end()
         cbs.on_predict_end()
         if not outputs:
             raise ValueError("Expected input data to be non-empty: predict got no batch (no "
@@ -261,6 +263,8 @@ class Batches:
     def __init__(self, x, y, sample_weight, batch_size, shuffle, steps):
         from ..data import Dataset
         self.dataset = x if isinstance(x, Dataset) else None
+        if isinstance(x, Sequence):
+            self.dataset = SequenceFeed(x, y, sample_weight, shuffle)
         self.shuffle, self.limit = shuffle, steps
         if self.dataset is not None:
             if y is not None:
@@ -290,6 +294,10 @@ class Batches:
         self.batch_size = int(batch_size or 32)
         self.steps = steps or max(1, math.ceil(self.n / self.batch_size))
         self._stream = None
+
+    def on_epoch_end(self):
+        if isinstance(self.dataset, SequenceFeed):
+            self.dataset.on_epoch_end()
 
     def epoch(self):
         if self.dataset is not None:
@@ -375,7 +383,7 @@ def _split(x, y, w, fraction):
 
 def _as_xyw(validation_data):
     from ..data import Dataset
-    if isinstance(validation_data, Dataset):
+    if isinstance(validation_data, (Dataset, Sequence)):
         return validation_data, None, None
     if isinstance(validation_data, (list, tuple)) and len(validation_data) in (2, 3):
         return tuple(validation_data) + (None,) * (3 - len(validation_data))

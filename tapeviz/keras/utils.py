@@ -33,3 +33,6 @@ def set_random_seed(seed):
     _random.seed(int(seed))
     np.random.seed(int(seed))
     _tv_random.set_seed(int(seed))
+
+
+from .data_sequence import Sequence  # noqa: E402,F401  (keras.utils.Sequence)

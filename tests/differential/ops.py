@@ -41,6 +41,10 @@ BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points
 REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
           "Min": "reduce_min", "Prod": "reduce_prod", "LogSumExp": "reduce_logsumexp"}
 
+# Registered ops whose VJP only raises, as TensorFlow's missing gradient does (nothing to
+# compare but the error, which tests/golden/programs/image_resize.py checks).
+NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError"}
+
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {
     "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",

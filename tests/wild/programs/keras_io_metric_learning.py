@@ -7,7 +7,9 @@
 # nearest-neighbour confusion matrix)
 # Adapted: 60 training and 30 test seeded synthetic 32x32 RGB images with 10 classes
 # instead of CIFAR-10, 3 batches per epoch instead of 1000, 2 epochs instead of 20, random
-# seeded; fixed weights; show_collage (matplotlib) left out.
+# seeded; fixed weights (seeds whose embeddings after training move less than 2e-4 when
+# TensorFlow's starting weights move by 1e-6: some draws make Adam's first sign-like steps
+# chaotic); show_collage (matplotlib) left out.
 import random
 from collections import defaultdict
 
@@ -103,7 +105,7 @@ def main():
     embeddings = tf.nn.l2_normalize(embeddings, axis=-1)
 
     model = EmbeddingModel(inputs, embeddings)
-    fixed_weights(model.trainable_variables, seed=3, scale=0.1)
+    fixed_weights(model.trainable_variables, seed=5)
 
     model.compile(
         optimizer=keras.optimizers.Adam(learning_rate=1e-3),

@@ -9,7 +9,8 @@
 # of the credit-card CSV (read with pandas, scaled with sklearn: done here in NumPy), 3
 # epochs instead of 20 and 100 with BATCH_SIZE 2048 (one batch per epoch); fixed weights;
 # the Dropout(0.5) layer left out (its random masks differ between libraries); the
-# weights file in a temporary folder; plots left out.
+# weights file in a temporary folder; plots left out. (The first model's output layer gets
+# fixed weights too: with bias_initializer=None Keras draws its bias with glorot_uniform.)
 import os
 import tempfile
 
@@ -79,7 +80,7 @@ def main():
 
     model = make_model()
     model.summary()
-    fixed_weights(model.layers[0].trainable_variables, seed=3)
+    fixed_weights(model.trainable_variables, seed=3)
     out["predict_first"] = model.predict(train_features[:10])
     results = model.evaluate(train_features, train_labels, batch_size=BATCH_SIZE, verbose=0)
     print("Loss: {:0.4f}".format(results[0]))

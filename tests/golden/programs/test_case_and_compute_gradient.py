@@ -1,0 +1,72 @@
+# tf.test as TensorFlow's own tests use it eagerly: compute_gradient's theoretical and numeric
+# Jacobians (shapes (y_size, x_size), dtypes, the default delta, an argument y ignores, float64),
+# TestCase's assertions passing and failing (their exception classes), evaluate on
+# nested structures, and the errors for bad arguments
+x = tf.constant([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])
+w = tf.constant([[1.0, -2.0], [0.5, 0.0], [3.0, 1.0]])
+theoretical, numeric = tf.test.compute_gradient(lambda a, b: tf.tanh(tf.matmul(a, b)), [x, w])
+report("matmul_theoretical", [list(j.shape) for j in theoretical])
+report("matmul_theoretical_values", list(theoretical))
+# (float32 differences of a float32 function are rounding noise / 2·delta: values in float64)
+t64, n64 = tf.test.compute_gradient(lambda a, b: tf.tanh(tf.matmul(a, b)),
+                                    [tf.cast(x, tf.float64), tf.cast(w, tf.float64)])
+report("matmul_float64", [list(t64), list(n64)])
+report("matmul_dtypes", [j.dtype.name for j in theoretical + numeric])
+t3, n3 = tf.test.compute_gradient(lambda a: a ** 3, [x], delta=1e-2)
+report("cube_delta", [t3[0], n3[0]])
+t_ign, n_ign = tf.test.compute_gradient(lambda a, b: a * 2.0, [x, w])
+report("ignored_argument", [t_ign[1], n_ign[1]])
+d = tf.constant([0.3, -0.2], tf.float64)
+t64, n64 = tf.test.compute_gradient(lambda a: tf.exp(a) * tf.reduce_sum(a), [d])
+report("float64", [t64[0], n64[0]])
+report("scalar_output", tf.test.compute_gradient(lambda a: tf.reduce_sum(a * a), [d]))
+expect_error("x_not_a_list", lambda: tf.test.compute_gradient(lambda a: a, x))
+expect_error("int_argument", lambda: tf.test.compute_gradient(lambda a: a * 2,
+                                                               [tf.constant([1, 2])]))
+
+
+class Checks(tf.test.TestCase):
+    pass
+
+
+case = Checks()
+report("is_unittest", isinstance(case, __import__("unittest").TestCase))
+report("evaluate", case.evaluate({"a": [tf.constant(1.0), tf.constant([2, 3])], "b": None}))
+report("evaluate_variable", case.evaluate(tf.Variable([1.0, 2.0])))
+expect_error("evaluate_array", lambda: case.evaluate(np.ones(2)))
+case.assertAllClose([1.0, 2.0], tf.constant([1.0, 2.0000001]))
+case.assertAllClose({"a": (tf.constant(1.0), [2.0, 3.0])}, {"a": (1.0, [2.0, 3.0])})
+case.assertAllClose(tf.constant([1.0, np.nan]), [1.0, np.nan])
+case.assertAllClose([[1.0, 2.0], [3.0]], [[1.0, 2.0], [3.0]])
+case.assertAllEqual(tf.constant([1, 2]), [1, 2])
+case.assertAllLessEqual(tf.constant([1.0, 2.0]), 2.0)
+case.assertAllGreaterEqual(tf.constant([1.0, 2.0]), 1.0)
+case.assertAllLess(tf.constant([1.0, 2.0]), 2.5)
+case.assertAllGreater(tf.constant([1.0, 2.0]), 0.5)
+case.assertAllInRange(tf.constant([1.0, 2.0]), 1.0, 2.0)
+case.assertAllInSet(tf.constant([1, 2, 1]), {1, 2})
+case.assertNotAllClose([1.0, 2.0], [1.0, 2.5])
+case.assertNotAllEqual([1, 2], [1, 3])
+case.assertNear(1.0, 1.05, 0.1)
+case.assertArrayNear([1.0, 2.0], [1.01, 2.0], 0.02)
+case.assertDTypeEqual(tf.constant([1.0]).numpy(), np.float32)
+case.assertAllCloseAccordingToType(np.float16([1.0]), np.float16([1.0005]))
+case.assertListEqual([1, 2], [1, 2])
+report("passing_assertions", "no error")
+expect_error("close_fails", lambda: case.assertAllClose([1.0, 2.0], [1.0, 2.1]))
+expect_error("close_shape", lambda: case.assertAllClose([1.0, 2.0], [1.0, 2.0, 3.0]))
+expect_error("close_rtol", lambda: case.assertAllClose(100.0, 100.5, rtol=1e-3))
+report("close_rtol_wide", case.assertAllClose(100.0, 100.05, rtol=1e-3))
+expect_error("close_dict_vs_list", lambda: case.assertAllClose({"a": 1.0}, [1.0]))
+expect_error("close_keys", lambda: case.assertAllClose({"a": 1.0}, {"b": 1.0}))
+expect_error("close_length", lambda: case.assertAllClose([[1.0, 2.0], [3.0]],
+                                                          [[1.0, 2.0], [3.0], [4.0]]))
+expect_error("equal_fails", lambda: case.assertAllEqual([1, 2], tf.constant([1, 3])))
+expect_error("equal_shape", lambda: case.assertAllEqual([1, 2], [[1, 2]]))
+expect_error("less_equal_fails", lambda: case.assertAllLessEqual([1.0, 3.0], 2.0))
+expect_error("greater_fails", lambda: case.assertAllGreater([1.0, 3.0], 1.0))
+expect_error("in_range_fails", lambda: case.assertAllInRange([1.0, 3.0], 0.0, 2.0))
+expect_error("in_set_fails", lambda: case.assertAllInSet([1, 4], {1, 2}))
+expect_error("not_close_fails", lambda: case.assertNotAllClose([1.0], [1.0]))
+expect_error("near_fails", lambda: case.assertNear(1.0, 1.5, 0.1))
+report("gpu", [tf.test.is_gpu_available(), tf.test.gpu_device_name()])
