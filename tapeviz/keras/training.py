@@ -5,11 +5,9 @@ the compiled loss, then `optimizer.apply_gradients`, so a recording of `fit` hol
 per step, its ops in the layers' name scopes, explained like a hand-written loop. Override
 `train_step(self, data)` (and `test_step`) as in Keras to train differently.
 
-Data: NumPy arrays, tensors, lists or dicts of them (cut into `batch_size` batches, float
-arrays cast to `floatx()` as Keras does, shuffled each epoch unless `shuffle=False`, with
-`tv.random.set_seed` making the order repeat; it is not TensorFlow's order), or a
-`tv.data.Dataset` or a `keras.utils.Sequence` of batches `(x, y)`, `(x, y, sample_weight)`
-or `x`.
+Data: arrays, tensors, lists or dicts of them (cut into `batch_size` batches, floats cast to
+`floatx()`, shuffled each epoch unless `shuffle=False`, repeatably after `tv.random.set_seed`
+but not in TensorFlow's order), or a `tv.data.Dataset` or `keras.utils.Sequence` of batches.
 """
 from __future__ import annotations
 
@@ -374,11 +372,10 @@ def _split(x, y, w, fraction):
     at = int(n * (1.0 - fraction))
 
     def cut(s, part):
-        if s is None:
-            return None
-        return nest.pack_sequence_as(s, [_as_array(a)[part] for a in nest.flatten(s)])
-    return (cut(x, slice(0, at)), cut(y, slice(0, at)), cut(w, slice(0, at))), \
-        (cut(x, slice(at, None)), cut(y, slice(at, None)), cut(w, slice(at, None)))
+        return None if s is None else nest.pack_sequence_as(
+            s, [_as_array(a)[part] for a in nest.flatten(s)])
+    return tuple(tuple(cut(s, part) for s in (x, y, w))
+                 for part in (slice(0, at), slice(at, None)))
 
 
 def _as_xyw(validation_data):
@@ -398,7 +395,5 @@ def _floats(logs) -> dict:
 
 
 def _result(logs, return_dict):
-    if return_dict:
-        return logs
     values = list(logs.values())
-    return values[0] if len(values) == 1 else values
+    return logs if return_dict else values[0] if len(values) == 1 else values
