@@ -57,8 +57,6 @@ NEEDS = {
                                      " LSTM trained on bool one-hot inputs",
     "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
-    "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
-                              " refuses HDF5 names)",
     "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
     "tf_keras_gradients_test": "tf.test (TestCase, compute_gradient)",
     "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"

@@ -109,13 +109,14 @@ class Model(Trainer, Layer):
         return outputs
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """The model's variables, in tapeviz's checkpoint format (tapeviz/checkpoint.py)."""
-        from ..checkpoint import save_weights
-        save_weights(self, filepath, save_format)
+        """The model's variables: Keras's HDF5 layouts for `.h5` and `.weights.h5` paths,
+        else tapeviz's checkpoint format (see saving_api.py)."""
+        from .saving_api import save_weights
+        save_weights(self, filepath, overwrite, save_format)
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
-        from ..checkpoint import load_weights
-        return load_weights(self, filepath)
+        from .saving_api import load_weights
+        return load_weights(self, filepath, skip_mismatch, by_name)
 
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         """Keras's whole-model saving (architecture, weights, optimizer) is not in tapeviz."""
