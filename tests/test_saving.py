@@ -4,6 +4,11 @@ recorded by tests/saving/record.py under a Python with tensorflow-cpu and tf-ker
 TensorFlow's weights and predictions; bad files get TensorFlow's error classes."""
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
+import zipfile
+
 import numpy as np
 import pytest
 
@@ -71,3 +76,197 @@ def test_missing_and_corrupted_weight_files(tmp_path):
 
 def _text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+# --- files TensorFlow wrote ---------------------------------------------------------------------
+SAVED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "saved_models")
+
+
+def _recorder():
+    """tests/golden/saved_models/record.py by its path (it builds the models it recorded)."""
+    spec = importlib.util.spec_from_file_location("saved_models_record",
+                                                  os.path.join(SAVED, "record.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RECORD = _recorder()
+with open(os.path.join(SAVED, "answers.json"), encoding="utf-8") as _f:
+    ANSWERS = json.load(_f)
+MODELS = sorted(k for k in ANSWERS if k != "tensorflow_version")
+
+
+def _close(actual, expected, rtol=1e-4, atol=1e-6):
+    np.testing.assert_allclose(np.asarray(actual, dtype="float64"), np.asarray(expected),
+                               rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("kind", ["keras", "h5"])
+@pytest.mark.parametrize("name", MODELS)
+def test_load_model_reads_tensorflows_file(name, kind):
+    """Same predictions as TensorFlow, and after one more step of the restored optimizer the
+    same predictions as TensorFlow's loaded model (Adam's moments and step count came back)."""
+    _, inputs, targets = RECORD.build_models(tf)[name]
+    model = keras.models.load_model(os.path.join(RECORD.FILES, name + RECORD.SUFFIXES[kind]))
+    _close(RECORD.predict(model, inputs), ANSWERS[name]["predict"])
+    RECORD.train_step(model, inputs, targets)
+    _close(RECORD.predict(model, inputs), ANSWERS[name]["after_step_" + kind], 1e-3, 1e-5)
+
+
+@pytest.mark.parametrize("kind", ["weights_h5", "weights_v3"])
+@pytest.mark.parametrize("name", MODELS)
+def test_load_weights_reads_tensorflows_file(name, kind):
+    model, inputs, _ = RECORD.build_models(tf)[name]
+    model.load_weights(os.path.join(RECORD.FILES, name + RECORD.SUFFIXES[kind]))
+    _close(RECORD.predict(model, inputs), ANSWERS[name]["predict"])
+
+
+@pytest.mark.parametrize("suffix", [".keras", ".h5", ""])
+@pytest.mark.parametrize("name", MODELS)
+def test_a_saved_model_loads_back_the_same(tmp_path, name, suffix):
+    model, inputs, targets = RECORD.build_models(tf)[name]
+    RECORD.train_step(model, inputs, targets)
+    path = str(tmp_path / ("model" + suffix))
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    assert [layer.name for layer in loaded.layers] == [layer.name for layer in model.layers]
+    np.testing.assert_array_equal(RECORD.predict(loaded, inputs), RECORD.predict(model, inputs))
+    assert int(loaded.optimizer.iterations.numpy()) == int(model.optimizer.iterations.numpy())
+    RECORD.train_step(model, inputs, targets)
+    RECORD.train_step(loaded, inputs, targets)
+    np.testing.assert_allclose(RECORD.predict(loaded, inputs), RECORD.predict(model, inputs),
+                               rtol=1e-6)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+def _rewrite_config(src, dst, edit):
+    with zipfile.ZipFile(src) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    config = json.loads(parts["config.json"])
+    edit(config)
+    parts["config.json"] = json.dumps(config)
+    with zipfile.ZipFile(dst, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+
+
+def test_missing_and_corrupted_model_files(tmp_path):
+    for name in ("nope.keras", "nope.h5", "nope"):
+        with pytest.raises(OSError, match="No file or directory found at"):
+            keras.models.load_model(tmp_path / name)
+    for name, data in (("bad.keras", b"PK\x03\x04garbage"), ("bad.h5", b"\x89HDF\r\n\x1a\n.."),
+                       ("text.keras", b"hello")):
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(OSError):
+            keras.models.load_model(tmp_path / name)
+
+
+def test_weights_only_h5_is_not_a_model(tmp_path):
+    _model().save_weights(tmp_path / "w.h5")
+    with pytest.raises(ValueError, match="No model config found.*load_weights"):
+        keras.models.load_model(tmp_path / "w.h5")
+
+
+def test_unknown_layer_class_is_named_with_the_fix(tmp_path):
+    src = os.path.join(RECORD.FILES, "series.keras")
+
+    def rename(config):
+        config["config"]["layers"][1]["class_name"] = "NoSuchLayer"
+    _rewrite_config(src, tmp_path / "unknown.keras", rename)
+    with pytest.raises(ValueError, match="Unknown layer: 'NoSuchLayer'.*custom_objects"):
+        keras.models.load_model(tmp_path / "unknown.keras")
+
+
+def test_a_config_never_imports_the_module_it_names(tmp_path, monkeypatch):
+    """A file naming `os.system` (or any module) gets a lookup among known classes only."""
+    src = os.path.join(RECORD.FILES, "series.keras")
+
+    def evil(config):
+        config["config"]["layers"][1].update(module="os", class_name="system",
+                                             registered_name="system")
+    _rewrite_config(src, tmp_path / "evil.keras", evil)
+    imported = []
+    real_import = __builtins__["__import__"] if isinstance(__builtins__, dict) else \
+        __builtins__.__import__
+
+    def spy(name, *args, **kwargs):
+        imported.append(name)
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr("builtins.__import__", spy)
+    with pytest.raises(ValueError, match="Unknown layer: 'system'"):
+        keras.models.load_model(tmp_path / "evil.keras")
+    monkeypatch.undo()
+    assert "os" not in imported
+
+
+class Scale(keras.layers.Layer):
+    def __init__(self, factor, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def call(self, inputs):
+        return inputs * self.factor
+
+
+def _custom_model():
+    x = keras.Input(shape=(3,))
+    return keras.Model(x, keras.layers.Dense(2)(Scale(2.5)(x)))
+
+
+def test_custom_layers_come_from_custom_objects_or_the_registry(tmp_path):
+    model = _custom_model()
+    model.save(tmp_path / "custom.keras")
+    with pytest.raises(ValueError, match="Unknown layer: 'Scale'"):
+        keras.models.load_model(tmp_path / "custom.keras")
+    loaded = keras.models.load_model(tmp_path / "custom.keras", custom_objects={"Scale": Scale})
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    assert loaded.layers[1].factor == 2.5
+
+    @keras.utils.register_keras_serializable(package="tests")
+    class Shift(keras.layers.Layer):
+        def __init__(self, by=1.0, **kwargs):
+            super().__init__(**kwargs)
+            self.by = by
+
+        def call(self, inputs):
+            return inputs + self.by
+    x = keras.Input(shape=(3,))
+    shifted = keras.Model(x, Shift(by=-1.5)(x))
+    shifted.save(tmp_path / "shift.keras")
+    loaded = keras.models.load_model(tmp_path / "shift.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), X - 1.5)
+
+
+def test_a_subclassed_model_without_config_is_refused_before_writing(tmp_path):
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(2)
+
+        def call(self, inputs):
+            return self.dense(inputs)
+    net = Net()
+    net(X)
+    with pytest.raises(NotImplementedError, match="save_weights"):
+        net.save(tmp_path / "net.keras")
+    assert not (tmp_path / "net.keras").exists()
+
+
+def test_tensorflows_saved_model_directory_is_refused_with_the_fix(tmp_path):
+    folder = tmp_path / "tf_saved_model"
+    folder.mkdir()
+    (folder / "saved_model.pb").write_bytes(b"\x08\x01")
+    with pytest.raises(OSError, match="TensorFlow wrote.*model.save\\('model.keras'\\)"):
+        keras.models.load_model(folder)
+
+
+def test_model_checkpoint_saves_whole_models_each_epoch(tmp_path):
+    model = _model()
+    model.compile(optimizer="sgd", loss="mse")
+    path = str(tmp_path / "m-{epoch}.keras")
+    model.fit(X, np.ones((4, 2)), epochs=2, verbose=0,
+              callbacks=[keras.callbacks.ModelCheckpoint(path)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m-1.keras", "m-2.keras"]
+    loaded = keras.models.load_model(tmp_path / "m-2.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))

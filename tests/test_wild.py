@@ -38,11 +38,6 @@ NEEDS = {
                                   " multiplies its u-product once per variable after the first"
                                   " step (a Python counter read at trace time); tapeviz follows"
                                   " the eager rule, which TensorFlow's run_eagerly=True gives",
-    "keras_io_imbalanced_classification": "whole-model saving: ModelCheckpoint with"
-                                          " save_weights_only=False (Keras's default)",
-    "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
-                                          " save_weights_only=False and"
-                                          " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
     "guide_working_with_rnns": "RNN(cell) over nested inputs: a tuple of (batch, time, ...)"
@@ -55,14 +50,10 @@ NEEDS = {
                                   " set_value assigns (tapeviz keeps a Python float)",
     "keras_io_char_lstm_generation": "TensorFlow's numbers after the first RMSprop step of an"
                                      " LSTM trained on bool one-hot inputs",
-    "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
     "keras_io_metric_learning": "tf.keras.utils.Sequence",
     "keras_io_super_resolution": "tf.image.rgb_to_yuv and tf.image.resize(method=\"area\")",
     "tf_keras_gradients_test": "tf.test (TestCase, compute_gradient)",
-    "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"
-                                 " (and optimizer.lr as a variable with .numpy())",
     "tutorial_imbalanced_data": "tf.keras.metrics.AUC",
-    "tutorial_save_and_load": "whole-model saving: model.save and tf.keras.models.load_model",
 }
 
 

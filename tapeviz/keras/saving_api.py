@@ -3,7 +3,8 @@
 
 - `.keras`: Keras's zip (config.json, metadata.json, model.weights.h5), saving_keras.py;
 - `.weights.h5` (weights only): the model.weights.h5 layout of that zip, saving_weights.py;
-- `.h5` / `.hdf5`: Keras's legacy HDF5 files, saving_h5.py;
+- `.h5` / `.hdf5`: Keras's legacy HDF5 files, saving_h5.py (weights saved to a `.keras`
+  path too, as tf-keras does);
 - any other path: weights as tapeviz's TensorFlow-style checkpoint (tapeviz/checkpoint.py),
   a whole model as a SavedModel directory that only tapeviz reads (saving_keras.py).
 """
@@ -25,17 +26,14 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
         raise ValueError(f"Unknown format. Received: `save_format`={save_format}. Accepted "
                          "formats are 'h5' and 'tf'. Fix: leave save_format None and give the "
                          "path a suffix ('.h5', '.weights.h5') or none")
-    if path.endswith(".keras"):
-        raise ValueError(f"save_weights: the filename must end in `.weights.h5`, not "
-                         f"`.keras` (got {path!r}): a .keras file is a whole model. Fix: "
-                         "model.save(path), or a path ending in .weights.h5")
     if not overwrite and os.path.exists(path):
         return
     _make_parent(path)
     if path.endswith(".weights.h5"):
         from . import saving_weights
         saving_weights.save_weights_only(model, path)
-    elif path.endswith(H5_SUFFIXES) or save_format in ("h5", "hdf5"):
+    elif path.endswith(H5_SUFFIXES + (".keras",)) or save_format in ("h5", "hdf5"):
+        # (tf-keras writes weights to a .keras path in its legacy HDF5 layout too)
         from . import saving_h5
         saving_h5.save_weights(model, path)
     else:
