@@ -75,6 +75,10 @@ def auto_config(layer, config: dict) -> dict:
                 ("self", "name", "trainable", "dtype")
             items = [] if key in base else [(key, value)]
         for name, item in items:
+            kept = layer.__dict__.get(name)
+            if isinstance(item, int) and isinstance(kept, tuple) and kept and all(
+                    isinstance(k, int) for k in kept):
+                item = kept             # Keras's sizes and strides: `3` kept as (3, 3)
             out[name] = serialize_value(name, item, layer)
     return out
 
@@ -193,11 +197,12 @@ def deserialize_layer(spec: dict, custom_objects=None):
     class_name, config = spec["class_name"], dict(spec.get("config") or {})
     if class_name == "InputLayer":
         return _input_layer(config)
+    if class_name in ("Sequential", "Functional", "Model") and "layers" in config:
+        from .saving_models import model_from_config      # (a model inside a model)
+        return model_from_config(spec, custom_objects)
     cls = find_class(class_name, "layer", custom_objects)
-    if hasattr(cls, "from_config") and "from_config" in vars(cls) or class_name in (
-            "Sequential", "Functional", "Model"):
-        return cls.from_config(config, custom_objects) if class_name in (
-            "Sequential", "Functional", "Model") else cls.from_config(config)
+    if "from_config" in vars(cls):                          # the class's own
+        return cls.from_config(config)
     config = {k: deserialize_value(k, v, custom_objects) for k, v in _known(cls, config).items()}
     if "batch_input_shape" in config:
         config["batch_input_shape"] = tuple(config["batch_input_shape"])

@@ -64,6 +64,10 @@ def _write_variables(group, variables):
 
 def _saved_layers(group) -> list:
     """(layer name, [arrays]) of the saved layers that have weights, in order."""
+    if "layer_names" not in group.attrs:
+        raise ValueError(f"{group.file.filename}: not Keras's HDF5 weights layout (no "
+                         "'layer_names'). Fix: a file written by save_weights to a .h5 path, "
+                         "or a .weights.h5 path for the layout of a .keras zip")
     out = []
     for name in (_text(n) for n in group.attrs["layer_names"]):
         layer_group = group[name]

@@ -9,7 +9,8 @@
   TensorFlow wrote (`saved_model.pb`, a TensorFlow graph) is refused with the fix.
 
 Loading makes the model from its config (saving_models.py), loads its weights, and, as Keras
-with `compile=True`, compiles it as it was compiled and restores the optimizer's state.
+with `compile=True`, compiles it as it was compiled and restores the optimizer's state (not
+from the directory: tf-keras's SavedModel loading gives a fresh optimizer).
 """
 from __future__ import annotations
 
@@ -126,15 +127,18 @@ def _load_directory(path, custom_objects, compile):
                       "(model.save('model.keras')) and load that")
     with open(os.path.join(path, CONFIG), encoding="utf-8") as f:
         config = json.load(f)
-    return _from_parts(config, os.path.join(path, WEIGHTS), custom_objects, compile)
+    # (compiled with a fresh optimizer of the saved config: tf-keras's SavedModel loading
+    # does not bring the optimizer's state back)
+    return _from_parts(config, os.path.join(path, WEIGHTS), custom_objects, compile,
+                       optimizer_state=False)
 
 
-def _from_parts(config, weights, custom_objects, compile):
+def _from_parts(config, weights, custom_objects, compile, optimizer_state=True):
     model = saving_models.model_from_config(config, custom_objects)
     if compile and config.get("compile_config"):
         saving_models.compile_from_config(model, config["compile_config"], custom_objects)
     with saving_h5.open_file(weights, "r") as f:
-        saving_weights.read(f, model, skip_optimizer=not compile)
+        saving_weights.read(f, model, skip_optimizer=not (compile and optimizer_state))
     return model
 
 

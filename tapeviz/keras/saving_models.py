@@ -123,9 +123,20 @@ def _sequential_from_config(config, build_config, custom_objects):
     for layer_spec in config.get("layers", []):
         model.add(deserialize_layer(layer_spec, custom_objects))
     shape = (build_config or {}).get("input_shape")
-    if shape is not None and not model.built:
+    if shape is not None:
         model.build(tuple(shape))
+        if not all(layer.built for _, layer in _walk(model)):
+            # (a model nested inside builds its layers only when data reaches them)
+            from ..engine.ops.makers import zeros
+            from .functional import unrecorded
+            with unrecorded():        # a build, not work to show
+                model(zeros(tuple(1 if d is None else d for d in shape), model._dtype))
     return model
+
+
+def _walk(model):
+    from .saving_weights import layer_paths
+    return layer_paths(model)
 
 
 def functional_from_config(config, custom_objects=None):
@@ -223,7 +234,9 @@ _OPTIMIZER_DEFAULTS = {"is_legacy_optimizer": False, "jit_compile": None, "use_e
 
 
 def _from_object_config(value, kind, custom_objects):
-    if value is None or isinstance(value, str):
+    if isinstance(value, str):            # a name: a custom function first, as Keras
+        return (custom_objects or {}).get(value, value)
+    if value is None:
         return value
     if isinstance(value, list):
         return [_from_object_config(v, kind, custom_objects) for v in value]
