@@ -177,7 +177,7 @@ def test_unknown_layer_class_is_named_with_the_fix(tmp_path):
     def rename(config):
         config["config"]["layers"][1]["class_name"] = "NoSuchLayer"
     _rewrite_config(src, tmp_path / "unknown.keras", rename)
-    with pytest.raises(ValueError, match="Unknown layer: 'NoSuchLayer'.*custom_objects"):
+    with pytest.raises(TypeError, match="Unknown layer: 'NoSuchLayer'.*custom_objects"):
         keras.models.load_model(tmp_path / "unknown.keras")
 
 
@@ -197,7 +197,7 @@ def test_a_config_never_imports_the_module_it_names(tmp_path, monkeypatch):
         imported.append(name)
         return real_import(name, *args, **kwargs)
     monkeypatch.setattr("builtins.__import__", spy)
-    with pytest.raises(ValueError, match="Unknown layer: 'system'"):
+    with pytest.raises(TypeError, match="Unknown layer: 'system'"):
         keras.models.load_model(tmp_path / "evil.keras")
     monkeypatch.undo()
     assert "os" not in imported
@@ -220,7 +220,7 @@ def _custom_model():
 def test_custom_layers_come_from_custom_objects_or_the_registry(tmp_path):
     model = _custom_model()
     model.save(tmp_path / "custom.keras")
-    with pytest.raises(ValueError, match="Unknown layer: 'Scale'"):
+    with pytest.raises(TypeError, match="Unknown layer: 'Scale'"):
         keras.models.load_model(tmp_path / "custom.keras")
     loaded = keras.models.load_model(tmp_path / "custom.keras", custom_objects={"Scale": Scale})
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
@@ -241,19 +241,57 @@ def test_custom_layers_come_from_custom_objects_or_the_registry(tmp_path):
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), X - 1.5)
 
 
-def test_a_subclassed_model_without_config_is_refused_before_writing(tmp_path):
-    class Net(keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = keras.layers.Dense(2)
+class Net(keras.Model):
+    def __init__(self, width=3, **kwargs):
+        super().__init__(**kwargs)
+        self.width = width
+        self.hidden = keras.layers.Dense(width, activation="relu")
+        self.out = keras.layers.Dense(2)
 
-        def call(self, inputs):
-            return self.dense(inputs)
-    net = Net()
-    net(X)
-    with pytest.raises(NotImplementedError, match="save_weights"):
-        net.save(tmp_path / "net.keras")
-    assert not (tmp_path / "net.keras").exists()
+    def call(self, inputs):
+        return self.out(self.hidden(inputs))
+
+
+class NetWithConfig(Net):
+    def get_config(self):
+        return {"width": self.width, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class Table(keras.Model):
+    def __init__(self, table):
+        super().__init__()
+        self.table = table
+
+    def call(self, inputs):
+        return inputs * self.table
+
+
+def test_a_subclassed_model_saves_with_its_arguments_or_its_config(tmp_path):
+    """As tf-keras: JSON arguments are the config; a .keras file names an unknown class with
+    TypeError; an argument that is not data is refused before anything is written."""
+    net = Net(width=4)
+    expected = net.predict(X, verbose=0)
+    net.save(tmp_path / "net.keras")
+    with pytest.raises(TypeError, match="Unknown layer: 'Net'"):
+        keras.models.load_model(tmp_path / "net.keras")
+    loaded = keras.models.load_model(tmp_path / "net.keras", custom_objects={"Net": Net})
+    assert loaded.width == 4
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), expected)
+    net = NetWithConfig(width=5)
+    expected = net.predict(X, verbose=0)
+    net.save(tmp_path / "config.keras")
+    loaded = keras.models.load_model(tmp_path / "config.keras",
+                                     custom_objects={"NetWithConfig": NetWithConfig})
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), expected)
+    table = Table(np.ones(3, "float32"))
+    table(X)
+    with pytest.raises(NotImplementedError, match="table=.*get_config.*save_weights"):
+        table.save(tmp_path / "table.keras")
+    assert not (tmp_path / "table.keras").exists()
 
 
 def test_tensorflows_saved_model_directory_is_refused_with_the_fix(tmp_path):

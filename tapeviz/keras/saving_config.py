@@ -154,8 +154,18 @@ def _tapeviz_classes(kind):
     return modules
 
 
-def find_class(class_name, kind, custom_objects=None, error=ValueError):
+class Lookup(dict):
+    """`custom_objects` for one file, with the error an unknown class name raises there
+    (tf-keras's: TypeError in a `.keras` zip, ValueError in an `.h5` file)."""
+
+    def __init__(self, custom_objects, unknown_error):
+        super().__init__(custom_objects or {})
+        self.unknown_error = unknown_error
+
+
+def find_class(class_name, kind, custom_objects=None):
     """The class a config names: from `custom_objects`, registered classes, or tapeviz."""
+    error = getattr(custom_objects, "unknown_error", ValueError)
     for table in (custom_objects or {}, _REGISTERED):
         if class_name in table:
             return table[class_name]

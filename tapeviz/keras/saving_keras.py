@@ -21,6 +21,7 @@ import os
 import zipfile
 
 from . import saving_h5, saving_models, saving_weights
+from .saving_config import Lookup
 
 MARKER = "tapeviz_saved_model.json"
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
@@ -104,6 +105,8 @@ def _training_config(compiled):
 # --- loading ------------------------------------------------------------------------------------
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     path = os.fspath(filepath)
+    custom_objects = Lookup(custom_objects, TypeError if path.endswith(".keras") or
+                            os.path.isdir(path) else ValueError)
     if not os.path.exists(path):
         raise OSError(f"No file or directory found at {path}")
     if os.path.isdir(path):

@@ -27,14 +27,9 @@ def model_config(model) -> dict:
         return _sequential_config(model)
     if getattr(model, "_graph", None) is not None:
         return _functional_config(model)
-    if type(model).get_config is not type(model).__mro__[1].get_config or hasattr(
-            type(model), "from_config") and "from_config" in vars(type(model)):
-        return serialize_layer(model)
-    raise NotImplementedError(
-        f"Saving the whole model {model.name!r} (a subclassed {type(model).__name__}) needs "
-        "its get_config and from_config, which it does not define. Fix: save its weights with "
-        "model.save_weights(path) and build the model in code before load_weights, or define "
-        "get_config/from_config")
+    # a subclassed model: its own get_config, or the arguments it was made with (an argument
+    # that is not JSON data raises NotImplementedError naming the fix)
+    return serialize_layer(model)
 
 
 def _sequential_config(model) -> dict:
@@ -114,7 +109,9 @@ def model_from_config(spec: dict, custom_objects=None):
         return _sequential_from_config(config, spec.get("build_config"), custom_objects)
     if class_name in ("Functional", "Model") and "layers" in config:
         return functional_from_config(config, custom_objects)
-    return deserialize_layer(spec, custom_objects)
+    model = deserialize_layer(spec, custom_objects)
+    _build(model, spec.get("build_config"))
+    return model
 
 
 def _sequential_from_config(config, build_config, custom_objects):
@@ -122,16 +119,24 @@ def _sequential_from_config(config, build_config, custom_objects):
     model = Sequential(name=config.get("name"))
     for layer_spec in config.get("layers", []):
         model.add(deserialize_layer(layer_spec, custom_objects))
-    shape = (build_config or {}).get("input_shape")
-    if shape is not None:
-        model.build(tuple(shape))
-        if not all(layer.built for _, layer in _walk(model)):
-            # (a model nested inside builds its layers only when data reaches them)
-            from ..engine.ops.makers import zeros
-            from .functional import unrecorded
-            with unrecorded():        # a build, not work to show
-                model(zeros(tuple(1 if d is None else d for d in shape), model._dtype))
+    _build(model, build_config)
     return model
+
+
+def _build(model, build_config):
+    """Make the variables of a model made from its config: Keras's `build_config`. A
+    subclassed model, or a model nested inside, builds its layers only when data reaches
+    them: it is called once on zeros of that shape."""
+    shape = (build_config or {}).get("input_shape")
+    if shape is None:
+        return
+    model.build(tuple(shape))
+    if any(not layer.built for _, layer in _walk(model)):
+        from ..engine.ops.makers import zeros
+        from .functional import unrecorded
+        with unrecorded():        # a build, not work to show
+            model(zeros(tuple(1 if d is None else d for d in shape), model._dtype))
+
 
 
 def _walk(model):
