@@ -131,6 +131,11 @@ def serialize_layer(layer) -> dict:
                 "config": {"batch_input_shape": list(layer._batch_input_shape),
                            "dtype": layer.dtype, "sparse": False, "ragged": False,
                            "name": layer.name}, "registered_name": None}
+    from .models import Model, Sequential
+    if isinstance(layer, Sequential) or isinstance(layer, Model) and getattr(
+            layer, "_graph", None) is not None:
+        from .saving_models import model_config       # (a model inside a model)
+        return model_config(layer)
     cls = type(layer)
     builtin = cls.__module__.startswith("tapeviz.")
     out = {"module": "keras.layers" if builtin else cls.__module__,
