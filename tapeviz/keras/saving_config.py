@@ -227,13 +227,19 @@ def deserialize_layer(spec: dict, custom_objects=None):
 #: entries of tf-keras's layer configs that some tapeviz layers do not take, at the values
 #: where they change nothing (any other value is left for the layer to refuse)
 _NEUTRAL = {"data_format": ("channels_last",), "max_value": (None,), "negative_slope": (0.0,),
-            "threshold": (0.0,)}
+            "threshold": (0.0,), "groups": (1,)}
+
+#: entries tf-keras writes for a layer that its own layer ignores (a separable convolution's
+#: config inherits the kernel's from Conv, but its kernels are depthwise and pointwise)
+_UNUSED_BY_KERAS = {"SeparableConv2D": ("kernel_initializer", "kernel_regularizer",
+                                        "kernel_constraint")}
 
 
 def _known(cls, config) -> dict:
     named = inspect.signature(cls.__init__).parameters
-    return {k: v for k, v in config.items()
-            if k in named or k not in _NEUTRAL or v not in _NEUTRAL[k]}
+    unused = _UNUSED_BY_KERAS.get(cls.__name__, ())
+    return {k: v for k, v in config.items() if k in named or not (
+        k in unused or k in _NEUTRAL and v in _NEUTRAL[k])}
 
 
 def _input_layer(config):

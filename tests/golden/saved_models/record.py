@@ -83,9 +83,39 @@ def build_models(tf):
     out["seq2seq"] = (seq2seq, [rng.integers(0, 7, (4, 5)).astype("float32"),
                                 rng.uniform(0, 1, (4, 4, 3)).astype("float32")],
                       np.eye(3)[rng.integers(0, 3, (4, 4))].astype("float32"))
+    out["layers"] = _many_layers(keras, rng)
     for model, _, _ in out.values():
         _fill(model)
     return out
+
+
+def _many_layers(keras, rng):
+    """One functional model of many layer classes, for their configs."""
+    layers = keras.layers
+    image = keras.Input(shape=(8, 8, 2))
+    a = layers.Conv2D(3, 3, padding="same", activation="relu")(image)
+    a = layers.DepthwiseConv2D(3, padding="same")(a)
+    a = layers.SeparableConv2D(4, 3, padding="same")(a)
+    a = layers.Conv2DTranspose(2, 2, strides=2)(a)
+    a = layers.AveragePooling2D()(a)
+    a = layers.ZeroPadding2D(1)(a)
+    a = layers.UpSampling2D()(a)
+    a = layers.LeakyReLU(0.2)(a)
+    pooled = layers.Concatenate()([layers.GlobalAveragePooling2D()(a),
+                                   layers.GlobalMaxPooling2D()(a)])
+    series = keras.Input(shape=(5, 3))
+    s = layers.Masking()(series)
+    s = layers.Bidirectional(layers.LSTM(2, return_sequences=True))(s)
+    s = layers.TimeDistributed(layers.Dense(3))(s)
+    s = layers.SimpleRNN(2)(s)
+    s = layers.Reshape((4,))(layers.RepeatVector(2)(s))
+    m = layers.Activation("tanh")(layers.Concatenate()([pooled, s]))
+    m = layers.Add()([layers.Dense(4)(m), layers.Dense(4)(m)])
+    model = keras.Model([image, series], layers.Softmax()(m))
+    model.compile(optimizer="adam", loss="categorical_crossentropy")
+    inputs = [rng.uniform(-1, 1, (4, 8, 8, 2)).astype("float32"),
+              rng.uniform(-1, 1, (4, 5, 3)).astype("float32")]
+    return model, inputs, np.eye(4)[rng.integers(0, 4, 4)].astype("float32")
 
 
 def train_step(model, inputs, targets):
