@@ -350,3 +350,11 @@ def test_a_zip_layout_file_named_h5_gets_a_clear_error(tmp_path):
     (tmp_path / "w.weights.h5").rename(tmp_path / "w.h5")
     with pytest.raises(ValueError, match="not Keras's HDF5 weights layout.*weights.h5"):
         _model().load_weights(tmp_path / "w.h5")
+
+
+def test_the_saving_namespace_is_tf_keras_saving(tmp_path):
+    model = _model()
+    keras.saving.save_model(model, tmp_path / "m.keras")
+    loaded = keras.saving.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    assert keras.saving.register_keras_serializable is keras.utils.register_keras_serializable
