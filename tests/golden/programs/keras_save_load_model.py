@@ -12,7 +12,8 @@ import zipfile
 
 import h5py
 
-root = tempfile.mkdtemp()
+os.chdir(tempfile.mkdtemp())    # (relative paths: error messages name no folder)
+root = "."
 x = np.linspace(-1, 1, 24).reshape(4, 6).astype(np.float32)
 y = np.array([0, 1, 1, 0])
 
