@@ -358,3 +358,17 @@ def test_the_saving_namespace_is_tf_keras_saving(tmp_path):
     loaded = keras.saving.load_model(tmp_path / "m.keras")
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
     assert keras.saving.register_keras_serializable is keras.utils.register_keras_serializable
+
+
+def test_a_model_of_layers_shared_with_another_model_saves_its_own_calls(tmp_path):
+    """The inference model of a seq2seq (keras.io's lstm_seq2seq): its LSTM was first called
+    in the training model, so in its own config that call is node 0, not 1."""
+    encoder = keras.layers.Dense(3, activation="tanh")
+    x = keras.Input(shape=(3,))
+    keras.Model(x, encoder(x))                     # the first model's call: node 0
+    y = keras.Input(shape=(3,))
+    second = keras.Model(y, keras.layers.Dense(2)(encoder(y)))
+    expected = second.predict(X, verbose=0)
+    second.save(tmp_path / "second.keras")
+    loaded = keras.models.load_model(tmp_path / "second.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), expected)

@@ -51,18 +51,22 @@ def _sequential_config(model) -> dict:
     return out
 
 
-def _node_index(node) -> int:
-    return next(i for i, n in enumerate(node.layer.__dict__.get("_inbound_nodes") or [node])
-                if n is node)
+def _nodes_in(layer, in_graph) -> list:
+    """The layer's calls that belong to the model (a shared layer has others), in order."""
+    return [n for n in layer.__dict__.get("_inbound_nodes", []) if id(n) in in_graph]
 
 
-def _reference(tensor, kwargs) -> list:
-    if tensor.node.layer.__class__.__name__ == "InputLayer":
-        return [tensor.node.layer.name, 0, 0, kwargs]
-    return [tensor.node.layer.name, _node_index(tensor.node), tensor._index, kwargs]
+def _reference(tensor, kwargs, in_graph) -> list:
+    """Keras's `[layer name, node index, tensor index, kwargs]`, its node index counting
+    only the model's own calls of that layer."""
+    layer = tensor.node.layer
+    if layer.__class__.__name__ == "InputLayer":
+        return [layer.name, 0, 0, kwargs]
+    index = next(i for i, n in enumerate(_nodes_in(layer, in_graph)) if n is tensor.node)
+    return [layer.name, index, tensor._index, kwargs]
 
 
-def _node_data(node) -> list:
+def _node_data(node, in_graph) -> list:
     from .keras_tensor import KerasTensor
     inputs, extra = node.args[0], node.args[1:]
     names = list(inspect.signature(node.layer.call).parameters)[1:]
@@ -77,7 +81,7 @@ def _node_data(node) -> list:
                                   f"{sorted(kwargs)}, which tapeviz does not serialize. Fix: "
                                   "save the weights (model.save_weights)")
     kwargs = {k: serialize_value(k, v) for k, v in kwargs.items()}
-    return [_reference(t, kwargs) for t in flat]
+    return [_reference(t, kwargs, in_graph) for t in flat]
 
 
 def _functional_config(model) -> dict:
@@ -87,13 +91,13 @@ def _functional_config(model) -> dict:
     for layer in model.layers:
         spec = serialize_layer(layer)
         spec["name"] = layer.name
-        nodes = [n for n in layer.__dict__.get("_inbound_nodes", []) if id(n) in in_graph]
-        spec["inbound_nodes"] = [_node_data(n) for n in nodes
+        spec["inbound_nodes"] = [_node_data(n, in_graph) for n in _nodes_in(layer, in_graph)
                                  if layer.__class__.__name__ != "InputLayer"]
         layers.append(spec)
     config = {"name": model.name, "trainable": model.trainable, "layers": layers,
-              "input_layers": [_reference(t, None)[:3] for t in graph.flat_inputs],
-              "output_layers": [_reference(t, None)[:3] for t in graph.flat_outputs]}
+              "input_layers": [_reference(t, None, in_graph)[:3] for t in graph.flat_inputs],
+              "output_layers": [_reference(t, None, in_graph)[:3]
+                                for t in graph.flat_outputs]}
     return {"module": "keras.src.engine.functional", "class_name": "Functional",
             "config": config, "registered_name": "Functional",
             "build_config": {"input_shape": [list(t._shape) for t in graph.flat_inputs]
