@@ -372,3 +372,18 @@ def test_a_model_of_layers_shared_with_another_model_saves_its_own_calls(tmp_pat
     second.save(tmp_path / "second.keras")
     loaded = keras.models.load_model(tmp_path / "second.keras")
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), expected)
+
+
+def test_an_optimizer_with_a_schedule_comes_back_with_it(tmp_path):
+    model = _model()
+    schedule = keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)
+    model.compile(optimizer=keras.optimizers.SGD(schedule, momentum=0.9), loss="mse")
+    model.fit(X, np.ones((4, 2)), epochs=3, verbose=0)
+    model.save(tmp_path / "m.keras")
+    loaded = keras.models.load_model(tmp_path / "m.keras")
+    assert type(loaded.optimizer._learning_rate).__name__ == "ExponentialDecay"
+    assert loaded.optimizer.momentum == 0.9
+    for m in (model, loaded):
+        m.fit(X, np.ones((4, 2)), epochs=1, verbose=0)
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0),
+                               rtol=1e-6)

@@ -149,14 +149,14 @@ def serialize_layer(layer) -> dict:
 
 
 # --- reading ----------------------------------------------------------------------------------
-def _tapeviz_classes(kind):
+def _modules_of(kind) -> tuple:
+    """The tapeviz modules whose classes a config may name for an object of this kind."""
     from . import constraints, initializers, layers, losses, metrics, optimizers, regularizers
-    from . import functional, lambda_layer, merging, models
-    modules = {"layer": (layers, functional, merging, lambda_layer, models),
-               "initializer": (initializers,), "regularizer": (regularizers,),
-               "constraint": (constraints,), "loss": (losses,), "metric": (metrics,),
-               "optimizer": (optimizers,)}[kind]
-    return modules
+    from . import functional, lambda_layer, merging, models, schedules
+    return {"layer": (layers, functional, merging, lambda_layer, models),
+            "initializer": (initializers,), "regularizer": (regularizers,),
+            "constraint": (constraints,), "loss": (losses,), "metric": (metrics,),
+            "optimizer": (optimizers,), "schedule": (schedules,)}[kind]
 
 
 class Lookup(dict):
@@ -175,7 +175,7 @@ def find_class(class_name, kind, custom_objects=None):
         if class_name in table:
             return table[class_name]
     short = class_name.split(">")[-1]
-    for module in _tapeviz_classes(kind):
+    for module in _modules_of(kind):
         found = getattr(module, short, None)
         # (only tapeviz's own Keras classes: a name never reaches other code a module imports)
         if isinstance(found, type) and not short.startswith("_") and \

@@ -235,11 +235,11 @@ def compile_config(model):
             "run_eagerly": None, "steps_per_execution": None, "jit_compile": None}
 
 
-#: optimizer config entries of tf-keras that tapeviz's optimizers do not take (at these values
-#: they change nothing)
-_OPTIMIZER_DEFAULTS = {"is_legacy_optimizer": False, "jit_compile": None, "use_ema": False,
-                       "ema_momentum": None, "ema_overwrite_frequency": None,
-                       "weight_decay": None}
+#: tf-keras's optimizer config entries that change no numbers (`ema_momentum` without
+#: `use_ema`), dropped; and those dropped at their neutral value, else left for the optimizer
+#: to refuse (tapeviz imitates no weight decay or moving average)
+_OPTIMIZER_IGNORED = ("is_legacy_optimizer", "jit_compile", "ema_momentum")
+_OPTIMIZER_NEUTRAL = ("use_ema", "ema_overwrite_frequency", "weight_decay")
 
 
 def _from_object_config(value, kind, custom_objects):
@@ -257,11 +257,12 @@ def _from_object_config(value, kind, custom_objects):
     cls = find_class(value["class_name"], kind, custom_objects)
     named = inspect.signature(cls.__init__).parameters
     config = {k: v for k, v in config.items() if k in named or (k != "fn" and v is not None)}
+    if kind == "optimizer" and isinstance(config.get("learning_rate"), dict):
+        config["learning_rate"] = _from_object_config(config["learning_rate"], "schedule",
+                                                      custom_objects)
     if kind == "optimizer":
-        for key, default in _OPTIMIZER_DEFAULTS.items():
-            if key in config and (config[key] in (default, None, False) or key in (
-                    "jit_compile", "is_legacy_optimizer", "ema_momentum")):
-                config.pop(key)
+        config = {k: v for k, v in config.items()
+                  if k not in _OPTIMIZER_IGNORED and not (k in _OPTIMIZER_NEUTRAL and not v)}
     return cls(**config)
 
 
