@@ -38,7 +38,7 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
         saving_h5.save_weights(model, path)
     else:
         from ..checkpoint import save_weights as save_checkpoint
-        save_checkpoint(model, path, save_format)
+        save_checkpoint(model, path, None)      # (its format: save_format None or "tf")
 
 
 def load_weights(model, filepath, skip_mismatch=False, by_name=False):
