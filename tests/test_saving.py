@@ -387,3 +387,14 @@ def test_an_optimizer_with_a_schedule_comes_back_with_it(tmp_path):
         m.fit(X, np.ones((4, 2)), epochs=1, verbose=0)
     np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("save_format", [None, "tf", "tensorflow"])
+def test_weights_without_suffix_are_tapevizs_checkpoint(tmp_path, save_format):
+    model = _model()
+    model.save_weights(tmp_path / "ckpt", save_format=save_format)
+    fresh = _model(units=4)
+    for w in fresh.weights:
+        w.assign(np.zeros(w.shape, "float32"))
+    fresh.load_weights(tmp_path / "ckpt")
+    np.testing.assert_array_equal(fresh.predict(X, verbose=0), model.predict(X, verbose=0))
