@@ -143,7 +143,8 @@ def save_model(model, path, model_config: dict, training_config):
         write_weights_group(f.create_group("model_weights"), model)
         optimizer = getattr(model, "optimizer", None)
         if optimizer is not None and getattr(model, "_is_compiled", False):
-            variables = optimizer.variables()
+            from .saving_weights import optimizer_variables
+            variables = optimizer_variables(optimizer, model.trainable_variables)
             group = f.create_group("optimizer_weights")
             _write_variables(group, variables)
 

@@ -235,11 +235,12 @@ def compile_config(model):
             "run_eagerly": None, "steps_per_execution": None, "jit_compile": None}
 
 
-#: tf-keras's optimizer config entries that change no numbers (`ema_momentum` without
+#: tf-keras's optimizer config entries that change no numbers (the `ema_` ones without
 #: `use_ema`), dropped; and those dropped at their neutral value, else left for the optimizer
 #: to refuse (tapeviz imitates no weight decay or moving average)
-_OPTIMIZER_IGNORED = ("is_legacy_optimizer", "jit_compile", "ema_momentum")
-_OPTIMIZER_NEUTRAL = ("use_ema", "ema_overwrite_frequency", "weight_decay")
+_OPTIMIZER_IGNORED = ("is_legacy_optimizer", "jit_compile", "ema_momentum",
+                      "ema_overwrite_frequency")
+_OPTIMIZER_NEUTRAL = ("use_ema", "weight_decay")
 
 
 def _from_object_config(value, kind, custom_objects):

@@ -74,7 +74,8 @@ def write(f, model):
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and getattr(model, "_is_compiled", False):
         group = f.require_group("optimizer/vars")
-        for i, variable in enumerate(optimizer.variables()):
+        for i, variable in enumerate(optimizer_variables(optimizer,
+                                                         model.trainable_variables)):
             group.create_dataset(str(i), data=np.asarray(variable._value))
 
 
@@ -105,29 +106,49 @@ def read(f, model, skip_optimizer=False):
         restore_optimizer(optimizer, model.trainable_variables, _saved(f, "optimizer"))
 
 
-#: the slots each optimizer makes per variable, in the order it makes them
-def _slot_names(optimizer):
+def _slot_groups(optimizer):
+    """tf-keras's order of an optimizer's slots: groups of slot names, each group taken over
+    every variable in turn (Adam: m and v of each variable, then amsgrad's v-hats; RMSprop:
+    every velocity, then every momentum, then every average gradient); None: not known."""
     kind = type(optimizer).__name__
     if kind in ("Adam", "Nadam"):
-        return ["m", "v"] + (["vhat"] if getattr(optimizer, "amsgrad", False) else [])
+        return [["m", "v"]] + ([["vhat"]] if getattr(optimizer, "amsgrad", False) else [])
     if kind == "RMSprop":
-        return ["velocity"] + (["average_gradient"] if optimizer.centered else []) + \
-            (["momentum"] if optimizer.momentum > 0 else [])
+        return [["velocity"]] + ([["momentum"]] if optimizer.momentum > 0 else []) + \
+            ([["average_gradient"]] if optimizer.centered else [])
     if kind == "SGD":
-        return ["momentum"] if optimizer.momentum > 0 else []
+        return [["momentum"]] if optimizer.momentum > 0 else []
     return None
 
 
+def _slots_in_order(optimizer, variables, make=False) -> list:
+    groups = _slot_groups(optimizer) or []
+    keys = [(var, name) for group in groups for var in variables for name in group]
+    if make:
+        return [optimizer._slot(var, name) for var, name in keys]
+    return [optimizer._slots.get((var._id, name)) for var, name in keys]
+
+
+def optimizer_variables(optimizer, variables) -> list:
+    """What Keras saves of an optimizer: its iteration count, then its slots in tf-keras's
+    order (before its first step it has none)."""
+    slots = _slots_in_order(optimizer, variables)
+    if _slot_groups(optimizer) is None or not all(s is not None for s in slots):
+        return optimizer.variables()
+    return [optimizer.iterations] + slots
+
+
 def restore_optimizer(optimizer, variables, values):
-    """The iteration count, then each variable's slots in order, as Keras saves them; a file
-    of another layout (another optimizer) is skipped with a warning, as Keras does."""
-    names = _slot_names(optimizer)
-    if names is None or len(values) != 1 + len(names) * len(variables):
+    """The iteration count, then the slots in tf-keras's order; a file of another layout
+    (another optimizer, or one saved before its first step) is skipped with a warning, as
+    Keras does."""
+    expected = 1 + len(_slots_in_order(optimizer, variables))
+    if _slot_groups(optimizer) is None or len(values) != expected:
         warnings.warn(f"Skipping variable loading for optimizer '{optimizer.name}', because "
-                      f"it has {1 + len(names or []) * len(variables)} variables whereas the "
-                      f"saved optimizer has {len(values)} variables.", stacklevel=3)
+                      f"it has {expected} variables whereas the saved optimizer has "
+                      f"{len(values)} variables.", stacklevel=3)
         return
-    slots = [optimizer._slot(var, name) for var in variables for name in names]
+    slots = _slots_in_order(optimizer, variables, make=True)
     assign_all(list(zip([optimizer.iterations] + slots, values)))
 
 

@@ -7,7 +7,7 @@ repository's root::
     PYTHONPATH=. ../tfvenv/bin/python tests/golden/saved_models/record.py --check-tapeviz
 
 Recording builds each model of `build_models` under TensorFlow (Keras 2 from tf-keras) with
-fixed weights, trains it one step with Adam, and saves it as a `.keras` zip, a whole-model
+fixed weights, trains it one step (Adam, RMSprop), and saves it as a `.keras` zip, a whole-model
 `.h5` file, `.h5` weights and `.weights.h5` weights into tf_files/. answers.json keeps each
 model's predictions on fixed inputs, and the predictions after TensorFlow loaded the `.keras`
 and `.h5` files and trained one more step (which needs the optimizer's restored state).
@@ -38,7 +38,7 @@ def _fill(model):
 
 
 def build_models(tf):
-    """name -> (model, inputs, targets); every model compiled with Adam."""
+    """name -> (model, inputs, targets), compiled."""
     keras = tf.keras
     out = {}
     rng = np.random.default_rng(0)
@@ -112,7 +112,9 @@ def _many_layers(keras, rng):
     m = layers.Activation("tanh")(layers.Concatenate()([pooled, s]))
     m = layers.Add()([layers.Dense(4)(m), layers.Dense(4)(m)])
     model = keras.Model([image, series], layers.Softmax()(m))
-    model.compile(optimizer="adam", loss="categorical_crossentropy")
+    # (RMSprop's slots are saved grouped by kind, not by variable as Adam's)
+    model.compile(optimizer=keras.optimizers.RMSprop(0.01, momentum=0.5, centered=True),
+                  loss="categorical_crossentropy")
     inputs = [rng.uniform(-1, 1, (4, 8, 8, 2)).astype("float32"),
               rng.uniform(-1, 1, (4, 5, 3)).astype("float32")]
     return model, inputs, np.eye(4)[rng.integers(0, 4, 4)].astype("float32")
