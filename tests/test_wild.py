@@ -34,21 +34,8 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
 NEEDS = {
-    "keras_io_imbalanced_classification": "whole-model saving: ModelCheckpoint with"
-                                          " save_weights_only=False (Keras's default)",
-    "keras_io_timeseries_classification": "whole-model saving: ModelCheckpoint with"
-                                          " save_weights_only=False and"
-                                          " keras.models.load_model",
     "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
                              " LossScaleOptimizer) and float16 layers",
-    "keras_io_lstm_seq2seq": "whole-model saving: model.save and keras.models.load_model",
-    "keras_io_mil_attention": "ModelCheckpoint and load_weights with an .h5 path (tapeviz"
-                              " refuses HDF5 names)",
-    "tutorial_distribute_keras": "whole-model saving: model.save and tf.keras.models.load_model"
-                                 " (and optimizer.lr as a variable with .numpy())",
-    "tutorial_imbalanced_data": "save_weights and load_weights with an .h5 path (tapeviz"
-                                " refuses HDF5 names; with a plain path the program matches)",
-    "tutorial_save_and_load": "whole-model saving: model.save and tf.keras.models.load_model",
 }
 
 
@@ -128,16 +115,3 @@ def test_wild_program_matches_tensorflow(program, tmp_path):
     assert not mismatches, "%d answers differ from TensorFlow %s:\n  %s" % (
         len(mismatches), expected.get("tensorflow_version"), "\n  ".join(mismatches))
 
-
-def test_imbalanced_data_matches_with_a_plain_weights_path(tmp_path):
-    """Its metrics (AUC for ROC and PR, the confusion counts, precision, recall) and fits match
-    TensorFlow's recorded answers once the weights file has no .h5 suffix (a name only: the
-    numbers do not depend on it); the program itself waits for HDF5 names (NEEDS)."""
-    original = os.path.join(WILD, "programs", "tutorial_imbalanced_data.py")
-    source = open(original, encoding="utf-8").read()
-    assert "'initial.weights.h5'" in source
-    program = tmp_path / "tutorial_imbalanced_data.py"
-    program.write_text(source.replace("'initial.weights.h5'", "'initial_weights'"),
-                       encoding="utf-8")
-    answers = _run_under_tapeviz(program, tmp_path)
-    assert not golden_format.compare(_answers(original), answers, rtol=RTOL, atol=ATOL)

@@ -28,6 +28,8 @@ from . import models  # noqa: F401
 from . import preprocessing  # noqa: F401
 
 utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
+from . import saving  # noqa: F401,E402
+utils.register_keras_serializable = saving.register_keras_serializable
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",

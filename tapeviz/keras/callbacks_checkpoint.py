@@ -3,9 +3,8 @@ every `save_freq` batches, optionally only when `monitor` improves (Keras's rule
 'max' / 'auto', where 'auto' maximises a name containing 'acc'), to a `filepath` formatted
 with the epoch and the logs (`'w-{epoch:02d}-{val_loss:.2f}'`).
 
-Weights go through `Model.save_weights` (tapeviz's TensorFlow-style checkpoint). Whole-model
-saving (`save_weights_only=False`, Keras's default) is not available in tapeviz: the callback
-refuses it when made, naming the fix, rather than after an epoch of training.
+Weights go through `Model.save_weights`, the whole model (`save_weights_only=False`, Keras's
+default) through `Model.save`: the path's suffix chooses the format (saving_api.py).
 """
 from __future__ import annotations
 
@@ -16,21 +15,11 @@ import numpy as np
 
 from .callbacks import Callback
 
-WHOLE_MODEL_FIX = ("Fix: save the weights with save_weights_only=True (or "
-                   "model.save_weights(path)), and rebuild the model in code, then "
-                   "model.load_weights(path)")
-
-
 class ModelCheckpoint(Callback):
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch", options=None,
                  initial_value_threshold=None, **kwargs):
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError(
-                "ModelCheckpoint: saving the whole model (save_weights_only=False, Keras's "
-                f"default) is not supported by tapeviz, which saves weights only. "
-                f"{WHOLE_MODEL_FIX}")
         if save_freq != "epoch" and not (isinstance(save_freq, int) and
                                          not isinstance(save_freq, bool)):
             raise ValueError(f"Unrecognized save_freq: {save_freq!r}. Expected save_freq are "
@@ -80,7 +69,7 @@ class ModelCheckpoint(Callback):
         if not self.save_best_only:
             if self.verbose > 0:
                 print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
-            self.model.save_weights(filepath, overwrite=True)
+            self._write(filepath)
             return
         current = logs.get(self.monitor)
         if current is None:
@@ -92,9 +81,15 @@ class ModelCheckpoint(Callback):
                 print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
                       f"{current:.5f}, saving model to {filepath}")
             self.best = current
-            self.model.save_weights(filepath, overwrite=True)
+            self._write(filepath)
         elif self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+
+    def _write(self, filepath):
+        if self.save_weights_only:
+            self.model.save_weights(filepath, overwrite=True)
+        else:
+            self.model.save(filepath, overwrite=True)
 
     def _file_path(self, epoch, batch, logs) -> str:
         try:

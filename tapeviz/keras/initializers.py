@@ -149,10 +149,15 @@ glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNorm
 
 
 def get(identifier):
-    """An initializer from its name ('glorot_uniform', 'zeros', ...), class or callable; None
-    stays None, as in Keras (`add_weight` then picks glorot_uniform for floats, zeros else)."""
+    """An initializer from its name ('glorot_uniform', 'zeros', ...), class, callable, or
+    Keras's `{"class_name", "config"}` (what `serialize` and a saved config hold); None stays
+    None, as in Keras (`add_weight` then picks glorot_uniform for floats, zeros else)."""
     if identifier is None:
         return None
+    if isinstance(identifier, dict) and "class_name" in identifier:
+        from .saving_config import find_class
+        cls = find_class(identifier["class_name"], "initializer")
+        return cls(**(identifier.get("config") or {}))
     if isinstance(identifier, str):
         key = identifier if identifier in _BY_NAME else \
             "".join("_" + c.lower() if c.isupper() else c for c in identifier).lstrip("_")

@@ -29,6 +29,12 @@ class Layer(Module):
     """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
     `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
 
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        # what the layer is made with is its config (saving_config.py), as tf-keras's own
+        _saving_config().capture_arguments(layer, args, kwargs)
+        return layer
+
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  batch_input_shape=None, input_dim=None, activity_regularizer=None, **kwargs):
         if kwargs:
@@ -235,11 +241,18 @@ class Layer(Module):
                 self.add_loss(penalty / cast(out.shape[0], penalty.dtype))
 
     def get_config(self) -> dict:
-        """Keras's base config, which a custom layer's `get_config` extends."""
+        """Keras's base config, which a custom layer's `get_config` extends; for a layer class
+        that defines none, the base plus the arguments the layer was made with."""
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
-        return config
+        if type(self).get_config is not Layer.get_config:
+            return config
+        return _saving_config().auto_config(self, config)
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
     # --- losses -------------------------------------------------------------------------------
     def add_loss(self, losses, **kwargs):
@@ -310,6 +323,11 @@ _CALLS = threading.local()
 def _masking():
     from . import masking      # (it builds on Layer: imported when first needed)
     return masking
+
+
+def _saving_config():
+    from . import saving_config
+    return saving_config
 
 
 def _functional():

@@ -118,20 +118,20 @@ class Model(Trainer, Layer):
         return outputs
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """The model's variables, in tapeviz's checkpoint format (tapeviz/checkpoint.py)."""
-        from ..checkpoint import save_weights
-        save_weights(self, filepath, save_format)
+        """The model's variables: Keras's HDF5 layouts for `.h5` and `.weights.h5` paths,
+        else tapeviz's checkpoint format (see saving_api.py)."""
+        from .saving_api import save_weights
+        save_weights(self, filepath, overwrite, save_format)
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
-        from ..checkpoint import load_weights
-        return load_weights(self, filepath)
+        from .saving_api import load_weights
+        return load_weights(self, filepath, skip_mismatch, by_name)
 
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
-        """Keras's whole-model saving (architecture, weights, optimizer) is not in tapeviz."""
-        from .callbacks_checkpoint import WHOLE_MODEL_FIX
-        raise NotImplementedError(f"Model.save({str(filepath)!r}): saving the whole model is not "
-                                  f"supported by tapeviz, which saves weights only. "
-                                  f"{WHOLE_MODEL_FIX}")
+        """The whole model (config, weights, compile config and optimizer state): a `.keras`
+        zip or `.h5` file as tf-keras writes them, else a tapeviz SavedModel directory."""
+        from .saving_keras import save_model
+        save_model(self, filepath, overwrite, save_format)
 
     def get_layer(self, name=None, index=None):
         """A layer by name or by position."""
@@ -309,8 +309,10 @@ class Sequential(Model):
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
-    """Keras's loading of a whole saved model is not in tapeviz (nor is `Model.save`)."""
-    from .callbacks_checkpoint import WHOLE_MODEL_FIX
-    raise NotImplementedError(f"tf.keras.models.load_model({str(filepath)!r}): loading a whole "
-                              f"saved model is not supported by tapeviz, which saves weights "
-                              f"only. {WHOLE_MODEL_FIX}")
+    """A model saved by `Model.save` (tapeviz's or TensorFlow's `.keras` and `.h5` files)."""
+    from .saving_keras import load_model as load
+    return load(filepath, custom_objects, compile, safe_mode)
+
+
+def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
+    model.save(filepath, overwrite, save_format)

@@ -33,6 +33,10 @@ class Trainer:
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, **kwargs):
         self.optimizer = _optimizers.get(optimizer)
+        # (what model.save writes as the compile config, and load_model compiles with)
+        self._compile_arguments = {"loss": loss, "metrics": metrics,
+                                   "loss_weights": loss_weights,
+                                   "weighted_metrics": weighted_metrics}
         graph = getattr(self, "_graph", None)
         names = self.output_names if graph is not None else ["output_1"]
         if graph is not None and isinstance(graph.outputs, dict):
