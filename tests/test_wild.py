@@ -114,4 +114,3 @@ def test_wild_program_matches_tensorflow(program, tmp_path):
     mismatches = golden_format.compare(expected, answers, rtol=RTOL, atol=ATOL)
     assert not mismatches, "%d answers differ from TensorFlow %s:\n  %s" % (
         len(mismatches), expected.get("tensorflow_version"), "\n  ".join(mismatches))
-
