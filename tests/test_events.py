@@ -4,6 +4,7 @@ import json
 import math
 import sys
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -482,6 +483,18 @@ def test_summaries_are_cached_per_array_but_never_stale_or_shared():
         b = np.full(3, float(i))
         assert events.summarize(b)["max"] == float(i)
     assert len(events._summaries) <= events._SUMMARY_CACHE
+
+
+def test_the_summary_cache_keeps_no_array_alive():
+    # a recording that builds one training step's payloads must not hold that step's arrays
+    # afterwards (the cache is by identity: it is only right while the array lives)
+    a = np.ones((256, 784), np.float32)
+    assert events.summarize(a)["size"] == a.size
+    alive = weakref.ref(a)
+    del a
+    assert alive() is None
+    b = np.zeros((256, 784), np.float32)             # may take the freed array's id
+    assert events.summarize(b)["max"] == 0.0
 
 
 # --- subscribe(kinds=...) -----------------------------------------------------------------------

@@ -89,16 +89,15 @@ def _assign(var: Variable, value, method: str):
     return var
 
 
-def _combined(var: Variable, delta, method: str):
+def _combined(var: Variable, delta, method: str, out=None):
     """The variable's value plus (assign_add) or minus (assign_sub) the array ``delta``, as a
-    new array: tapes, reads, views and the user's own NumPy array may hold the old one (a VJP
-    needs it; TensorFlow's reads keep their values), and nothing can tell cheaply that none
-    does. (NumPy's allocator reuses the block the previous step freed, so a training loop pays
-    little for the copy.)"""
+    new array (or in ``out``, an array no one else holds): tapes, reads, views and the user's
+    own NumPy array may hold the old one (a VJP needs it; TensorFlow's reads keep their
+    values), and nothing can tell cheaply that none does."""
     combine = np.add if method == "assign_add" else np.subtract
     old = var._value
     try:
-        result = combine(old, delta)
+        result = combine(old, delta, out=out)
     except ValueError:
         result = None
     if result is None or result.shape != old.shape:
@@ -112,7 +111,7 @@ def _combined(var: Variable, delta, method: str):
     return result
 
 
-def assign_quiet(var: Variable, delta, method: str) -> bool:
+def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool:
     """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when no
     tape is open in this thread (none could read it) and ``delta`` has the variable's dtype.
     Then it does what `_assign` does, less what nothing reads: no Tensor around ``delta``
@@ -120,14 +119,21 @@ def assign_quiet(var: Variable, delta, method: str) -> bool:
     assignment's node has None there, as for a Python value; a constant's leaf is on no
     gradient path, so explanations never name it). Someone listening gets the same
     `variable_assigned` event (its value made a tensor only if the payload is built).
-    Otherwise it changes nothing and returns False: the caller assigns the usual way."""
+    Otherwise it changes nothing and returns False: the caller assigns the usual way.
+
+    ``spare``: ``delta`` is an array the caller made for this update and keeps nowhere. When
+    no one listens (no event holds it either), the new value is written into it: the update
+    then makes one array, not two, and writes it where ``delta`` was just written, in cache
+    (a fresh array for an MLP's first layer misses the cache on every line it writes)."""
     if here().open or delta.dtype is not var._value.dtype:
         return False
     new_id = _next_id()
     site = watched_site(2)      # (None, with no walk, unless someone listens)
-    result = _combined(var, delta, method)
+    listening = _events.ACTIVE     # (read once: its event must get ``delta`` unwritten)
+    reuse = spare and not listening and type(delta) is np.ndarray
+    result = _combined(var, delta, method, delta if reuse else None)
     _commit(var, result, method, None, new_id, site)
-    if _events.ACTIVE:
+    if listening:
         _events.emit_deferred(_events.VariableAssigned, _quiet_assigned_payload, var, result,
                               var._node, method, new_id, delta, site,
                               _events.config["value_limit"])

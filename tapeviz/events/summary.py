@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import threading
+from weakref import ref as _weakref
 
 from .codec import sanitize
 
@@ -35,7 +36,7 @@ def summarize(array, limit: int | None = None) -> dict:
         return _summarize(np.asarray(array), limit)
     key = id(array)
     hit = _summaries.get(key)
-    if hit is not None and hit[0] is array and hit[1] == limit:
+    if hit is not None and hit[0]() is array and hit[1] == limit:
         return hit[2].copy()
     out = _summarize(array, limit)
     _remember(key, array, limit, out)
@@ -44,30 +45,26 @@ def summarize(array, limit: int | None = None) -> dict:
 
 #: Summaries of the last arrays summarised, by identity (tensors are immutable: the engine
 #: summarises one array several times, as an op's output, the next op's input, a gradient).
-#: The cache holds the arrays it describes (at most this many, of at most this many bytes
-#: together), so a cached id is never a dead array's. The engine never writes into an array
-#: once it is made (an assignment gives the variable a new one).
+#: An entry holds its array weakly and goes when the array does, so a cached id is never a
+#: dead array's, and the cache keeps no array alive: a recording that built one training
+#: step's payloads would otherwise hold that step's arrays (tens of MB for an MLP) until
+#: later summaries pushed them out, and the allocator would hand the next steps fresh pages.
+#: The engine never writes into an array once it is made (an assignment gives the variable
+#: a new one).
 _SUMMARY_CACHE = 1024
-_SUMMARY_BYTES = 32 << 20
-_summaries: dict = {}            # id(array) -> (array, limit, summary), oldest first
-_cached_bytes = 0
+_summaries: dict = {}            # id(array) -> (weak ref to array, limit, summary), oldest first
 _cache_lock = threading.Lock()
 
 
 def _remember(key, array, limit, out) -> None:
-    global _cached_bytes
-    size = array.nbytes
-    if size > _SUMMARY_BYTES:
-        return
+    # the entry goes when its array is freed, in whichever thread drops it (no lock there: a
+    # collection that frees the array may run while this thread holds it). The callback runs
+    # before the array's id can be reused, so whatever it finds under ``key`` is this entry.
+    ref = _weakref(array, lambda _, key=key: _summaries.pop(key, None))
     with _cache_lock:
-        old = _summaries.pop(key, None)
-        if old is not None:
-            _cached_bytes -= old[0].nbytes
-        while _summaries and (len(_summaries) >= _SUMMARY_CACHE
-                              or _cached_bytes + size > _SUMMARY_BYTES):
-            _cached_bytes -= _summaries.pop(next(iter(_summaries)))[0].nbytes
-        _summaries[key] = (array, limit, out)
-        _cached_bytes += size
+        while len(_summaries) >= _SUMMARY_CACHE:
+            _summaries.pop(next(iter(_summaries)), None)
+        _summaries[key] = (ref, limit, out)
 
 
 def _summarize(a, limit: int) -> dict:

@@ -248,8 +248,8 @@ class SGD(Optimizer):
     def _update(self, var, g, lr):
         dtype = var._value.dtype
         if self.momentum == 0:
-            delta = g * lr
-            if not assign_quiet(var, delta, "assign_sub"):   # a tape or a listener may read it
+            delta = g * lr      # (a new array: assign_quiet may write the new value into it)
+            if not assign_quiet(var, delta, "assign_sub", spare=True):   # a tape may read it
                 var.assign_sub(Tensor(delta))
             return
         momentum = np.asarray(self.momentum, dtype)

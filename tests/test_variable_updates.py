@@ -1,0 +1,55 @@
+"""An optimizer's update of a variable: what it allocates, and what the values read before it
+keep (TensorFlow's rule, checked in a virtual environment with tensorflow-cpu: a tensor read
+from a variable, a reshape of it and an identity of it keep the old value after
+`SGD.apply_gradients`)."""
+import tracemalloc
+
+import numpy as np
+
+import tapeviz as tv
+from tapeviz import events
+
+
+def _sgd_step(shape=(512, 512), lr=0.5):
+    rng = np.random.default_rng(0)
+    old = rng.normal(size=shape).astype(np.float32)
+    grad = rng.normal(size=shape).astype(np.float32)
+    w = tv.Variable(old, name="w")
+    opt = tv.keras.optimizers.SGD(learning_rate=lr)
+    return w, opt, old, grad, np.float32(lr)
+
+
+def test_an_sgd_update_makes_one_array_when_no_one_listens():
+    # the new value is written into the update `g * lr` the optimizer just made (no one else
+    # holds it), not into a second array beside it
+    w, opt, old, grad, lr = _sgd_step()
+    opt.apply_gradients([(tv.constant(grad), w)])      # (its variables made: iterations, lr)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        opt.apply_gradients([(tv.constant(grad), w)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * old.nbytes, f"the update allocated {peak} bytes for a {old.nbytes}-byte variable"
+    np.testing.assert_array_equal(w.numpy(), old - lr * grad - lr * grad)
+
+
+def test_values_read_before_an_update_keep_the_old_value():
+    w, opt, old, grad, lr = _sgd_step(shape=(2, 2))
+    read, view, same = w.read_value(), tv.reshape(w, [-1]), tv.identity(w)
+    opt.apply_gradients([(tv.constant(grad), w)])
+    np.testing.assert_array_equal(read.numpy(), old)
+    np.testing.assert_array_equal(view.numpy(), old.reshape(-1))
+    np.testing.assert_array_equal(same.numpy(), old)
+    np.testing.assert_array_equal(w.numpy(), old - lr * grad)
+
+
+def test_a_listener_gets_the_update_not_the_new_value():
+    w, opt, old, grad, lr = _sgd_step(shape=(4, 4))
+    seen = []
+    with events.subscribe(seen.append, kinds=["variable_assigned"]):
+        opt.apply_gradients([(tv.constant(grad), w)])
+    (event,) = [e for e in seen if e.variable["name"] == "w:0"]
+    assert event.value["summary"]["max"] == float((lr * grad).max())
+    np.testing.assert_array_equal(w.numpy(), old - lr * grad)
