@@ -51,7 +51,7 @@ class SequenceFeed:
         return len(self.sequence)
 
     def __iter__(self):
-        from .training import _batch, _pack, unpack_x_y_sample_weight
+        from .training_data import _batch, _pack, unpack_x_y_sample_weight
         order = range(len(self.sequence))
         if self.shuffle:
             order = list(order)
