@@ -16,8 +16,11 @@ class Model(Trainer, Layer):
     functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 
     def __init__(self, *args, **kwargs):
-        inputs = kwargs.pop("inputs", args[0] if args else None)
-        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        # as tf-keras: positional arguments are the graph's only with the outputs given too
+        # (a subclass's `super().__init__("name")` passes one that Keras ignores)
+        functional = len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+        inputs = kwargs.pop("inputs", args[0] if functional else None)
+        outputs = kwargs.pop("outputs", args[1] if functional and len(args) > 1 else None)
         super().__init__(**kwargs)
         self._graph = None
         if inputs is not None or outputs is not None:
