@@ -42,6 +42,7 @@ keras.op_layers.wrap_functions(linalg, "linalg.", [n for n in dir(linalg) if not
 
 # TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
 losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers
+metrics = keras.metrics
 zeros_initializer, ones_initializer = keras.initializers.Zeros, keras.initializers.Ones
 constant_initializer = keras.initializers.Constant
 random_normal_initializer = keras.initializers.RandomNormal
