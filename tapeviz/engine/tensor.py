@@ -233,7 +233,7 @@ class Tensor(_Operand):
     def __format__(self, spec):
         return format(self._value, spec)   # as TF: f"{t}" formats the NumPy value
 
-    assign = property(lambda self: engine.assign.slice_assigner(self))   # v[0, 0].assign(x)
+    assign = property(lambda self: engine.slice_assign.slice_assigner(self))   # v[0, 0].assign(x)
 
     @property
     def name(self) -> str:
@@ -335,7 +335,7 @@ class Variable(_Operand):
         return _read_variable(self)
 
     def __getitem__(self, key):
-        return engine.assign.slice_of(self, key)
+        return engine.slice_assign.slice_of(self, key)
 
     def assign(self, value, read_value=True):
         return engine.assign._assign(self, value, "assign")

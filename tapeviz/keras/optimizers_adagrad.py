@@ -23,18 +23,18 @@ class Adagrad(Optimizer):
             initial_accumulator_value, "initial_accumulator_value", self.name, 0.1)
         self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
 
-    def _accumulator(self, var):
-        key = (var._id, "accumulator")
-        slot = self._slots.get(key)
-        if slot is None:
+    def _slot(self, var, name):
+        # (the accumulator starts at initial_accumulator_value, not at zero as other slots)
+        key = (var._id, name)
+        if name == "accumulator" and key not in self._slots:
             start = np.full_like(var._value, self.initial_accumulator_value)
-            slot = self._slots[key] = Variable(start, trainable=False,
-                                               name=f"{self.name}/{var._name}/accumulator")
-        return slot
+            self._slots[key] = Variable(start, trainable=False,
+                                        name=f"{self.name}/{var._name}/{name}")
+        return super()._slot(var, name)
 
     def _update(self, var, g, lr):
         dtype = var._value.dtype
-        acc = self._accumulator(var)
+        acc = self._slot(var, "accumulator")
         acc_new = acc._value + g * g
         _set(acc, acc_new)
         var.assign_sub(Tensor((lr * g / self._denominator(acc_new, dtype))
