@@ -31,6 +31,7 @@ from . import nest, test, train  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402
+from .script_ops import numpy_function, py_function  # noqa: F401,E402
 from .device_config import device  # noqa: F401,E402
 
 # tf.* functions on symbolic Keras inputs make layers, as in TF-Keras (keras/op_layers.py)
@@ -41,6 +42,7 @@ keras.op_layers.wrap_functions(linalg, "linalg.", [n for n in dir(linalg) if not
 
 # TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
 losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers
+metrics = keras.metrics
 zeros_initializer, ones_initializer = keras.initializers.Zeros, keras.initializers.Ones
 constant_initializer = keras.initializers.Constant
 random_normal_initializer = keras.initializers.RandomNormal

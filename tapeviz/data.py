@@ -11,6 +11,7 @@ thread, in order), and functions given to `map`/`filter` run eagerly on every el
 from __future__ import annotations
 
 import itertools
+import types
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .engine.ops import makers as _makers
 from .engine.ops.join import stack
 from .engine.convert import convert_to_tensor
 from .engine.tensor import Tensor
+from .data_windows import WindowMethods
 
 #: `num_parallel_calls=tv.data.AUTOTUNE`, `prefetch(tv.data.AUTOTUNE)`: accepted, no effect.
 AUTOTUNE = -1
@@ -85,8 +87,9 @@ class _Rows:
             yield nest.pack_sequence_as(self.structure, [Tensor(a[part]) for a in self.arrays])
 
 
-class Dataset:
-    """A sequence of elements, built by the static constructors and transformed by methods."""
+class Dataset(WindowMethods):
+    """A sequence of elements, built by the static constructors and transformed by methods
+    (`window`, `flat_map` and `shard` in data_windows.py)."""
 
     def __init__(self, make_iterator, cardinality: int, rows: _Rows = None):
         self._make_iterator = make_iterator      # () -> a fresh iterator of elements
@@ -289,3 +292,11 @@ class Dataset:
 
     def __repr__(self):
         return f"<Dataset cardinality={self._cardinality}>"
+
+
+#: `tf.data.experimental`: the names that older code reads there
+experimental = types.ModuleType(__name__ + ".experimental")
+experimental.AUTOTUNE = AUTOTUNE
+experimental.INFINITE_CARDINALITY = INFINITE_CARDINALITY
+experimental.UNKNOWN_CARDINALITY = UNKNOWN_CARDINALITY
+experimental.cardinality = Dataset.cardinality

@@ -39,7 +39,16 @@ def test_top_level_name_exists(name):
 
 @pytest.mark.parametrize("path", ["image.resize", "image.rgb_to_yuv", "image.yuv_to_rgb",
                                   "image.ResizeMethod", "test.TestCase", "test.compute_gradient",
-                                  "test.main", "keras.metrics.AUC", "keras.utils.Sequence"])
+                                  "test.main", "keras.metrics.AUC", "keras.utils.Sequence",
+                                  "numpy_function", "py_function", "metrics.Mean",
+                                  "keras.metrics.SparseCategoricalCrossentropy",
+                                  "keras.metrics.CategoricalCrossentropy",
+                                  "keras.metrics.KLDivergence", "keras.metrics.Hinge",
+                                  "keras.optimizers.Adagrad", "keras.optimizers.legacy.Adagrad",
+                                  "keras.preprocessing.text.Tokenizer",
+                                  "keras.preprocessing.text.text_to_word_sequence",
+                                  "data.Dataset.window", "data.Dataset.flat_map",
+                                  "data.Dataset.shard", "data.experimental.cardinality"])
 def test_name_is_where_tensorflow_has_it(path):
     obj = tv
     for part in path.split("."):

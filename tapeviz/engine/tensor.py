@@ -213,16 +213,17 @@ class Tensor(_Operand):
     """An immutable value with an id the tapes know it by."""
 
     # (set only when there is one: _keras_mask, the Keras mask a layer left on its output;
-    # _metric_obj, the Keras metric whose call returned this tensor, for `add_metric`)
-    __slots__ = ("_value", "_id", "_node", "_keras_mask", "_metric_obj", "__weakref__")
+    # _metric_obj, the metric whose call returned this tensor, for `add_metric`; _sliced_from,
+    # (variable, key) of a slice of a variable, for `v[0, 0].assign(x)`)
+    __slots__ = ("_value", "_id", "_node", "_keras_mask", "_metric_obj", "_sliced_from",
+                 "__weakref__")
 
     def __init__(self, value, node: Node | None = None, id: int | None = None):
         self._value = value
         self._id = next(_ids) if id is None else id
         self._node = node
 
-    def _read(self):
-        return self._value
+    def _read(self): return self._value
 
     def __len__(self):
         if self._value.ndim == 0:
@@ -231,6 +232,8 @@ class Tensor(_Operand):
 
     def __format__(self, spec):
         return format(self._value, spec)   # as TF: f"{t}" formats the NumPy value
+
+    assign = property(lambda self: engine.slice_assign.slice_assigner(self))   # v[0, 0].assign(x)
 
     @property
     def name(self) -> str:
@@ -330,6 +333,9 @@ class Variable(_Operand):
 
     def value(self) -> Tensor:
         return _read_variable(self)
+
+    def __getitem__(self, key):
+        return engine.slice_assign.slice_of(self, key)
 
     def assign(self, value, read_value=True):
         return engine.assign._assign(self, value, "assign")

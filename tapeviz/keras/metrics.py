@@ -248,3 +248,40 @@ def mean_absolute_percentage_error(y_true, y_pred):
 class MeanAbsolutePercentageError(MeanMetricWrapper):
     def __init__(self, name="mean_absolute_percentage_error", dtype="float32"):
         super().__init__(mean_absolute_percentage_error, name, dtype=dtype)
+
+
+class CategoricalCrossentropy(MeanMetricWrapper):
+    """The mean categorical cross-entropy of every example seen (one-hot labels)."""
+
+    def __init__(self, name="categorical_crossentropy", dtype="float32", from_logits=False,
+                 label_smoothing=0, axis=-1):
+        from . import losses as _losses
+        super().__init__(_losses.categorical_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+
+
+class SparseCategoricalCrossentropy(MeanMetricWrapper):
+    """The mean sparse categorical cross-entropy of every example seen (integer labels)."""
+
+    def __init__(self, name="sparse_categorical_crossentropy", dtype="float32",
+                 from_logits=False, ignore_class=None, axis=-1):
+        from . import losses as _losses
+        if ignore_class is not None:
+            raise NotImplementedError(
+                f"SparseCategoricalCrossentropy metric: ignore_class={ignore_class!r} is not "
+                "imitated by tapeviz. Fix: leave it out and drop those labels beforehand, or "
+                "pass sample_weight=0 for them to update_state")
+        super().__init__(_losses.sparse_categorical_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, axis=axis)
+
+
+class KLDivergence(MeanMetricWrapper):
+    def __init__(self, name="kullback_leibler_divergence", dtype="float32"):
+        from . import losses as _losses
+        super().__init__(_losses.kl_divergence, name, dtype=dtype)
+
+
+class Hinge(MeanMetricWrapper):
+    def __init__(self, name="hinge", dtype="float32"):
+        from . import losses as _losses
+        super().__init__(_losses.hinge, name, dtype=dtype)

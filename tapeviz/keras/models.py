@@ -8,6 +8,7 @@ from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
 from .layers import Layer, _accepts, _unique
+from .model_build import build_by_calling
 from .training import Trainer
 
 
@@ -16,8 +17,11 @@ class Model(Trainer, Layer):
     functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 
     def __init__(self, *args, **kwargs):
-        inputs = kwargs.pop("inputs", args[0] if args else None)
-        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        # as tf-keras: positional arguments are the graph's only with the outputs given too
+        # (a subclass's `super().__init__("name")` passes one that Keras ignores)
+        functional = len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+        inputs = kwargs.pop("inputs", args[0] if functional else None)
+        outputs = kwargs.pop("outputs", args[1] if functional and len(args) > 1 else None)
         super().__init__(**kwargs)
         self._graph = None
         if inputs is not None or outputs is not None:
@@ -100,6 +104,20 @@ class Model(Trainer, Layer):
                                  f"for functional models only. Fix: build the model as "
                                  f"tf.keras.Model(inputs=tf.keras.Input(...), outputs=...)")
         return graph
+
+    def build(self, input_shape=None):
+        # called by the user (not by a first call, which builds each layer as data reaches it):
+        # a subclassed model runs `call` once on zeros so its layers make their weights
+        if self._graph is None and not self.__dict__.get("_building_on_call"):
+            build_by_calling(self, input_shape)
+        self.built = True
+
+    def _maybe_build(self, input_shape):
+        self._building_on_call = True
+        try:
+            super()._maybe_build(input_shape)
+        finally:
+            self._building_on_call = False
 
     def __call__(self, inputs, *args, **kwargs):
         graph = getattr(self, "_graph", None)

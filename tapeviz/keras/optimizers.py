@@ -328,8 +328,9 @@ class RMSprop(Optimizer):
 
 # tf-keras's Nadam is long enough (its u-product inside a compiled fit) for a module of its own
 from .optimizers_nadam import Nadam  # noqa: E402
+from .optimizers_adagrad import Adagrad  # noqa: E402
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam}
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam, "adagrad": Adagrad}
 
 
 def get(identifier):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import optimizers as _optimizers
+from . import optimizers_adagrad as _optimizers_adagrad
 
 
 def _legacy(base):
@@ -36,6 +37,7 @@ def _legacy(base):
 SGD = _legacy(_optimizers.SGD)
 Adam = _legacy(_optimizers.Adam)
 RMSprop = _legacy(_optimizers.RMSprop)
+Adagrad = _legacy(_optimizers_adagrad.LegacyAdagrad)
 Optimizer = _optimizers.Optimizer
 
 
