@@ -51,6 +51,15 @@ try:
     report("fit_weights", model.get_weights())
     report("fit_scale", [model.optimizer.loss_scale, model.optimizer.dynamic_counter,
                          model.optimizer.iterations])
+    # the normalization layers keep float32 weights and normalize a float16 input in float32
+    xn = tf.constant(np.linspace(-2, 3, 12, dtype=np.float32).reshape(4, 3))
+    for norm in (tf.keras.layers.BatchNormalization(), tf.keras.layers.LayerNormalization()):
+        with tf.GradientTape() as tape:
+            yn = norm(tf.cast(xn, tf.float16), training=True)
+            loss = tf.reduce_sum(tf.cast(yn, tf.float32) * tf.constant([1.0, 2.0, 3.0]))
+        report(type(norm).__name__, [yn, [v.dtype.name for v in norm.weights],
+                                     tape.gradient(loss, norm.trainable_variables)])
+        report(type(norm).__name__ + "_weights", norm.get_weights())
 finally:
     mp.set_global_policy("float32")
 
