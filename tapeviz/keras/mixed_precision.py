@@ -114,7 +114,8 @@ def serialize(policy):
     """A layer config's "dtype": the name of a one-dtype policy, else Keras's dict."""
     if policy.compute_dtype == policy.variable_dtype:
         return policy.name
-    return {"class_name": "Policy", "config": policy.get_config()}
+    return {"module": "keras.mixed_precision", "class_name": "Policy",
+            "config": policy.get_config(), "registered_name": None}
 
 
 # --- autocast variables ---------------------------------------------------------------------
