@@ -6,6 +6,7 @@ its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..module import Module
 from . import backend as _backend
 from . import constraints as _constraints
 from . import initializers as _initializers
+from . import mixed_precision as _mixed
 from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
@@ -57,7 +59,7 @@ class Layer(Module):
         self.activity_regularizer = _regularizers.get(activity_regularizer)
         # Keras's dtype policy: `_dtype` the dtype it computes in (its inputs are cast to
         # it), `dtype` its variables' (they differ under 'mixed_float16')
-        policy = self._dtype_policy = _mixed_precision().get_policy(dtype)
+        policy = self._dtype_policy = _mixed.get_policy(dtype)
         self._dtype = _dt.as_dtype(policy.compute_dtype or _backend.floatx())
         self._variable_dtype = _dt.as_dtype(policy.variable_dtype or _backend.floatx())
         if input_dim is not None and input_shape is None:
@@ -101,7 +103,7 @@ class Layer(Module):
         # a float variable of a mixed-precision layer reads as its compute dtype in its call
         autocast = (kwargs.get("experimental_autocast", True) and dtype.is_floating and
                     self._dtype != self._variable_dtype)
-        kind = _mixed_precision().AutoCastVariable if autocast else Variable
+        kind = _mixed.AutoCastVariable if autocast else Variable
         var = kind(value, trainable=trainable, name=name or "Variable", dtype=dtype,
                    constraint=_constraints.get(constraint))
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
@@ -251,10 +253,12 @@ class Layer(Module):
         if not self.built:
             shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
             self._maybe_build(shape)
-        mixed = _mixed_precision()
-        if self._autocast and self._dtype.is_floating:     # Keras's autocast of the inputs
-            inputs = mixed.cast_inputs(inputs, self._dtype)
-        with name_scope(self.name), mixed.autocast_to(self._dtype):
+        if self._autocast and (type(inputs) is not Tensor or inputs._value.dtype !=
+                               self._dtype.np):   # Keras's autocast of the inputs
+            inputs = _mixed.cast_inputs(inputs, self._dtype)
+        # (no AutoCastVariable made yet: nothing to cast, and no scope to pay for)
+        with name_scope(self.name), (_mixed.autocast_to(self._dtype) if _mixed.AUTOCASTING
+                                     else _NO_SCOPE):
             outputs = _masking().call_with_masks(self, inputs, args, kwargs)
             if self.__dict__.get("activity_regularizer") is not None:
                 self._add_activity_loss(outputs)
@@ -273,7 +277,7 @@ class Layer(Module):
         """Keras's base config, which a custom layer's `get_config` extends; for a layer class
         that defines none, the base plus the arguments the layer was made with."""
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": _mixed_precision().serialize(self._dtype_policy)}
+                  "dtype": _mixed.serialize(self._dtype_policy)}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         if type(self).get_config is not Layer.get_config:
@@ -345,14 +349,11 @@ class Layer(Module):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
+_NO_SCOPE = contextlib.nullcontext()
+
 #: .depth: how many layer calls are running in this thread; .training: the training mode of
 #: the innermost one that has one (None: none has)
 _CALLS = threading.local()
-
-
-def _mixed_precision():
-    from . import mixed_precision
-    return mixed_precision
 
 
 def _masking():

@@ -124,6 +124,8 @@ class _Autocast(threading.local):
 
 
 _AUTOCAST = _Autocast()
+#: whether any AutoCastVariable was made (until then a layer call needs no autocast scope)
+AUTOCASTING = False
 
 
 class AutoCastVariable(Variable):
@@ -132,6 +134,11 @@ class AutoCastVariable(Variable):
     variable); its `dtype` stays the variable's."""
 
     __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        global AUTOCASTING
+        AUTOCASTING = True
+        super().__init__(*args, **kwargs)
 
     def _read_as(self, read: Tensor) -> Tensor:
         dtype = _AUTOCAST.dtype
