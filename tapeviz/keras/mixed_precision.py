@@ -61,12 +61,6 @@ class Policy:
     def from_config(cls, config, custom_objects=None):
         return cls(**config)
 
-    def __eq__(self, other):
-        return isinstance(other, Policy) and other._name == self._name
-
-    def __hash__(self):
-        return hash(self._name)
-
     def __repr__(self):
         return f'<Policy "{self._name}">'
 
