@@ -161,7 +161,8 @@ def cast_inputs(inputs, dtype):
     layer's floating compute dtype; integers, strings and non-tensors are left alone."""
     from ..engine.ops import cast
     if isinstance(inputs, (list, tuple)):
-        return type(inputs)(cast_inputs(x, dtype) for x in inputs)
+        items = [cast_inputs(x, dtype) for x in inputs]
+        return type(inputs)(*items) if hasattr(inputs, "_fields") else type(inputs)(items)
     if isinstance(inputs, dict):
         return {k: cast_inputs(v, dtype) for k, v in inputs.items()}
     if type(inputs) is Tensor and inputs.dtype.is_floating and inputs.dtype != dtype:

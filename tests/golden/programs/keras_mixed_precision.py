@@ -1,6 +1,8 @@
 # tf.keras.mixed_precision: dtype policies, layers computing in float16 with float32
 # variables (Keras's autocast), a float16 matmul's rounding, LossScaleOptimizer's dynamic
 # loss scale over steps with an Inf gradient, and compile's loss scaling under the policy
+import collections
+
 mp = tf.keras.mixed_precision
 p = mp.Policy("mixed_float16")
 report("policy", [p.name, p.compute_dtype, p.variable_dtype, repr(p)])
@@ -90,3 +92,16 @@ expect_error("wrap_twice", lambda: mp.LossScaleOptimizer(opt))
 inner = tf.keras.optimizers.SGD()
 mp.LossScaleOptimizer(inner)
 expect_error("inner_wrapped_twice", lambda: mp.LossScaleOptimizer(inner))
+# Keras's autocast under the default float32 policy too: any layer casts floating inputs
+# (namedtuple fields included) to its compute dtype
+report("float64_into_activation", tf.keras.layers.Activation("relu")(
+    tf.constant([-1.0, 2.0], tf.float64)))
+Pair = collections.namedtuple("Pair", "a b")
+
+
+class AddPair(tf.keras.layers.Layer):
+    def call(self, p):
+        return p.a + p.b
+
+
+report("namedtuple_inputs", AddPair()(Pair(tf.constant([1.0], tf.float64), tf.constant([2.0]))))
