@@ -33,10 +33,7 @@ import golden_format  # noqa: E402
 RTOL, ATOL = 2e-3, 1e-5
 
 #: program -> the missing feature it needs
-NEEDS = {
-    "guide_mixed_precision": "tf.keras.mixed_precision (Policy, set_global_policy,"
-                             " LossScaleOptimizer) and float16 layers",
-}
+NEEDS: dict = {}
 
 
 def _name(path):

@@ -324,6 +324,9 @@ class Variable(_Operand):
     def _read(self):
         return self._value
 
+    def _read_as(self, read: Tensor) -> Tensor:
+        return read
+
     @property
     def name(self) -> str:
         return f"{self._name}:0"
@@ -376,7 +379,9 @@ def _check_shape(value, shape):
 def _read_variable(var: Variable) -> Tensor:
     """A snapshot of the variable's value that shares its id, so tapes see it as the variable."""
     watch_on_read(var)
-    return Tensor(var._value, var._node, var._id)
+    read = Tensor(var._value, var._node, var._id)
+    # (a Keras AutoCastVariable reads as its layer's compute dtype inside the layer's call)
+    return read if type(var) is Variable else var._read_as(read)
 
 
 def watch_on_read(var: Variable) -> None:

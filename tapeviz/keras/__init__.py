@@ -19,6 +19,7 @@ Enough for the tutorials' training loops with `tf.GradientTape`:
 from . import activations, initializers, layers, losses, metrics, optimizers  # noqa: F401
 from . import callbacks, functional, lambda_layer, merging, op_layers, regularizers, utils  # noqa: F401,E501
 from . import constraints  # noqa: F401
+from . import mixed_precision  # noqa: F401
 from . import activation_layers  # noqa: F401
 from . import metrics_auc, metrics_confusion  # noqa: F401
 from .functional import Input, InputLayer  # noqa: F401

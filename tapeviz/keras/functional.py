@@ -37,7 +37,8 @@ class InputLayer(Layer):
         shape = shape if shape is not None else input_shape
         shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape or ())
         super().__init__(name=name if name is not None else unique_name("input", zero_based=False),
-                         dtype=dtype, batch_input_shape=(batch_size,) + shape, **kwargs)
+                         dtype=dtype if dtype is not None else _floatx(),
+                         batch_input_shape=(batch_size,) + shape, **kwargs)
         self.built = True
         tensor = KerasTensor(self._batch_input_shape, self._dtype, self.name)
         tensor._node = KerasNode(self, (), {}, tensor)
@@ -75,6 +76,11 @@ def is_symbolic(inputs, args=(), kwargs=None) -> bool:
                 isinstance(t, KerasTensor) for t in nest.flatten(value))):
             return True
     return False
+
+
+def _floatx():
+    from .backend import floatx      # (an Input is floatx() under any global policy, as Keras)
+    return floatx()
 
 
 def symbolic_call(layer, inputs, args, kwargs):

@@ -6,6 +6,7 @@ its ops run inside `tv.name_scope(layer.name)` so the dashboard groups them.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy as np
@@ -21,13 +22,19 @@ from ..module import Module
 from . import backend as _backend
 from . import constraints as _constraints
 from . import initializers as _initializers
+from . import mixed_precision as _mixed
 from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
+from .layer_inputs import _float_input, refuse_unsupported  # noqa: F401 (re-exported)
 
 class Layer(Module):
     """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
     `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
+
+    #: Keras casts the floating inputs of a layer to its compute dtype (not a functional or
+    #: Sequential model's: their layers do)
+    _autocast = True
 
     def __new__(cls, *args, **kwargs):
         layer = super().__new__(cls)
@@ -50,7 +57,11 @@ class Layer(Module):
         self.built = False
         self._own_weights: list = []
         self.activity_regularizer = _regularizers.get(activity_regularizer)
-        self._dtype = _dt.as_dtype(dtype or _backend.floatx())
+        # Keras's dtype policy: `_dtype` the dtype it computes in (its inputs are cast to
+        # it), `dtype` its variables' (they differ under 'mixed_float16')
+        policy = self._dtype_policy = _mixed.get_policy(dtype)
+        self._dtype = _dt.as_dtype(policy.compute_dtype or _backend.floatx())
+        self._variable_dtype = _dt.as_dtype(policy.variable_dtype or _backend.floatx())
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         if batch_input_shape is not None:
@@ -63,12 +74,25 @@ class Layer(Module):
 
     @property
     def dtype(self) -> str:
+        """The dtype of the layer's variables (its policy's variable_dtype)."""
+        return self._variable_dtype.name
+
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
+
+    @property
+    def compute_dtype(self) -> str:
         return self._dtype.name
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.dtype
 
     # --- weights -------------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
                    trainable=True, constraint=None, **kwargs):
-        dtype = _dt.as_dtype(dtype or self._dtype)
+        dtype = _dt.as_dtype(dtype or self._variable_dtype)
         shape = tuple(int(s) for s in (shape or ()))
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
@@ -76,8 +100,12 @@ class Layer(Module):
         value = init(shape, dtype=dtype)
         # (built inside the layer's name scope, so named 'dense/kernel', or 'model/dense/kernel'
         # for a layer built inside another layer's call, as Keras names it)
-        var = Variable(value, trainable=trainable, name=name or "Variable", dtype=dtype,
-                       constraint=_constraints.get(constraint))
+        # a float variable of a mixed-precision layer reads as its compute dtype in its call
+        autocast = (kwargs.get("experimental_autocast", True) and dtype.is_floating and
+                    self._dtype != self._variable_dtype)
+        kind = _mixed.AutoCastVariable if autocast else Variable
+        var = kind(value, trainable=trainable, name=name or "Variable", dtype=dtype,
+                   constraint=_constraints.get(constraint))
         made_at = getattr(self, "_made_at", None)   # (None for a subclass that skipped __init__)
         if made_at is not None:
             var._site = var._node.site = made_at
@@ -225,7 +253,12 @@ class Layer(Module):
         if not self.built:
             shape = tuple(inputs.shape) if isinstance(inputs, _Operand) else None
             self._maybe_build(shape)
-        with name_scope(self.name):
+        if self._autocast and (type(inputs) is not Tensor or inputs._value.dtype !=
+                               self._dtype.np):   # Keras's autocast of the inputs
+            inputs = _mixed.cast_inputs(inputs, self._dtype)
+        # (no AutoCastVariable made yet: nothing to cast, and no scope to pay for)
+        with name_scope(self.name), (_mixed.autocast_to(self._dtype) if _mixed.AUTOCASTING
+                                     else _NO_SCOPE):
             outputs = _masking().call_with_masks(self, inputs, args, kwargs)
             if self.__dict__.get("activity_regularizer") is not None:
                 self._add_activity_loss(outputs)
@@ -243,7 +276,8 @@ class Layer(Module):
     def get_config(self) -> dict:
         """Keras's base config, which a custom layer's `get_config` extends; for a layer class
         that defines none, the base plus the arguments the layer was made with."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": _mixed.serialize(self._dtype_policy)}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         if type(self).get_config is not Layer.get_config:
@@ -315,6 +349,8 @@ class Layer(Module):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
+_NO_SCOPE = contextlib.nullcontext()
+
 #: .depth: how many layer calls are running in this thread; .training: the training mode of
 #: the innermost one that has one (None: none has)
 _CALLS = threading.local()
@@ -352,28 +388,3 @@ def _leaves(value):
     if not isinstance(value, (list, tuple, dict)):
         return (value,)          # (most attributes: a walk would cost more than the answer)
     return [leaf for _, leaf in attribute_leaves(value)]
-
-
-def refuse_unsupported(layer: str, **arguments):
-    """Arguments a layer does not imitate: refuse them rather than train without them
-    (silently different weights or loss)."""
-    given = sorted(name for name, value in arguments.items() if value is not None)
-    if given:
-        verb = "is" if len(given) == 1 else "are"
-        raise NotImplementedError(f"{layer}: {', '.join(given)} {verb} not supported by "
-                                  "tapeviz. Fix: leave it None (a constraint: clip the weight "
-                                  "after each step)")
-
-
-def _float_input(x, dtype, layer="layer"):
-    if not isinstance(x, Tensor):
-        x = convert_to_tensor(x)
-    if x.dtype.is_string:
-        raise ValueError(f"{layer}: dtype='string' is not a valid input dtype: the layer computes "
-                         f"in {dtype.name}, and its input of shape {tuple(x.shape)} holds strings. "
-                         "Fix: turn the text into numbers first (e.g. a vocabulary lookup to "
-                         "ids, then tv.one_hot)")
-    if x._value.dtype != dtype.np:
-        from ..engine.ops import cast
-        x = cast(x, dtype)
-    return x

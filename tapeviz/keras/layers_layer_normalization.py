@@ -5,7 +5,7 @@ statistics, so training and inference compute the same.
 """
 from __future__ import annotations
 
-from ..engine.ops import reshape
+from ..engine.ops import cast, reshape
 from ..engine.ops.normalization import batch_normalization, moments
 from . import constraints as _constraints
 from . import initializers as _initializers
@@ -70,15 +70,18 @@ class LayerNormalization(Layer):
             int(input_shape[i]) if i in self._axes else 1 for i in range(rank)]
         # tf-keras's fused kernel (trailing contiguous axes, ε ≥ 1.001e-5, float32 weights)
         # normalizes first and applies gamma and beta after; otherwise they go in together
-        self._fused = (trailing and self.epsilon >= 1.001e-5 and self._dtype.name == "float32")
+        self._fused = (trailing and self.epsilon >= 1.001e-5 and self.dtype == "float32")
+        # (float32 even under a mixed policy, as Keras's)
         if self.scale:
             self.gamma = self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
                                          regularizer=self.gamma_regularizer,
-                                         constraint=self.gamma_constraint)
+                                         constraint=self.gamma_constraint,
+                                         experimental_autocast=False)
         if self.center:
             self.beta = self.add_weight("beta", param_shape, initializer=self.beta_initializer,
                                         regularizer=self.beta_regularizer,
-                                        constraint=self.beta_constraint)
+                                        constraint=self.beta_constraint,
+                                        experimental_autocast=False)
         self.built = True
 
     def call(self, inputs):
@@ -87,18 +90,25 @@ class LayerNormalization(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
                              f"expected ndim={self._rank}, found ndim={x._value.ndim}. Full "
                              f"shape received: {tuple(x.shape)}")
-        mean, variance = moments(x, self._axes, keepdims=True)
+        # under a mixed policy, Keras normalizes a float16 input in float32 (the fused kernel
+        # rounds its output to float16 before gamma and beta, cast to float16, apply)
+        half = x.dtype.name == "float16" and self.dtype == "float32"
+        mean, variance = moments(cast(x, "float32") if half else x, self._axes, keepdims=True)
         gamma, beta = self.gamma, self.beta
         if self._broadcast is not None:
             gamma = None if gamma is None else reshape(gamma, self._broadcast)
             beta = None if beta is None else reshape(beta, self._broadcast)
         if not self._fused:
-            return batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
-        out = batch_normalization(x, mean, variance, None, None, self.epsilon)
+            out = batch_normalization(cast(x, "float32") if half else x, mean, variance, beta,
+                                      gamma, self.epsilon)
+            return cast(out, "float16") if half else out
+        out = batch_normalization(cast(x, "float32") if half else x, mean, variance, None, None,
+                                  self.epsilon)
+        out = cast(out, "float16") if half else out
         if gamma is not None:
-            out = out * gamma
+            out = out * cast(gamma, out.dtype)
         if beta is not None:
-            out = out + beta
+            out = out + cast(beta, out.dtype)
         return out
 
     def compute_output_shape(self, input_shape):

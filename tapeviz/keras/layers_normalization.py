@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.ops import reshape
+from ..engine.ops import cast, reshape
 from ..engine.ops.normalization import batch_normalization, moments
 from . import initializers as _initializers
 from . import regularizers as _regularizers
@@ -99,20 +99,26 @@ class BatchNormalization(Layer):
                              f"Received: axis={self.axis}. Fix: leave fused=None")
         if self.fused:
             self.epsilon = max(self.epsilon, _FUSED_EPSILON)
+        # (float32 even under a mixed policy, where the layer computes in float32, as Keras)
+        f32 = {"experimental_autocast": False}
         if self.scale:
             self.gamma = self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
-                                         regularizer=self.gamma_regularizer)
+                                         regularizer=self.gamma_regularizer, **f32)
         if self.center:
             self.beta = self.add_weight("beta", param_shape, initializer=self.beta_initializer,
-                                        regularizer=self.beta_regularizer)
+                                        regularizer=self.beta_regularizer, **f32)
         self.moving_mean = self.add_weight("moving_mean", param_shape, trainable=False,
-                                           initializer=self.moving_mean_initializer)
+                                           initializer=self.moving_mean_initializer, **f32)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,
-                                               initializer=self.moving_variance_initializer)
+                                               initializer=self.moving_variance_initializer,
+                                               **f32)
         self.built = True
 
     def call(self, inputs, training=None):
         x = _float_input(inputs, self._dtype, f"BatchNormalization layer {self.name!r}")
+        half = x.dtype.name == "float16"      # (mixed precision: Keras computes in float32)
+        if half:
+            x = cast(x, "float32")
         if x._value.ndim != self._rank:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
                              f"expected ndim={self._rank}, found ndim={x._value.ndim}. Full "
@@ -129,7 +135,8 @@ class BatchNormalization(Layer):
             mean, variance = reshape(mean, self._broadcast), reshape(variance, self._broadcast)
             gamma = None if gamma is None else reshape(gamma, self._broadcast)
             beta = None if beta is None else reshape(beta, self._broadcast)
-        return batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
+        out = batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
+        return cast(out, "float16") if half else out
 
     def _update_moving(self, mean, variance, x):
         from .functional import probing

@@ -30,6 +30,7 @@ class Model(Trainer, Layer):
                                  f"`outputs`; got inputs={inputs!r}, outputs={outputs!r}. Fix: "
                                  "tf.keras.Model(inputs=x_in, outputs=y)")
             self._graph = Graph(self, inputs, outputs)
+            self._autocast = False      # (as Keras: its layers cast their own inputs)
             self._layers = list(self._graph.layers)
             self.built = True
 
@@ -212,6 +213,8 @@ def _node_index(node) -> int:
 
 class Sequential(Model):
     """Layers applied one after another: `Sequential([Dense(64, 'relu'), Dense(10)])`."""
+
+    _autocast = False
 
     def __init__(self, layers=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)

@@ -189,6 +189,8 @@ def find_class(class_name, kind, custom_objects=None):
 
 def deserialize_value(key, value, custom_objects=None):
     """A config entry back to what a constructor takes."""
+    if key == "dtype":        # a name, or a mixed-precision Policy's dict: the layer reads it
+        return value
     if isinstance(value, dict) and "class_name" in value:
         kind = next((k for k in ("initializer", "regularizer", "constraint")
                      if key.endswith("_" + k) or key == k), "layer")

@@ -227,7 +227,9 @@ def compile_config(model):
     if not getattr(model, "_is_compiled", False):
         return None
     args = getattr(model, "_compile_arguments", {})
-    return {"optimizer": _object_config(model.optimizer, "optimizer"),
+    # (a LossScaleOptimizer: its inner one; compiling under a mixed policy wraps it again)
+    optimizer = getattr(model.optimizer, "inner_optimizer", model.optimizer)
+    return {"optimizer": _object_config(optimizer, "optimizer"),
             "loss": _plain(args.get("loss", model.loss), "loss"),
             "metrics": _plain(args.get("metrics"), "metric"),
             "loss_weights": args.get("loss_weights"),

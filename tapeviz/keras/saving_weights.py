@@ -131,7 +131,8 @@ def _slots_in_order(optimizer, variables, make=False) -> list:
 
 def optimizer_variables(optimizer, variables) -> list:
     """What Keras saves of an optimizer: its iteration count, then its slots in tf-keras's
-    order (before its first step it has none)."""
+    order (before its first step it has none); a LossScaleOptimizer's are its inner one's."""
+    optimizer = getattr(optimizer, "inner_optimizer", optimizer)
     slots = _slots_in_order(optimizer, variables)
     if _slot_groups(optimizer) is None or not all(s is not None for s in slots):
         return optimizer.variables()
@@ -142,6 +143,7 @@ def restore_optimizer(optimizer, variables, values):
     """The iteration count, then the slots in tf-keras's order; a file of another layout
     (another optimizer, or one saved before its first step) is skipped with a warning, as
     Keras does."""
+    optimizer = getattr(optimizer, "inner_optimizer", optimizer)
     expected = 1 + len(_slots_in_order(optimizer, variables))
     if _slot_groups(optimizer) is None or len(values) != expected:
         warnings.warn(f"Skipping variable loading for optimizer '{optimizer.name}', because "

@@ -27,6 +27,9 @@ class Trainer:
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, **kwargs):
         self.optimizer = _optimizers.get(optimizer)
+        if self._dtype_policy.name == "mixed_float16":     # as Keras: float16 needs loss scaling
+            from .loss_scale_optimizer import loss_scaled
+            self.optimizer = loss_scaled(self.optimizer)
         # (what model.save writes as the compile config, and load_model compiles with)
         self._compile_arguments = {"loss": loss, "metrics": metrics,
                                    "loss_weights": loss_weights,
@@ -84,9 +87,7 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-        variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def test_step(self, data):
