@@ -7,6 +7,13 @@ given such an output use those logits as if `from_logits=True`: no clipping of t
 probabilities to [1e-7, 1 - 1e-7], so a saturated softmax gives a loss of thousands (not at
 most 16.1) and a gradient that does not vanish. Any op on the output (a squeeze, a cast, a
 slice) gives a tensor without them, as in TensorFlow.
+
+In code TensorFlow runs as a graph (`fit`/`evaluate` steps unless `run_eagerly`, a
+`tf.function`, unless `tf.config.run_functions_eagerly(True)`) Keras does the same for the
+output of any Softmax (over the last axis) or Sigmoid op, `tf.nn.softmax` and `tf.sigmoid`
+included: there it checks `output.op.type`, which only graph tensors have. tapeviz runs those
+eagerly and marks them (`engine.threadstate.traced`, step_function.py); the ops then keep
+their input.
 """
 from __future__ import annotations
 
