@@ -16,7 +16,7 @@ from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, 
 from .makers import ones_like, zeros_like
 from ..convert import like
 from ..tensor import Tensor
-from ..threadstate import graph_output
+from ..threadstate import _local, graph_output
 
 
 
@@ -222,8 +222,10 @@ _sigmoid_op = _unary("Sigmoid", _sigmoid, lambda g, y, x: g * y * (1.0 - y),
 
 def sigmoid(x, name=None):
     """1 / (1 + e⁻ˣ). Gradient: g · y · (1 - y)."""
-    x = x if type(x) is Tensor else tensor(x)
-    return graph_output(_sigmoid_op(x), x)    # (Keras's crossentropy reads x in a graph)
+    y = _sigmoid_op(x)
+    if _local.state.traced:    # (graph_output inlined: sigmoid runs in every LSTM step)
+        graph_output(y, x if type(x) is Tensor else tensor(x))
+    return y
 
 
 sigmoid.op = _sigmoid_op.op
