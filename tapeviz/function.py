@@ -2,13 +2,31 @@
 `tf.config.run_functions_eagerly(True)`: the decorated Python function runs eagerly on every
 call, so its ops are recorded, explained and shown like any other code.
 
-What is not imitated: there is no tracing, so a Python side effect (a `print`, appending to a
-list) runs on every call rather than once per trace, and `input_signature` is checked for the
-number of arguments only.
+Inside, Keras's crossentropies read the logits of any softmax's or sigmoid's output, as in
+TensorFlow's graph (keras/cached_logits.py). What is not imitated: there is no tracing, so a
+Python side effect (a `print`, appending to a list) runs on every call rather than once per
+trace, and `input_signature` is checked for the number of arguments only.
 """
 from __future__ import annotations
 
 import functools
+
+from . import config as _config
+from .engine import nest
+from .engine.threadstate import traced
+
+
+def _run(python_function, args, kwargs):
+    """Call the function as TensorFlow's graph of it runs: a Keras crossentropy inside reads
+    the logits of a softmax's or sigmoid's output (keras/cached_logits.py); the tensors it
+    returns are new eager tensors, which carry no logits."""
+    with traced(not _config.functions_run_eagerly()):
+        out = python_function(*args, **kwargs)
+    given = {id(x) for x in nest.flatten((args, kwargs))}
+    for t in nest.flatten(out):
+        if id(t) not in given and getattr(t, "_keras_logits", None) is not None:
+            del t._keras_logits
+    return out
 
 
 class Function:
@@ -29,7 +47,7 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         self._check(args)
-        return self.python_function(*args, **kwargs)
+        return _run(self.python_function, args, kwargs)
 
     def __get__(self, instance, owner=None):
         # a decorated method: bound to the instance, which input_signature does not list
@@ -38,7 +56,7 @@ class Function:
 
         def bound(*args, **kwargs):
             self._check(args)
-            return self.python_function(instance, *args, **kwargs)
+            return _run(self.python_function, (instance,) + args, kwargs)
         return functools.update_wrapper(bound, self.python_function)
 
     def _check(self, args):

@@ -214,9 +214,10 @@ class Tensor(_Operand):
 
     # (set only when there is one: _keras_mask, the Keras mask a layer left on its output;
     # _metric_obj, the metric whose call returned this tensor, for `add_metric`; _sliced_from,
-    # (variable, key) of a slice of a variable, for `v[0, 0].assign(x)`)
+    # (variable, key) of a slice of a variable, for `v[0, 0].assign(x)`; _keras_logits, the
+    # input of the Keras softmax or sigmoid that gave it)
     __slots__ = ("_value", "_id", "_node", "_keras_mask", "_metric_obj", "_sliced_from",
-                 "__weakref__")
+                 "_keras_logits", "__weakref__")
 
     def __init__(self, value, node: Node | None = None, id: int | None = None):
         self._value = value

@@ -33,7 +33,7 @@ class ThreadState:
     """One thread's tape state (see the module's docstring)."""
 
     __slots__ = ("open", "recording", "entered", "backward", "scopes", "quiet_run",
-                 "variable_reads", "grad_cache")
+                 "variable_reads", "grad_cache", "traced")
 
     def __init__(self):
         #: weak references to the tapes inside their `with` block (recording or paused),
@@ -58,6 +58,8 @@ class ThreadState:
         self.variable_reads = None
         #: (upstream gradient, answer) of the last `grad_fn` call (custom.py)
         self.grad_cache = None
+        #: how many calls TensorFlow would run as a graph are running (`traced`)
+        self.traced = 0
 
 
 class _Local(threading.local):
@@ -114,6 +116,28 @@ def unrecorded():
     finally:
         state.recording = recording
         state.backward.pop()
+
+
+@contextlib.contextmanager
+def traced(graph: bool = True):
+    """Code TensorFlow runs as a graph, when `graph` (a `tf.function`, Keras's compiled `fit`
+    step): there the output of a Softmax or Sigmoid op keeps its input, whose logits Keras's
+    crossentropies read (keras/cached_logits.py)."""
+    state = here()
+    state.traced += graph
+    try:
+        yield
+    finally:
+        state.traced -= graph
+
+
+def graph_output(y, x, is_graph_op=True):
+    """`y`, the output of a Softmax or Sigmoid op on `x`: inside a `traced` call it keeps `x`
+    as the graph's op would (not where TensorFlow's graph has another op last: its softmax
+    over any axis but the last transposes around the Softmax op)."""
+    if is_graph_op and _local.state.traced:
+        y._keras_logits = x
+    return y
 
 
 def current_backward():

@@ -38,7 +38,7 @@ class Softmax(Layer):
 
     def call(self, inputs, mask=None):
         from ..engine.ops import cast, exp, reduce_logsumexp
-        from ..engine.ops.nn import softmax
+        from .activations import softmax as keras_softmax
         from ..engine.ops._base import tensor
         inputs = tensor(inputs)
         if inputs.dtype.is_floating and inputs.dtype != self._dtype:   # Keras's autocast
@@ -49,8 +49,8 @@ class Softmax(Layer):
         if isinstance(self.axis, (tuple, list)):
             if len(self.axis) > 1:
                 return exp(inputs - reduce_logsumexp(inputs, axis=self.axis, keepdims=True))
-            return softmax(inputs, axis=self.axis[0])
-        return softmax(inputs, axis=self.axis)
+            return keras_softmax(inputs, axis=self.axis[0])
+        return keras_softmax(inputs, axis=self.axis)     # (its logits cached, as Keras's)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

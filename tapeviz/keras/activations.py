@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import nn as _nn
 from ..engine.ops import elementwise as _ew
 from ..engine.ops._base import tensor as _tensor
+from .cached_logits import keep_logits
 
 
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
@@ -23,7 +24,8 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
 
 
 def sigmoid(x):
-    return _ew.sigmoid(x)
+    x = _tensor(x)
+    return keep_logits(_ew.sigmoid(x), x)     # a crossentropy of it uses x (cached_logits.py)
 
 
 def tanh(x):
@@ -35,7 +37,13 @@ def softmax(x, axis=-1):
     if x.ndim <= 1:
         raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input: {x}. "
                          "Fix: add a batch axis (tv.expand_dims(x, 0)) or use tv.nn.softmax")
-    return _nn.softmax(x, axis=axis)
+    if isinstance(axis, (tuple, list)):    # (tv.nn.softmax takes one axis)
+        from ..engine.ops import exp, reduce_max, reduce_sum
+        numerator = exp(x - reduce_max(x, axis=axis, keepdims=True))
+        output = numerator / reduce_sum(numerator, axis=axis, keepdims=True)
+    else:
+        output = _nn.softmax(x, axis=axis)
+    return keep_logits(output, x)     # a crossentropy of it uses x (cached_logits.py)
 
 
 def linear(x):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..engine import ops as _ops
 from ..engine.dtypes import as_dtype
+from . import activations as _activations
 from . import losses as _losses
 
 _floatx = "float32"
@@ -203,7 +204,7 @@ def round(x):  # noqa: A001
 
 
 def sigmoid(x):
-    return _ops.sigmoid(x)
+    return _activations.sigmoid(x)     # (its logits cached, as Keras's)
 
 
 def tanh(x):
@@ -215,12 +216,12 @@ def relu(x):
 
 
 def softmax(x, axis=-1):
-    from .. import nn
-    return nn.softmax(x, axis=axis)
+    return _activations.softmax(x, axis=axis)
 
 
 def binary_crossentropy(target, output, from_logits=False):
-    return _losses.binary_crossentropy(target, output, from_logits=from_logits)
+    from ..engine.ops._base import tensor
+    return _losses.elementwise_binary_crossentropy(tensor(target), tensor(output), from_logits)
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):

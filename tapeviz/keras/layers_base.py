@@ -206,8 +206,9 @@ class Layer(Module):
         if input_shape is not None and "_seen_input_shape" not in self.__dict__:
             self._seen_input_shape = (None,) + tuple(input_shape)[1:]
         if not self.built:
-            with name_scope(self.name):
-                self.build(input_shape)
+            if not getattr(self.build, "skipped_on_first_call", False):
+                with name_scope(self.name):
+                    self.build(input_shape)
             self.built = True
             restore_deferred()    # a checkpoint restored before this layer had its variables
 

@@ -3,7 +3,8 @@
 A loss object computes one loss per example (averaging over the last axis where Keras does)
 and then reduces: `'sum_over_batch_size'` (default: the sum divided by the number of
 per-example losses), `'sum'` or `'none'`. `sample_weight` scales per-example losses first.
-Probabilities (`from_logits=False`) are clipped to [1e-7, 1 - 1e-7] before the log, as Keras.
+Probabilities (`from_logits=False`) are clipped to [1e-7, 1 - 1e-7] before the log, as Keras,
+unless they come from a Keras softmax or sigmoid, whose logits are used (cached_logits.py).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..engine.ops import (cast, clip_by_value, log, maximum, reduce_mean, reduce
 from ..engine.ops._base import tensor
 from ..engine.tensor import Tensor
 from .. import nn as _nn
+from .cached_logits import logits_of
 from .sample_weight import align_sample_weight
 
 EPSILON = 1e-7
@@ -68,6 +70,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
         n = y_pred._value.ndim
         a = axis % n
         y_pred = transpose(y_pred, [i for i in range(n) if i != a] + [a])
+    y_pred, from_logits = logits_of(y_pred, from_logits, "Softmax",
+                                    "sparse_categorical_crossentropy")
     if not from_logits:
         y_pred = log(clip_by_value(y_pred, EPSILON, 1 - EPSILON))
     out_shape = None
@@ -92,6 +96,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     if label_smoothing:
         n = y_pred._value.shape[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n
+    y_pred, from_logits = logits_of(y_pred, from_logits, "Softmax", "categorical_crossentropy")
     if from_logits:
         return _nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     y_pred = y_pred / reduce_sum(y_pred, axis=axis, keepdims=True)
@@ -103,12 +108,16 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     y_true, y_pred = _float_pair(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    return reduce_mean(elementwise_binary_crossentropy(y_true, y_pred, from_logits), axis=axis)
+
+
+def elementwise_binary_crossentropy(target, output, from_logits=False):
+    """Keras's `backend.binary_crossentropy`: one loss per element."""
+    output, from_logits = logits_of(output, from_logits, "Sigmoid", "binary_crossentropy")
     if from_logits:
-        return reduce_mean(_nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred),
-                           axis=axis)
-    y_pred = clip_by_value(y_pred, EPSILON, 1 - EPSILON)
-    bce = y_true * log(y_pred + EPSILON) + (1.0 - y_true) * log(1.0 - y_pred + EPSILON)
-    return reduce_mean(-bce, axis=axis)
+        return _nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
+    output = clip_by_value(output, EPSILON, 1 - EPSILON)
+    return -(target * log(output + EPSILON) + (1.0 - target) * log(1.0 - output + EPSILON))
 
 
 def hinge(y_true, y_pred):

@@ -8,7 +8,9 @@ import inspect
 
 import numpy as np
 
+from ..engine.errors import InvalidArgumentError
 from ..engine.tensor import Tensor, TensorShape
+from ..engine.threadstate import outside_name_scopes
 from .backend import floatx
 from .functional import stand_in_call
 
@@ -52,5 +54,13 @@ def build_by_calling(model, input_shape):
                 f"`call()` method (here {p.name!r}). Fix: give it a default, or call the "
                 "model on data instead of calling build()")
         kwargs["training"] = False
-    with stand_in_call():
-        model.call(x, **kwargs)
+    # (outside the model's name scope, as tf-keras's call in a graph of its own: the layers'
+    # weights are `dense/kernel:0` even when a subclass's own build calls this on a first call)
+    with stand_in_call(), outside_name_scopes():
+        try:
+            model.call(x, **kwargs)
+        except (InvalidArgumentError, TypeError) as e:
+            raise ValueError("You cannot build your model by calling `build` if your layers do "
+                             "not support float type inputs. Instead, in order to instantiate "
+                             "and build your model, call your model on real tensor data (of the "
+                             f"correct dtype).\n\nThe actual error from `call` is: {e}.") from e

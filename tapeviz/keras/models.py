@@ -107,18 +107,14 @@ class Model(Trainer, Layer):
         return graph
 
     def build(self, input_shape=None):
-        # called by the user (not by a first call, which builds each layer as data reaches it):
         # a subclassed model runs `call` once on zeros so its layers make their weights
-        if self._graph is None and not self.__dict__.get("_building_on_call"):
+        if self._graph is None:
             build_by_calling(self, input_shape)
         self.built = True
 
-    def _maybe_build(self, input_shape):
-        self._building_on_call = True
-        try:
-            super()._maybe_build(input_shape)
-        finally:
-            self._building_on_call = False
+    # a first call builds each layer as data reaches it: tf-keras calls a model's `build` then
+    # only where a subclass overrides it (and that one's `super().build(shape)` runs `call`)
+    build.skipped_on_first_call = True
 
     def __call__(self, inputs, *args, **kwargs):
         graph = getattr(self, "_graph", None)

@@ -15,7 +15,7 @@ from ..engine import nest
 from . import callbacks as _callbacks
 from . import optimizers as _optimizers
 from .compile_utils import LossesContainer, MetricsContainer
-from .optimizers_nadam import train_function
+from .step_function import run_step
 from .training_data import (Batches, _as_xyw, _batch, _class_weights, _pack, _split,
                             unpack_x_y_sample_weight)
 
@@ -125,8 +125,7 @@ class Trainer:
             cbs.on_epoch_begin(epoch)
             for step, data in enumerate(batches.epoch()):
                 cbs.on_train_batch_begin(step)
-                with train_function(self, "fit"):
-                    logs = _floats(self.train_step(data))
+                logs = _floats(run_step(self, self.train_step, data, "fit"))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -157,7 +156,7 @@ class Trainer:
         logs: dict = {}
         for step, data in enumerate(batches.epoch()):
             cbs.on_test_batch_begin(step)
-            logs = _floats(self.test_step(data))
+            logs = _floats(run_step(self, self.test_step, data))
             cbs.on_test_batch_end(step, logs)
         batches.on_epoch_end()
         cbs.on_test_end(logs)
@@ -191,8 +190,8 @@ class Trainer:
         self._assert_compiled()
         if reset_metrics:
             self.reset_metrics()
-        with train_function(self, "train_on_batch"):
-            logs = _floats(self.train_step(_pack(_batch(x), _batch(y), _batch(sample_weight))))
+        data = _pack(_batch(x), _batch(y), _batch(sample_weight))
+        logs = _floats(run_step(self, self.train_step, data, "train_on_batch"))
         return _result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
@@ -200,7 +199,8 @@ class Trainer:
         self._assert_compiled()
         if reset_metrics:
             self.reset_metrics()
-        logs = _floats(self.test_step(_pack(_batch(x), _batch(y), _batch(sample_weight))))
+        data = _pack(_batch(x), _batch(y), _batch(sample_weight))
+        logs = _floats(run_step(self, self.test_step, data))
         return _result(logs, return_dict)
 
     def predict_on_batch(self, x):

@@ -16,6 +16,7 @@ from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, 
 from .makers import ones_like, zeros_like
 from ..convert import like
 from ..tensor import Tensor
+from ..threadstate import _local, graph_output
 
 
 
@@ -215,8 +216,19 @@ def _sigmoid(x):
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
-sigmoid = _unary("Sigmoid", _sigmoid, lambda g, y, x: g * y * (1.0 - y), "y = 1 / (1 + e⁻ˣ)",
-                 "∂x = g · y · (1 - y)")
+_sigmoid_op = _unary("Sigmoid", _sigmoid, lambda g, y, x: g * y * (1.0 - y),
+                     "y = 1 / (1 + e⁻ˣ)", "∂x = g · y · (1 - y)")
+
+
+def sigmoid(x, name=None):
+    """1 / (1 + e⁻ˣ). Gradient: g · y · (1 - y)."""
+    y = _sigmoid_op(x)
+    if _local.state.traced:    # (graph_output inlined: sigmoid runs in every LSTM step)
+        graph_output(y, x if type(x) is Tensor else tensor(x))
+    return y
+
+
+sigmoid.op = _sigmoid_op.op
 floor = _unary("Floor", np.floor, None, "y = ⌊x⌋", None)
 ceil = _unary("Ceil", np.ceil, None, "y = ⌈x⌉", None)
 round = _unary("Round", np.round, None, "y = round(x)", None)

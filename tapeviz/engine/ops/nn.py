@@ -20,6 +20,7 @@ from ..errors import InvalidArgumentError
 from ..node import leaf_node
 from ..op import apply, defop
 from ..tensor import Tensor
+from ..threadstate import graph_output
 from ._base import require, shape_list, tensor
 from .axes import reshape
 from .elementwise import (abs, cast, exp, minimum, multiply, sigmoid, square, tanh, where,
@@ -323,7 +324,7 @@ def softmax(logits, axis=None, name=None):
     """
     x = _float(logits, "Softmax")
     axis = _neg_axis(-1 if axis is None else axis, x._value.ndim, "Softmax", x.shape)
-    return apply(_softmax, (x,), {"axis": axis})
+    return graph_output(apply(_softmax, (x,), {"axis": axis}), x, is_graph_op=axis == -1)
 
 
 _log_softmax_grad = defop("LogSoftmaxGrad",
