@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import sys as _sys
 
-__version__ = "0.1.0"
+#: tapeviz's own release (as in pyproject.toml; recordings name it)
+TAPEVIZ_VERSION = "0.1.0"
+#: What ``tf.__version__`` says: the TensorFlow release whose API tapeviz imitates, with
+#: tapeviz's own release as a PEP 440 local label, so that TensorFlow programs' checks such as
+#: ``assert tf.__version__.startswith("2.")`` pass and a printed version still names tapeviz.
+__version__ = "2.21.0+tapeviz." + TAPEVIZ_VERSION
 
 from .engine import dtypes as _dtypes
 from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, float32,  # noqa: F401

@@ -105,7 +105,7 @@ def test_round_trip_of_a_real_program(tmp_path):
     # the header and the footer
     h = loaded.header
     assert h["format"] == "tapeviz-recording" and h["version"] == events.SCHEMA_VERSION
-    assert h["tapeviz"] == tv.__version__ and h["pid"] == os.getpid()
+    assert h["tapeviz"] == tv.TAPEVIZ_VERSION and h["pid"] == os.getpid()
     assert h["argv"] == sys.argv and h["started"].endswith("+00:00")
     assert loaded.footer.reason == "closed" and loaded.footer.events == len(loaded)
     assert rec.events_written == len(loaded)

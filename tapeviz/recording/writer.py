@@ -113,10 +113,10 @@ class record:
         _ensure_flusher()
 
     def _header(self, value_limit) -> dict:
-        from .. import __version__
+        from .. import TAPEVIZ_VERSION
         argv = [str(a)[:1000] for a in list(getattr(sys, "argv", None) or [])[:100]]
         return sanitize({
-            "format": FORMAT, "version": SCHEMA_VERSION, "tapeviz": __version__, "argv": argv,
+            "format": FORMAT, "version": SCHEMA_VERSION, "tapeviz": TAPEVIZ_VERSION, "argv": argv,
             "started": _iso_now(), "pid": os.getpid(),
             "host": _hostname(), "python": sys.version.split()[0],
             "value_limit": _events.config["value_limit"] if value_limit is None
