@@ -7,7 +7,9 @@
 # Adapted: 100 seeded synthetic 28x28 images instead of Fashion-MNIST (one batch of 100, so
 # the shuffle reorders rows within the batch only), 3 epochs instead of 55; the noise of
 # reparameterize (tf.random.normal, whose stream differs between libraries) one fixed draw
-# of seeded NumPy, and the random codes decoded after each epoch drawn by seeded NumPy;
+# of seeded NumPy shared by every row (a draw per row would tie each row's noise to the
+# shuffle's order, which is not TensorFlow's in tapeviz), and the random codes decoded after
+# each epoch drawn by seeded NumPy;
 # fixed weights after model.build; the decoded samples answered before their cast to
 # uint8 (rounding); the image grids saved with PIL and the plots left out.
 import  os
@@ -27,7 +29,7 @@ z_dim = 20
 num_epochs = 3
 batch_size = 100
 learning_rate = 1e-3
-EPS = np.random.default_rng(7).standard_normal((batch_size, z_dim)).astype(np.float32)
+EPS = np.random.default_rng(7).standard_normal((1, z_dim)).astype(np.float32)
 
 
 class VAE(tf.keras.Model):
