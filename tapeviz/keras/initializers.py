@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+import random
+import threading
 
 import numpy as np
 
@@ -30,12 +32,39 @@ def _shape(shape, initializer):
     return tuple(_makers._random_dims(shape, f"initializers.{type(initializer).__name__}"))
 
 
+#: `.generator`: the `random.Random` that `tv.keras.utils.set_random_seed` made in this thread
+#: (Keras's `backend._SEED_GENERATOR`); unset, Python's global generator serves
+seed_generator = threading.local()
+
+
 class Initializer:
     def __call__(self, shape, dtype=None, **kwargs):
         raise NotImplementedError
 
     def get_config(self) -> dict:
         return {}
+
+
+class RandomInitializer(Initializer):
+    """An initializer of random values; subclasses define `_sample(shape, dtype)`.
+
+    TF-Keras gives an unseeded one a seed of its own at its first call, drawn with
+    `random.randint(1, 10**9)` from the generator `set_random_seed` made, else from Python's
+    global one. The values here come from tapeviz's generator, but that draw is made too, so
+    that a program seeding Python's `random` for its own sampling (a replay buffer,
+    epsilon-greedy exploration) draws the same numbers after building its model as under
+    TensorFlow."""
+
+    seed = None
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        if self.seed is None and not self.__dict__.get("_seed_drawn"):
+            self._seed_drawn = True
+            (getattr(seed_generator, "generator", None) or random).randint(1, int(1e9))
+        return self._sample(shape, dtype)
+
+    def _sample(self, shape, dtype):
+        raise NotImplementedError
 
 
 class Zeros(Initializer):
@@ -63,28 +92,28 @@ class Constant(Initializer):
         return _makers._make(np.full(_shape(shape, self), value, d.np))
 
 
-class RandomUniform(Initializer):
+class RandomUniform(RandomInitializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
-    def __call__(self, shape, dtype=None, **kwargs):
+    def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         values = _rng(self.seed).uniform(self.minval, self.maxval, size=_shape(shape, self))
         return _makers._make(values.astype(d.np))
 
 
-class RandomNormal(Initializer):
+class RandomNormal(RandomInitializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
-    def __call__(self, shape, dtype=None, **kwargs):
+    def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         values = _rng(self.seed).standard_normal(_shape(shape, self)) * self.stddev + self.mean
         return _makers._make(values.astype(d.np))
 
 
 class TruncatedNormal(RandomNormal):
-    def __call__(self, shape, dtype=None, **kwargs):
+    def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         rng = _rng(self.seed)
         out = rng.standard_normal(_shape(shape, self))
@@ -95,22 +124,22 @@ class TruncatedNormal(RandomNormal):
         return _makers._make((out * self.stddev + self.mean).astype(d.np))
 
 
-class VarianceScaling(Initializer):
+class VarianceScaling(RandomInitializer):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 
-    def __call__(self, shape, dtype=None, **kwargs):
+    def _sample(self, shape, dtype):
         fan_in, fan_out = _fans(tuple(shape))
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == "uniform":
             limit = math.sqrt(3.0 * scale)
-            return RandomUniform(-limit, limit, self.seed)(shape, dtype)
+            return RandomUniform(-limit, limit, self.seed)._sample(shape, dtype)
         if self.distribution == "untruncated_normal":
-            return RandomNormal(0.0, math.sqrt(scale), self.seed)(shape, dtype)
+            return RandomNormal(0.0, math.sqrt(scale), self.seed)._sample(shape, dtype)
         # truncated at two standard deviations: this constant restores the variance
-        return TruncatedNormal(0.0, math.sqrt(scale) / 0.87962566103423978, self.seed)(shape,
-                                                                                         dtype)
+        return TruncatedNormal(0.0, math.sqrt(scale) / 0.87962566103423978,
+                               self.seed)._sample(shape, dtype)
 
 
 class GlorotUniform(VarianceScaling):

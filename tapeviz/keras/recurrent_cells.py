@@ -23,13 +23,13 @@ from . import regularizers as _regularizers
 from .layers_base import Layer, _float_input, refuse_unsupported
 
 
-class Orthogonal(_initializers.Initializer):
+class Orthogonal(_initializers.RandomInitializer):
     """Keras's 'orthogonal' (the recurrent kernels' default): a random orthogonal matrix."""
 
     def __init__(self, gain=1.0, seed=None):
         self.gain, self.seed = gain, seed
 
-    def __call__(self, shape, dtype=None, **kwargs):
+    def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         shape = tuple(int(s) for s in shape)
         rows, cols = int(np.prod(shape[:-1])), shape[-1]

@@ -28,11 +28,14 @@ def set_random_seed(seed):
     `set_random_seed` does (tapeviz's draws are reproducible, not TensorFlow's numbers)."""
     import random as _random
     from .. import random as _tv_random
+    from . import initializers as _initializers
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed}")
     _random.seed(int(seed))
     np.random.seed(int(seed))
     _tv_random.set_seed(int(seed))
+    # (Keras's own generator for the seeds of unseeded initializers: see initializers.py)
+    _initializers.seed_generator.generator = _random.Random(int(seed))
 
 
 from .data_sequence import Sequence  # noqa: E402,F401  (keras.utils.Sequence)
