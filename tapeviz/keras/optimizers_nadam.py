@@ -15,8 +15,11 @@ tapeviz runs `fit` eagerly either way and reproduces TensorFlow's numbers in bot
 the first update of a variable in that function takes the count its trace would have read.
 A function whose first trace builds the optimizer is traced twice by TensorFlow (variables
 were created while tracing), so the counter moves on by the number of variables once more.
-Not imitated: a `train_step` applying gradients several times per step with an optimizer
-built in it, and a user's own `@tf.function` loop (tapeviz's `tf.function` runs eagerly).
+A user's own `@tf.function` stands for the trace `current_trace()` (tapeviz/function.py) names (the
+function and its arguments' signature): a loop over a dataset inside it is one traced body, as
+AutoGraph makes it. Not imitated: a `train_step` applying gradients several times per step
+with an optimizer built in it, and a Python loop that TensorFlow unrolls while tracing (each
+iteration its own trace there, one here).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ import numpy as np
 
 from .. import config as _config
 from ..engine.tensor import Variable
+from ..function import current_trace
 from .optimizers import Optimizer, Tensor, _number, _set
 
 
@@ -71,9 +75,15 @@ class Nadam(Optimizer):
 
     def apply_gradients(self, grads_and_vars, name=None):
         pairs = list(grads_and_vars)
-        if self._in_function is not None and self._counts_at_trace_time:
-            self._trace([v for g, v in pairs if g is not None and isinstance(v, Variable)])
-        return super().apply_gradients(pairs, name)
+        outer = self._in_function
+        if outer is None:           # (inside a user's @tf.function: the trace it would run)
+            self._in_function = current_trace()
+        try:
+            if self._in_function is not None and self._counts_at_trace_time:
+                self._trace([v for g, v in pairs if g is not None and isinstance(v, Variable)])
+            return super().apply_gradients(pairs, name)
+        finally:
+            self._in_function = outer
 
     def _trace(self, variables):
         """Give the variables not yet traced in the current function the counter values
