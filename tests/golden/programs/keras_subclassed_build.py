@@ -69,3 +69,12 @@ expect_error("int_shape", lambda: TwoDense().build(5))
 called = TwoDense()
 report("first_call_builds", called(tf.ones([2, 4])).shape.as_list())
 report("first_call_weights", [list(w.shape) for w in called.weights])
+
+
+# a call that refuses the float stand-ins: tf-keras turns its TypeError into a ValueError
+class RejectsFloats(tf.keras.Model):
+    def call(self, inputs):
+        raise TypeError("this model reads integer ids")
+
+
+expect_error("build_call_raises_type_error", lambda: RejectsFloats().build((2, 3)))
