@@ -120,3 +120,13 @@ def test_every_path_and_dotted_name_a_guide_quotes_exists(path):
                     and not FILE.match(word) and not _dotted_exists(word):
                 missing.append(f"{_rel(path)}:{n}: name {word!r} (in `{text}`)")
     assert not missing, "quoted but missing (renamed or removed?):\n" + "\n".join(missing)
+
+
+#: answers recorded from TensorFlow (an error's message can quote a traceback)
+RECORDED = sorted((ROOT / "tests").rglob("answers/*.json"))
+
+
+def test_recorded_answers_name_no_path_of_the_recording_machine():
+    pattern = re.compile(r"(?<![\w.])/(?:tmp|work|opt|root|home)/")
+    hits = [_rel(path) for path in RECORDED if pattern.search(path.read_text(encoding="utf-8"))]
+    assert RECORDED and not hits, f"answers quoting a path of one machine: {hits}"

@@ -160,7 +160,8 @@ def normalize(value):
 
 
 def error_json(exc):
-    msg = str(exc)
+    # (a traceback in the message names where the recording Python lives: not the repo's)
+    msg = str(exc).replace(sys.prefix, "<python>")
     if len(msg) > 300:
         msg = msg[:300] + "..."
     return {"type": "error", "class": type(exc).__name__, "message": msg}
