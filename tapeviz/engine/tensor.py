@@ -322,24 +322,19 @@ class Variable(_Operand):
             mark_copy(self._node, copied)
         self._serial = next(Variable._serials)
 
-    def _read(self):
-        return self._value
+    def _read(self): return self._value
 
-    def _read_as(self, read: Tensor) -> Tensor:
-        return read
+    def _read_as(self, read: Tensor) -> Tensor: return read   # (AutoCastVariable casts)
 
     @property
     def name(self) -> str:
         return f"{self._name}:0"
 
-    def read_value(self) -> Tensor:
-        return _read_variable(self)
+    def read_value(self) -> Tensor: return _read_variable(self)
 
-    def value(self) -> Tensor:
-        return _read_variable(self)
+    def value(self) -> Tensor: return _read_variable(self)
 
-    def __getitem__(self, key):
-        return engine.slice_assign.slice_of(self, key)
+    def __getitem__(self, key): return engine.slice_assign.slice_of(self, key)
 
     def assign(self, value, read_value=True):
         return engine.assign._assign(self, value, "assign")
