@@ -4,32 +4,19 @@ call, so its ops are recorded, explained and shown like any other code.
 
 Inside, Keras's crossentropies read the logits of any softmax's or sigmoid's output, as in
 TensorFlow's graph (keras/cached_logits.py), and what a trace fixes in tf-keras's Nadam is
-imitated: while a function runs, `current_trace()` names the trace TensorFlow would run (the
-function and its arguments' signature), and keras/optimizers_nadam.py updates as that trace
-would. What is not imitated: there is no tracing, so a Python side effect (a `print`,
+imitated: while a function runs, `engine.threadstate.current_trace()` names the trace
+TensorFlow would run (the function and its arguments' signature), and
+keras/optimizers_nadam.py updates as that trace would. What is not imitated: there is no tracing, so a Python side effect (a `print`,
 appending to a list) runs on every call rather than once per trace, and `input_signature` is
 checked for the number of arguments only.
 """
 from __future__ import annotations
 
 import functools
-import threading
 
 from . import config as _config
 from .engine import nest
 from .engine.threadstate import traced
-
-#: .stack: the traces of the `tv.function` calls running in this thread, innermost last
-_RUNNING = threading.local()
-
-
-def current_trace():
-    """The trace TensorFlow would run for the innermost `tv.function` call running in this
-    thread (the function and what its arguments retrace on), or None outside of one and under
-    `tf.config.run_functions_eagerly(True)`."""
-    stack = getattr(_RUNNING, "stack", None)
-    return stack[-1] if stack and not _config.functions_run_eagerly() else None
-
 
 def _retrace_key(value):
     """What TensorFlow retraces on: a tensor's or array's shape and dtype, a number's or
@@ -49,15 +36,12 @@ def _retrace_key(value):
 def _run(function, args, kwargs):
     """Call the function as TensorFlow's graph of it runs: a Keras crossentropy inside reads
     the logits of a softmax's or sigmoid's output (keras/cached_logits.py), Nadam updates as
-    the trace would (`current_trace`); the tensors it returns are new eager tensors, which
-    carry no logits."""
-    stack = _RUNNING.__dict__.setdefault("stack", [])
-    stack.append((id(function), _retrace_key(args), _retrace_key(kwargs)))
-    try:
-        with traced(not _config.functions_run_eagerly()):
-            out = function.python_function(*args, **kwargs)
-    finally:
-        stack.pop()
+    the trace would (`traced`); the tensors it returns are new eager tensors, which carry no
+    logits. Under `tf.config.run_functions_eagerly(True)` it is a plain call."""
+    if _config.functions_run_eagerly():
+        return function.python_function(*args, **kwargs)
+    with traced(lambda: (id(function), _retrace_key(args), _retrace_key(kwargs))):
+        out = function.python_function(*args, **kwargs)
     given = {id(x) for x in nest.flatten((args, kwargs))}
     for t in nest.flatten(out):
         if id(t) not in given and getattr(t, "_keras_logits", None) is not None:

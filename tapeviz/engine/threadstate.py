@@ -33,7 +33,7 @@ class ThreadState:
     """One thread's tape state (see the module's docstring)."""
 
     __slots__ = ("open", "recording", "entered", "backward", "scopes", "quiet_run",
-                 "variable_reads", "grad_cache", "traced")
+                 "variable_reads", "grad_cache", "traces")
 
     def __init__(self):
         #: weak references to the tapes inside their `with` block (recording or paused),
@@ -58,8 +58,9 @@ class ThreadState:
         self.variable_reads = None
         #: (upstream gradient, answer) of the last `grad_fn` call (custom.py)
         self.grad_cache = None
-        #: how many calls TensorFlow would run as a graph are running (`traced`)
-        self.traced = 0
+        #: the calls TensorFlow would run as a graph (a `tf.function`, Keras's compiled step)
+        #: running now, innermost last, each as a function giving its trace's key (`traced`)
+        self.traces: list = []
 
 
 class _Local(threading.local):
@@ -119,23 +120,36 @@ def unrecorded():
 
 
 @contextlib.contextmanager
-def traced(graph: bool = True):
-    """Code TensorFlow runs as a graph, when `graph` (a `tf.function`, Keras's compiled `fit`
-    step): there the output of a Softmax or Sigmoid op keeps its input, whose logits Keras's
-    crossentropies read (keras/cached_logits.py)."""
-    state = here()
-    state.traced += graph
+def traced(trace_key=None):
+    """Code TensorFlow runs as a graph (a `tf.function`, Keras's compiled `fit` step), when
+    `trace_key` is given: a function returning what names the trace TensorFlow would run
+    (called only when asked, by `current_trace`). There the output of a Softmax or Sigmoid op
+    keeps its input, whose logits Keras's crossentropies read (keras/cached_logits.py), and
+    tf-keras's Nadam updates as that trace would (keras/optimizers_nadam.py). With None the
+    code runs eagerly, and nothing changes."""
+    if trace_key is None:
+        yield
+        return
+    traces = here().traces
+    traces.append(trace_key)
     try:
         yield
     finally:
-        state.traced -= graph
+        traces.pop()
+
+
+def current_trace():
+    """The trace TensorFlow would run for the innermost graph call (`traced`) running in this
+    thread, or None when none runs."""
+    traces = here().traces
+    return traces[-1]() if traces else None
 
 
 def graph_output(y, x, is_graph_op=True):
     """`y`, the output of a Softmax or Sigmoid op on `x`: inside a `traced` call it keeps `x`
     as the graph's op would (not where TensorFlow's graph has another op last: its softmax
     over any axis but the last transposes around the Softmax op)."""
-    if is_graph_op and _local.state.traced:
+    if is_graph_op and _local.state.traces:
         y._keras_logits = x
     return y
 

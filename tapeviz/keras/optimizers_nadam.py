@@ -10,43 +10,25 @@ every step, except for the one variable whose count equals `iterations + 2`. Eag
 counter follows the steps and the product is multiplied once per step.
 
 tapeviz runs `fit` eagerly either way and reproduces TensorFlow's numbers in both cases:
-`train_function` tells the optimizer which traced function a step stands for (one per
-`compile`; `fit` and `train_on_batch` are traced apart, their input signatures differ), and
-the first update of a variable in that function takes the count its trace would have read.
+`current_trace()` (engine/threadstate.py) names the traced function a step stands for (one
+per `compile`; `fit` and `train_on_batch` are traced apart, their input signatures differ;
+keras/step_function.py), and the first update of a variable in that function takes the count
+its trace would have read.
 A function whose first trace builds the optimizer is traced twice by TensorFlow (variables
 were created while tracing), so the counter moves on by the number of variables once more.
-A user's own `@tf.function` stands for the trace `current_trace()` (tapeviz/function.py) names (the
-function and its arguments' signature): a loop over a dataset inside it is one traced body, as
+A user's own `@tf.function` stands for the trace of the function and its arguments'
+signature (tapeviz/function.py): a loop over a dataset inside it is one traced body, as
 AutoGraph makes it. Not imitated: a `train_step` applying gradients several times per step
 with an optimizer built in it, and a Python loop that TensorFlow unrolls while tracing (each
 iteration its own trace there, one here).
 """
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
-from .. import config as _config
 from ..engine.tensor import Variable
-from ..function import current_trace
+from ..engine.threadstate import current_trace
 from .optimizers import Optimizer, Tensor, _number, _set
-
-
-@contextlib.contextmanager
-def train_function(model, entry):
-    """Run one compiled `train_step` of ``model`` as Keras would, in the tf.function of its
-    last `compile` for ``entry`` (`"fit"` or `"train_on_batch"`), unless it runs eagerly."""
-    optimizer, run_eagerly = model.optimizer, getattr(model, "_run_eagerly", None)
-    # tf.config.run_functions_eagerly(True) runs every tf.function eagerly, fit's too
-    if run_eagerly or _config.functions_run_eagerly() or not isinstance(optimizer, Nadam):
-        yield
-        return
-    optimizer._in_function = (getattr(model, "_compile_token", None), entry)
-    try:
-        yield
-    finally:
-        optimizer._in_function = None
 
 
 class Nadam(Optimizer):
@@ -76,8 +58,7 @@ class Nadam(Optimizer):
     def apply_gradients(self, grads_and_vars, name=None):
         pairs = list(grads_and_vars)
         outer = self._in_function
-        if outer is None:           # (inside a user's @tf.function: the trace it would run)
-            self._in_function = current_trace()
+        self._in_function = current_trace()
         try:
             if self._in_function is not None and self._counts_at_trace_time:
                 self._trace([v for g, v in pairs if g is not None and isinstance(v, Variable)])

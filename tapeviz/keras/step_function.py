@@ -8,16 +8,14 @@ softmax or sigmoid output (cached_logits.py).
 """
 from __future__ import annotations
 
-import contextlib
-
 from .. import config as _config
 from ..engine.threadstate import traced
-from .optimizers_nadam import train_function
 
 
 def run_step(model, step, data, entry=None):
     """`step(data)` for `model`; `entry` (`"fit"` or `"train_on_batch"`) names the traced
-    training function a `train_step` runs in."""
+    training function a `train_step` runs in (one per `compile`)."""
     graph = not getattr(model, "_run_eagerly", None) and not _config.functions_run_eagerly()
-    with traced(graph), train_function(model, entry) if entry else contextlib.nullcontext():
+    token = getattr(model, "_compile_token", None)
+    with traced((lambda: (token, entry)) if graph else None):
         return step(data)

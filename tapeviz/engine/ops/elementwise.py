@@ -223,7 +223,7 @@ _sigmoid_op = _unary("Sigmoid", _sigmoid, lambda g, y, x: g * y * (1.0 - y),
 def sigmoid(x, name=None):
     """1 / (1 + e⁻ˣ). Gradient: g · y · (1 - y)."""
     y = _sigmoid_op(x)
-    if _local.state.traced:    # (graph_output inlined: sigmoid runs in every LSTM step)
+    if _local.state.traces:    # (graph_output inlined: sigmoid runs in every LSTM step)
         graph_output(y, x if type(x) is Tensor else tensor(x))
     return y
 
