@@ -43,18 +43,9 @@ def _check_recording(path, what: str = "open", follow: bool = False,
     the header line only. With ``follow``, a file that does not exist yet, is empty, or holds
     the start of a first line that may still become a header is accepted (the follower waits
     for it, as it always did); only a first line that cannot be a header is refused."""
-    from .recording.reader import _BOM_AND_SPACE, _CHUNK, RecordingError, _open, read_header
+    from .recording.reader import RecordingError, check_followable, read_header
     try:
-        if follow:
-            try:
-                with _open(path) as f:      # a FIFO or a device: refused, never waited on
-                    head = f.read(_CHUNK)
-            except FileNotFoundError:
-                return
-            first = head.lstrip(_BOM_AND_SPACE)
-            if not first or (b"\n" not in head and first[:1] == b"{" and len(head) < _CHUNK):
-                return
-        read_header(path)
+        (check_followable if follow else read_header)(path)
     except RecordingError as exc:
         if what == "serve" and os.path.isfile(path) and os.path.getsize(path) == 0:
             # a producer that has not written its header yet: following waits for it

@@ -136,6 +136,23 @@ def read_header(path) -> dict:
         return _read_header(f, path)[0]
 
 
+def check_followable(path) -> None:
+    """Return if ``path`` is a recording this tapeviz can read, or may still become one while
+    a script writes it: a file that does not exist yet, is empty, or holds the start of a
+    first line that may still become a header. Raises as :func:`read_header` otherwise (a
+    FIFO or a device is refused, never waited on)."""
+    path = os.fspath(path)
+    try:
+        with _open(path) as f:
+            head = f.read(_CHUNK)
+    except FileNotFoundError:
+        return
+    first = head.lstrip(_BOM_AND_SPACE)
+    if not first or (b"\n" not in head and first[:1] == b"{" and len(head) < _CHUNK):
+        return
+    read_header(path)
+
+
 def _open(path):
     """The file, opened for reading; RecordingError at once for a FIFO, a device, a socket."""
     try:
