@@ -134,13 +134,13 @@ def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool
     result = _combined(var, delta, method, delta if reuse else None)
     _commit(var, result, method, None, new_id, site)
     if listening:
-        _events.emit_deferred(_events.VariableAssigned, _quiet_assigned_payload, var, result,
+        _events.emit_deferred(_events.VariableAssigned, quiet_assigned_payload, var, result,
                               var._node, method, new_id, delta, site,
                               _events.config["value_limit"])
     return True
 
 
-def _quiet_assigned_payload(var, value, node, method, new_id, delta, site, limit):
+def quiet_assigned_payload(var, value, node, method, new_id, delta, site, limit):
     """The payload `_assign` would give, the value a constant of id ``new_id``."""
     return _assigned_payload(var, value, node, method, Tensor(delta, None, new_id), delta,
                              None, site, limit)

@@ -41,7 +41,7 @@ class Payload:
 def build_payload(event) -> bool:
     """Build ``event``'s payload if it waits for one; False when there was nothing to build.
     Two threads may build at once: both set the same values."""
-    pending = _pending(event)
+    pending = pending_build(event)
     if not pending:
         return False
     build, args = pending
@@ -57,7 +57,10 @@ def build_payload(event) -> bool:
     return True
 
 
-def _pending(event):
+def pending_build(event):
+    """``(build, args)`` while ``event``'s payload waits to be built; False once built by the
+    engine; None for an event made whole (or a copy). The flight recorder's memory count
+    reads the arguments of held events (recording/flight_memory.py)."""
     try:
         return object.__getattribute__(event, "_build")
     except AttributeError:     # made without __init__ (a copy): nothing waits
@@ -109,14 +112,14 @@ def materialize(event) -> Event:
 
 def unbuilt(event) -> bool:
     """True while ``event``'s payload waits to be built."""
-    return bool(_pending(event))
+    return bool(pending_build(event))
 
 
 def engine_built(event) -> bool:
     """True for an event tapeviz built itself with :func:`deferred` (its payload is already
     JSON-safe: summaries hold no NaN/Inf numbers); writers may encode it with a faster,
     less strict encoder."""
-    return _pending(event) is False
+    return pending_build(event) is False
 
 
 class Lazy:

@@ -23,8 +23,8 @@ events, 1% of its step). Imports: stdlib, ``events`` and the engine's assignment
 from __future__ import annotations
 
 from .. import events as _events
-from ..engine.assign import _quiet_assigned_payload   # (the engine is imported first)
-from ..events.deferred import _pending
+from ..engine.assign import quiet_assigned_payload   # (the engine is imported first)
+from ..events.deferred import pending_build
 
 _OpRecorded, _BackwardStep = _events.OpRecorded, _events.BackwardStep
 _VariableAssigned = _events.VariableAssigned
@@ -42,7 +42,7 @@ def array_bytes(items) -> int:
         if len(item) == 5:          # (cls, seq, time, build, args): held unmade
             build, args = item[3], item[4]
         else:                       # (cls, event): made, as someone else listens too
-            pending = _pending(item[1])
+            pending = pending_build(item[1])
             if not pending:         # built: its payload holds no array
                 continue
             build, args = pending
@@ -56,6 +56,6 @@ def array_bytes(items) -> int:
                     total += whole._value.nbytes
         else:                       # an assignment's: variable, new value, ..., update
             total += args[1].nbytes
-            if build is _quiet_assigned_payload:
+            if build is quiet_assigned_payload:
                 total += args[5].nbytes
     return total
