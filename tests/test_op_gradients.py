@@ -177,6 +177,8 @@ SPECS = [
                                            k=0)(g, x),
       [((2, 2), _real), ((3, 4), _real)], none_inputs=(1,)),
     S("GatherV2", lambda p, i: tv.gather(p, i, axis=1), [((2, 4), _real), ((3,), _indices(4))]),
+    S("GatherV2", lambda p, i: tv.gather(p, i, axis=2, batch_dims=1),
+      [((2, 3, 4), _real), ((2, 5), _indices(4))], note="batch_dims, axis after a middle axis"),
     S("GatherNd", tv.gather_nd, [((3, 4), _real), ((5, 2), _indices(3))]),
     S("ScatterNd", lambda i, u: tv.scatter_nd(i, u, [4, 3]),
       [((5, 1), _indices(4)), ((5, 3), _real)], note="rows, duplicates add"),

@@ -70,21 +70,44 @@ def getitem(x, key):
     return apply(_getitem, (x,), {"key": key})
 
 
+def _gather_key(idx, params_shape, axis, batch_dims):
+    """The NumPy index of `gather`: `params[key]` has TensorFlow's layout, params' axes before
+    `axis`, then the indices' axes after the batch axes, then params' axes after `axis`.
+    With batch axes, every axis before `axis` is indexed by a broadcast range, so all the
+    index arrays sit side by side and NumPy keeps their axes where they are."""
+    if not batch_dims:
+        return (slice(None),) * axis + (idx,)
+    inner = idx.shape[batch_dims:]
+    rank = axis + len(inner)
+    key = []
+    for j in range(axis):
+        shape = [1] * rank
+        shape[j] = params_shape[j]
+        key.append(np.arange(params_shape[j]).reshape(shape))
+    key.append(idx.reshape(idx.shape[:batch_dims] + (1,) * (axis - batch_dims) + inner))
+    return tuple(key)
+
+
+def _gather_forward(p, i, axis, batch_dims):
+    if not batch_dims:
+        return np.take(p, i, axis=axis)
+    return p[_gather_key(np.asarray(i), p.shape, axis, batch_dims)]
+
+
 def _gather_vjp(g, y, params, indices, axis, batch_dims):
-    k = lead(g, y)
-    idx = np.asarray(indices._value)
-    key = (slice(None),) * axis + (idx,)
-    if k:
-        return _scatter(g, params, key, k)
-    return _scatter(g, params, key, 0)
+    key = _gather_key(np.asarray(indices._value), params._value.shape, axis, batch_dims)
+    return _scatter(g, params, key, lead(g, y))
 
 
-_gather = defop("GatherV2", lambda p, i, axis, batch_dims: np.take(p, i, axis=axis),
-                [_gather_vjp, None], "y = params[indices] along axis",
+_gather = defop("GatherV2", _gather_forward, [_gather_vjp, None],
+                "y = params[indices] along axis",
                 ["∂params = g added back at the gathered rows", "(none: indices)"])
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """`params` at `indices` along `axis`; with `batch_dims`, the first axes of `params` and
+    `indices` are shared batch axes (each batch row gathers from its own row), and `axis`
+    defaults to `batch_dims`."""
     p = tensor(params)
     i = tensor(indices)
     if i._value.dtype.kind not in "iu":
@@ -92,15 +115,30 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
             f"GatherV2: indices must be int32 or int64, got {i.dtype.name} with shape "
             f"{tuple(i.shape)} (params shape {tuple(p.shape)}). Fix: tv.cast(indices, tv.int32) "
             "[Op:GatherV2]", "GatherV2")
-    axis = norm_axis(0 if axis is None else axis, p._value.ndim, "GatherV2", p.shape)[0]
-    if not isinstance(batch_dims, (int, np.integer)) or not 0 <= batch_dims <= min(
-            i._value.ndim, axis):
+    rank = i._value.ndim
+    if not isinstance(batch_dims, (int, np.integer)) or not -rank <= batch_dims <= rank:
         raise InvalidArgumentError(
-            f"GatherV2: batch_dims={batch_dims!r} must be an int in [0, {min(i._value.ndim, axis)}]"
-            f" (at most the rank of indices, {i._value.ndim}, and the axis, {axis}) for params of "
-            f"shape {tuple(p.shape)} and indices of shape {tuple(i.shape)}. Fix: use "
-            "batch_dims=0 unless params and indices share leading batch axes [Op:GatherV2]",
-            "GatherV2")
+            f"GatherV2: Expected batch_dims in the range [{-rank}, {rank}], but got "
+            f"{batch_dims!r} for params of shape {tuple(p.shape)} and indices of shape "
+            f"{tuple(i.shape)}. Fix: batch_dims counts the leading axes params and indices "
+            "share, at most the rank of indices [Op:GatherV2]", "GatherV2")
+    axis = norm_axis(batch_dims if axis is None else axis, p._value.ndim, "GatherV2",
+                     p.shape)[0]
+    batch_dims = int(batch_dims) % rank if batch_dims < 0 else int(batch_dims)
+    if axis == 0:       # (TensorFlow gathers rows then, whatever batch_dims says)
+        batch_dims = 0
+    if batch_dims > axis:
+        raise InvalidArgumentError(
+            f"GatherV2: batch_dims ({batch_dims}) must be less than or equal to axis ({axis})"
+            f" for params of shape {tuple(p.shape)} and indices of shape {tuple(i.shape)}. "
+            "Fix: gather along an axis after the batch axes [Op:GatherV2]", "GatherV2")
+    for j in range(batch_dims):
+        if p._value.shape[j] != i._value.shape[j]:
+            raise InvalidArgumentError(
+                f"GatherV2: params.shape[{j}]: {p._value.shape[j]} should be equal to "
+                f"indices.shape[{j}]: {i._value.shape[j]} (params {tuple(p.shape)}, indices "
+                f"{tuple(i.shape)}, batch_dims={batch_dims}). Fix: the batch axes of params "
+                "and indices must have the same sizes [Op:GatherV2]", "GatherV2")
     n = p._value.shape[axis]
     if i._value.size and (i._value.min() < 0 or i._value.max() >= n):
         raise InvalidArgumentError(
