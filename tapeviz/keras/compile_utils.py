@@ -197,18 +197,21 @@ _METRIC_FUNCTIONS = {
 }
 
 
-def get_metric(identifier, loss, y_true, y_pred):
-    """A Metric for compile's `metrics=` entry, given the output it watches."""
+def get_metric(identifier, y_true, y_pred):
+    """A Metric for compile's `metrics=` entry, given the output it watches. "accuracy" and
+    "crossentropy" (any case, or "acc", "ce") pick their binary, sparse or categorical form
+    from the shapes alone, as tf-keras does (not from the loss: binary crossentropy over
+    four one-hot classes is measured by categorical accuracy)."""
     if isinstance(identifier, _metrics.Metric):
         return identifier
-    if identifier in ("accuracy", "acc"):
+    kind = str(identifier).lower() if isinstance(identifier, str) else None
+    if kind in ("accuracy", "acc", "crossentropy", "ce"):
+        binary = y_pred.shape[-1] == 1
         sparse = y_true.shape.rank < y_pred.shape.rank or (
             y_true.shape[-1] == 1 and y_pred.shape[-1] > 1)
-        binary = y_pred.shape[-1] == 1 or getattr(loss, "fn", None) is \
-            _losses.binary_crossentropy
-        fn = _binary_accuracy if binary else \
-            _sparse_categorical_accuracy if sparse else _categorical_accuracy
-        return MeanMetricWrapper(fn, identifier)
+        form = "binary" if binary else "sparse_categorical" if sparse else "categorical"
+        what = "accuracy" if kind in ("accuracy", "acc") else "crossentropy"
+        return MeanMetricWrapper(_METRIC_FUNCTIONS[f"{form}_{what}"], identifier)
     if isinstance(identifier, str):
         if identifier not in _METRIC_FUNCTIONS:
             raise ValueError(f"Unknown metric function: {identifier!r}. Please ensure you are "
@@ -276,7 +279,7 @@ class MetricsContainer:
             self.built = []
             for i, spec in enumerate(self.specs):
                 specs = spec if isinstance(spec, (list, tuple)) else [spec] if spec else []
-                made = [get_metric(m, self.losses[i], ys_true[i], ys_pred[i])
+                made = [get_metric(m, ys_true[i], ys_pred[i])
                         for m in specs] if ys_true[i] is not None else []
                 for m, given in zip(made, specs):
                     if not isinstance(given, _metrics.Metric):
