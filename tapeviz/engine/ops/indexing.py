@@ -119,8 +119,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if not isinstance(batch_dims, (int, np.integer)) or not -rank <= batch_dims <= rank:
         raise InvalidArgumentError(
             f"GatherV2: Expected batch_dims in the range [{-rank}, {rank}], but got "
-            f"{batch_dims!r} for params of shape {tuple(p.shape)} and indices of shape "
-            f"{tuple(i.shape)}. Fix: batch_dims counts the leading axes params and indices "
+            f"{batch_dims!r} (batch_dims={batch_dims!r} for params of shape {tuple(p.shape)} and"
+            f" indices of shape {tuple(i.shape)}). Fix: batch_dims counts the leading axes params and indices "
             "share, at most the rank of indices [Op:GatherV2]", "GatherV2")
     axis = norm_axis(batch_dims if axis is None else axis, p._value.ndim, "GatherV2",
                      p.shape)[0]
