@@ -56,14 +56,25 @@ def pair(x, y, op_name: str):
             return x, Tensor(SCALARS.get((y, dtype)) or scalar(y, dtype))
         elif ty is Variable and x._value.dtype is y._value.dtype:   # a layer's `h @ w + b`
             return x, _read_variable(y)
-    # the first operand that is a tensor sets the dtype; a Python or NumPy value after it is
-    # converted to that dtype (a float into an int dtype is refused, as TF refuses it)
-    if isinstance(x, _Operand):
-        x = tensor(x)
-        y = tensor(y) if isinstance(y, _Operand) else like(y, x, op_name)
+    # the first operand that is a tensor sets the dtype; a Python or NumPy value beside it is
+    # converted to that dtype (a float into an int dtype is refused, as TF refuses it), so
+    # tf.maximum(0, x) of a float x is float. tf.add (math_ops.add) converts its first
+    # argument alone, and its second to that dtype only if it can: a mismatch, not a refusal.
+    first_alone = op_name == "AddV2"
+    if isinstance(y, _Operand) and not isinstance(x, _Operand) and not first_alone:
+        y = tensor(y)
+        x = like(x, y, op_name)
     else:
-        x = convert_to_tensor(x)
-        y = tensor(y) if isinstance(y, _Operand) else like(y, x, op_name)
+        x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
+        if isinstance(y, _Operand):
+            y = tensor(y)
+        elif not first_alone:
+            y = like(y, x, op_name)
+        else:
+            try:
+                y = like(y, x, op_name)
+            except TypeError:
+                y = convert_to_tensor(y)
     if x._value.dtype != y._value.dtype:
         raise dtype_mismatch(op_name, x, y)
     return x, y

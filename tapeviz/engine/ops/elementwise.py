@@ -15,7 +15,7 @@ from ..op import apply, defop
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
 from .makers import ones_like, zeros_like
 from ..convert import like
-from ..tensor import Tensor
+from ..tensor import Tensor, _Operand
 from ..threadstate import _local, graph_output
 
 
@@ -94,7 +94,7 @@ _realdiv = _binary("RealDiv", operator.truediv,
                    "y = a / b", ["∂a = g / b", "∂b = -g · a / b²"])
 
 
-def truediv(x, y, name=None):
+def divide(x, y, name=None):
     """`x / y`; integers are divided as floats (float64 for int32/int64, as TensorFlow)."""
     x, y = pair(x, y, "RealDiv")
     if x._value.dtype.kind in "iub":
@@ -103,7 +103,17 @@ def truediv(x, y, name=None):
     return _realdiv(x, y)
 
 
-divide = truediv
+def truediv(x, y, name=None):
+    """`x / y` as `divide`, except that, as TensorFlow's, it converts `x` alone first and
+    then `y` to its dtype: `tf.truediv(0, x)` of a float `x` is refused."""
+    if not isinstance(x, _Operand) and isinstance(y, _Operand):
+        x, y = tensor(x), tensor(y)
+        if x._value.dtype != y._value.dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got tf.{x.dtype.name} != "
+                            f"tf.{y.dtype.name} (truediv of shapes {tuple(x.shape)} and "
+                            f"{tuple(y.shape)}). Fix: pass x as a tensor of y's dtype, e.g. "
+                            f"tv.constant(x, tv.{y.dtype.name}), or use tv.divide")
+    return divide(x, y)
 floordiv = _binary("FloorDiv", np.floor_divide, None, "y = ⌊a / b⌋", [])
 floormod = _binary("FloorMod", np.mod,
                    [lambda g, y, a, b: g, lambda g, y, a, b: -g * floor(a / b)],
