@@ -23,22 +23,26 @@ _LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
 
 
 def get_loss(identifier):
-    """A Loss object for compile's `loss=`: a name, a function of (y_true, y_pred) or a Loss."""
+    """A Loss object for compile's `loss=`: a name, a function of (y_true, y_pred) or a Loss.
+    A name or value Keras cannot interpret is refused when the loss is first computed (by
+    `fit` or `evaluate`), not by `compile`, as tf-keras does: a model compiled only for its
+    optimizer and trained by a GradientTape never computes it."""
     if identifier is None or isinstance(identifier, _losses.Loss):
         return identifier
     if isinstance(identifier, str):
-        if identifier not in _LOSS_NAMES:
-            raise ValueError(f"Unknown loss function: {identifier!r}. Please ensure you are using "
-                             f"a `keras.utils.custom_object_scope` and that this object is "
-                             f"included in the scope. Fix: use one of {list(_LOSS_NAMES)}, a "
-                             "tf.keras.losses object or a function of (y_true, y_pred)")
-        fn, name = _losses.get(identifier), identifier
-    elif callable(identifier):
-        fn, name = identifier, getattr(identifier, "__name__", "loss")
-    else:
-        raise ValueError(f"Could not interpret loss function identifier: {identifier!r}. Fix: "
-                         "pass a name such as 'mse', a tf.keras.losses object or a function")
-    return _FunctionLoss(fn, name)
+        try:
+            fn = _losses.get(identifier)
+        except ValueError:
+            return _RefusedLoss(
+                f"Unknown loss function: {identifier!r}. Please ensure you are using a "
+                "`keras.utils.custom_object_scope` and that this object is included in the "
+                f"scope. Fix: use one of {list(_LOSS_NAMES)}, a tf.keras.losses object or a "
+                "function of (y_true, y_pred)")
+        return _FunctionLoss(fn, identifier)
+    if callable(identifier):
+        return _FunctionLoss(identifier, getattr(identifier, "__name__", "loss"))
+    return _RefusedLoss(f"Could not interpret loss function identifier: {identifier!r}. Fix: "
+                        "pass a name such as 'mse', a tf.keras.losses object or a function")
 
 
 class _FunctionLoss(_losses.Loss):
@@ -50,6 +54,17 @@ class _FunctionLoss(_losses.Loss):
 
     def call(self, y_true, y_pred):
         return self.fn(y_true, y_pred)
+
+
+class _RefusedLoss(_losses.Loss):
+    """A `loss=` Keras could not interpret: the error, raised when the loss is computed."""
+
+    def __init__(self, message):
+        super().__init__(name="loss")
+        self.message = message
+
+    def __call__(self, *args, **kwargs):
+        raise ValueError(self.message)
 
 
 def _by_output(spec, names, what):
