@@ -224,7 +224,8 @@ class Sequential(Model):
 
     def add(self, layer):
         if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
-            layer = layer.node.layer          # Sequential([tf.keras.Input(shape=(3,)), ...])
+            self._given_input = layer         # Sequential([tf.keras.Input(shape=(3,)), ...])
+            layer = layer.node.layer
         if not isinstance(layer, Layer):
             raise ValueError(f"Sequential: Only instances of `keras.Layer` can be added to a "
                              f"Sequential model. Received: {layer!r} (of type "
@@ -243,6 +244,29 @@ class Sequential(Model):
         shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
         if shape is not None:
             self.build(shape)
+            self._trace(layer, shape)
+
+    def _trace(self, layer, shape):
+        """As tf-keras, with the input shape known, also call the added layer on the
+        KerasTensor the layers before it gave, so that `model.input`, `model.output` and each
+        layer's `output` exist (`Model(model.input, [l.output for l in model.layers])`
+        extracts feature maps). A layer that cannot be called on KerasTensors leaves them
+        unknown; the model runs as before."""
+        from .functional import Input
+        symbolic = self.__dict__.get("_symbolic")
+        try:
+            if symbolic is None:
+                inputs = self.__dict__.get("_given_input")
+                if inputs is None:
+                    inputs = Input(batch_shape=shape, name=f"{self._layers[0].name}_input")
+                outputs = inputs
+                for each in self._layers:
+                    outputs = each(outputs)
+            else:
+                inputs, outputs = symbolic[0], layer(symbolic[1])
+            self._symbolic = (inputs, outputs, Graph(self, inputs, outputs))
+        except Exception:  # noqa: BLE001  (see the docstring)
+            self._symbolic = None
 
     @property
     def input_shape(self):
@@ -266,6 +290,21 @@ class Sequential(Model):
         if not self._layers:
             raise TypeError("There are no layers in the model.")
         self._layers.pop()
+        self._symbolic = None
+
+    def _functional(self, what) -> Graph:
+        symbolic = self.__dict__.get("_symbolic")
+        return symbolic[2] if symbolic is not None else super()._functional(what)
+
+    @property
+    def inputs(self) -> list:
+        symbolic = self.__dict__.get("_symbolic")
+        return list(symbolic[2].flat_inputs) if symbolic is not None else None
+
+    @property
+    def outputs(self) -> list:
+        symbolic = self.__dict__.get("_symbolic")
+        return list(symbolic[2].flat_outputs) if symbolic is not None else None
 
     def build(self, input_shape=None):
         if input_shape is None:
