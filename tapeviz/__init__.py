@@ -33,6 +33,11 @@ from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  #
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
+from . import debugging, version  # noqa: F401,E402
+from .control_flow import (cond, control_dependencies, executing_eagerly,  # noqa: F401,E402
+                           get_logger, group, map_fn, no_op, while_loop)
+from .debugging import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401,E402
+                        assert_rank)
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402

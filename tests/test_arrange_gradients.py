@@ -1,10 +1,10 @@
 """Gradients of the reordering ops (`tapeviz/engine/ops/arrange.py`), the tensor scatters,
-and `nn.bias_add`, against central finite differences in float64.
+`nn.bias_add` and eager control flow, against central finite differences in float64.
 
 These functions are built from registered ops (gather, reshape, concat, where, scatter_nd),
 so `tests/test_op_gradients.py` checks their pieces; here each whole function is checked,
-index arithmetic included. TensorFlow's own gradients for them are in the golden program
-`ops_arrange`.
+index arithmetic included. TensorFlow's own gradients for them are in the golden programs
+`ops_arrange` and `control_flow_ops`.
 """
 import numpy as np
 import pytest
@@ -29,6 +29,10 @@ CASES = {
         x, [[0, 1], [2, 3]], x[1, :2] * 3.0),
     "tensor_scatter_nd_add": lambda x: tv.tensor_scatter_nd_add(x, [[1], [1]], x[:2] ** 2),
     "bias_add": lambda x: tv.nn.bias_add(x, x[0] * x[1]),
+    "map_fn": lambda x: tv.map_fn(lambda r: tv.reduce_sum(r * r) * r, x),
+    "while_loop": lambda x: tv.while_loop(lambda i, p: i < 3, lambda i, p: (i + 1, p * x),
+                                          (0, tv.ones_like(x)))[1],
+    "cond": lambda x: tv.cond(tv.reduce_sum(x) > 0.0, lambda: tv.sin(x), lambda: x ** 3),
 }
 
 
@@ -54,7 +58,7 @@ def test_gradient_matches_central_differences(name):
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7)
 
 
-@pytest.mark.parametrize("name", ["pad_reflect", "sort_rows", "top_k", "roll"])
+@pytest.mark.parametrize("name", ["pad_reflect", "sort_rows", "top_k", "roll", "map_fn"])
 def test_float32_in_float32_gradient_out(name):
     x = tv.constant(X.astype(np.float32))
     with tv.GradientTape() as tape:
