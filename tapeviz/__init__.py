@@ -38,6 +38,7 @@ from .control_flow import (cond, control_dependencies, executing_eagerly,  # noq
                            get_logger, group, map_fn, no_op, while_loop)
 from .debugging import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401,E402
                         assert_rank)
+from .printing import print_ as print  # noqa: F401,E402,A001  (TensorFlow's tf.print)
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402
@@ -80,7 +81,8 @@ def diff(a, b, **options):
 
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
-    "print": "use Python's print(): tensors print as TensorFlow's do",
+    "Graph": "tapeviz runs eagerly, as TensorFlow 2 does by default: call the ops directly "
+             "(inside @tf.function too) instead of building a graph",
 }
 
 
