@@ -20,6 +20,7 @@ from .engine.ops import makers as _makers
 from .engine.ops.join import stack
 from .engine.convert import convert_to_tensor
 from .engine.tensor import Tensor
+from .data_transforms import TransformMethods
 from .data_windows import WindowMethods
 
 #: `num_parallel_calls=tv.data.AUTOTUNE`, `prefetch(tv.data.AUTOTUNE)`: accepted, no effect.
@@ -87,9 +88,11 @@ class _Rows:
             yield nest.pack_sequence_as(self.structure, [Tensor(a[part]) for a in self.arrays])
 
 
-class Dataset(WindowMethods):
+class Dataset(WindowMethods, TransformMethods):
     """A sequence of elements, built by the static constructors and transformed by methods
-    (`window`, `flat_map` and `shard` in data_windows.py)."""
+    (`window`, `flat_map` and `shard` in data_windows.py; `from_generator`, `interleave`,
+    `padded_batch`, `apply`, `take_while`, `scan`, `get_single_element` in
+    data_transforms.py)."""
 
     def __init__(self, make_iterator, cardinality: int, rows: _Rows = None):
         self._make_iterator = make_iterator      # () -> a fresh iterator of elements
@@ -300,3 +303,4 @@ experimental.AUTOTUNE = AUTOTUNE
 experimental.INFINITE_CARDINALITY = INFINITE_CARDINALITY
 experimental.UNKNOWN_CARDINALITY = UNKNOWN_CARDINALITY
 experimental.cardinality = Dataset.cardinality
+experimental.get_single_element = Dataset.get_single_element
