@@ -34,8 +34,10 @@ from . import math, nn, linalg, random, errors, events, config, debug, keras  # 
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import debugging, version  # noqa: F401,E402
-from .control_flow import (cond, control_dependencies, executing_eagerly,  # noqa: F401,E402
-                           get_logger, group, map_fn, no_op, while_loop)
+from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
+                           executing_eagerly, foldl, foldr, get_logger, gradients, group,
+                           identity_n, init_scope, map_fn, no_op, scan, switch_case,
+                           vectorized_map, while_loop)
 from .debugging import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401,E402
                         assert_rank)
 from .printing import print_ as print  # noqa: F401,E402,A001  (TensorFlow's tf.print)
