@@ -51,3 +51,6 @@ def shuffle(value, seed=None, name=None):
         return x
     order = _rng(seed).permutation(x._value.shape[0])
     return _make(np.asarray(x._value)[order])
+
+
+from .random_generators import *  # noqa: E402,F401,F403
