@@ -46,6 +46,11 @@ def functions_run_eagerly() -> bool:
     return _functions_run_eagerly
 
 
+# TensorFlow's older names of the two above
+experimental_run_functions_eagerly = run_functions_eagerly
+experimental_functions_run_eagerly = functions_run_eagerly
+
+
 
 # --- devices and threads (tapeviz/device_config.py): one CPU, as TensorFlow without a GPU --------
 from types import SimpleNamespace as _Namespace  # noqa: E402

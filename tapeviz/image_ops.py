@@ -18,7 +18,8 @@ from .engine.ops.makers import _rng
 __all__ = ["adjust_brightness", "central_crop", "convert_image_dtype", "crop_to_bounding_box",
            "flip_left_right", "flip_up_down", "grayscale_to_rgb", "pad_to_bounding_box",
            "per_image_standardization", "random_crop", "random_flip_left_right",
-           "random_flip_up_down", "resize_with_crop_or_pad", "rgb_to_grayscale", "rot90"]
+           "random_flip_up_down", "resize_with_crop_or_pad", "resize_with_pad",
+           "rgb_to_grayscale", "rot90"]
 
 
 def _image(image, what="image", ranks=(3, 4)):
@@ -166,6 +167,23 @@ def resize_with_crop_or_pad(image, target_height, target_width):
                                    min(target_width, width))
     return pad_to_bounding_box(cropped, max((target_height - height) // 2, 0),
                                max((target_width - width) // 2, 0), target_height, target_width)
+
+
+def resize_with_pad(image, target_height, target_width, method="bilinear", antialias=False):
+    """Resized to fit inside the target keeping the aspect ratio, then zero-padded evenly
+    (TensorFlow's float32 arithmetic for the size and the padding)."""
+    from .image_resize import resize
+    x = _image(image)
+    hx, wx = _axes(x)
+    height, width = np.float32(x._value.shape[hx]), np.float32(x._value.shape[wx])
+    th, tw = np.float32(target_height), np.float32(target_width)
+    ratio = max(width / tw, height / th)
+    new_h, new_w = height / ratio, width / ratio
+    pad_h = max(0, int(np.floor((th - new_h) / np.float32(2))))
+    pad_w = max(0, int(np.floor((tw - new_w) / np.float32(2))))
+    resized = resize(x, [int(np.floor(new_h)), int(np.floor(new_w))], method=method,
+                     antialias=antialias)
+    return pad_to_bounding_box(resized, pad_h, pad_w, int(target_height), int(target_width))
 
 
 def central_crop(image, central_fraction):

@@ -250,6 +250,40 @@ def unique(x, out_idx=dt.int32, name=None):
                   _make(rank[inverse.reshape(-1)].astype(idx_dtype)))
 
 
+# --- partitions -------------------------------------------------------------------------------
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """`data`'s rows (over the axes of `partitions`) sorted into `num_partitions` lists."""
+    x, p = tensor(data), np.asarray(tensor(partitions)._value)
+    n = int(num_partitions)
+    if p.shape != x._value.shape[:p.ndim]:
+        raise InvalidArgumentError(f"DynamicPartition: partitions of shape {list(p.shape)} must "
+                                   f"be a prefix of data's shape {list(x._value.shape)} "
+                                   "[Op:DynamicPartition]", "DynamicPartition")
+    bad = (p < 0) | (p >= n)
+    if bad.any():
+        k = int(np.argmax(bad.reshape(-1)))
+        raise InvalidArgumentError(f"DynamicPartition: partitions[{k}] = {p.reshape(-1)[k]} is "
+                                   f"not in [0, {n}) [Op:DynamicPartition]", "DynamicPartition")
+    rows = reshape(x, [-1] + list(x._value.shape[p.ndim:]))
+    flat = p.reshape(-1)
+    return [gather(rows, _make(np.flatnonzero(flat == i).astype(np.int64))) for i in range(n)]
+
+
+def dynamic_stitch(indices, data, name=None):
+    """`merged[indices[m][i]] = data[m][i]` (a later position wins a repeated index)."""
+    idx = [np.asarray(tensor(i)._value).reshape(-1) for i in indices]
+    parts = [tensor(d) for d in data]
+    tail = list(parts[0]._value.shape[np.asarray(tensor(indices[0])._value).ndim:])
+    rows = concat([reshape(d, [-1] + tail) for d in parts], 0)
+    every = np.concatenate(idx).astype(np.int64)
+    size = int(every.max()) + 1 if every.size else 0
+    last = np.full(size, -1, dtype=np.int64)
+    last[every] = np.arange(every.size)        # (NumPy keeps the last write of a repeat)
+    # an index no input names gets zeros, as in TensorFlow (a row appended for it)
+    zero = _make(np.zeros([1] + tail, dtype=rows._value.dtype))
+    return gather(concat([rows, zero], 0), _make(np.where(last < 0, every.size, last)))
+
+
 # --- grids and masks ---------------------------------------------------------------------------
 def meshgrid(*args, **kwargs):
     """`tf.meshgrid`: N-D coordinate grids ('xy': the first two axes swapped, as NumPy)."""
@@ -289,5 +323,5 @@ def sequence_mask(lengths, maxlen=None, dtype=dt.bool_, name=None):
     return mask if dt.as_dtype(dtype) == dt.bool_ else cast(mask, dtype)
 
 
-__all__ = ["argsort", "meshgrid", "pad", "reverse", "roll", "sequence_mask", "slice", "sort",
-           "unique"]
+__all__ = ["argsort", "dynamic_partition", "dynamic_stitch", "meshgrid", "pad", "reverse",
+           "roll", "sequence_mask", "slice", "sort", "unique"]

@@ -147,4 +147,30 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     return gather(params, ids)
 
 
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype="int32",
+                     name=None):
+    """`m[i, j]`: how many (or what weight of) examples have label i and prediction j."""
+    from .. import dtypes as dt
+    y, p = (np.asarray(tensor(v)._value).reshape(-1) for v in (labels, predictions))
+    if y.shape != p.shape:
+        raise InvalidArgumentError(f"confusion_matrix: labels and predictions differ in size: "
+                                   f"{y.size} vs. {p.size}. Fix: one prediction per label")
+    for what, v in (("labels", y), ("predictions", p)):
+        if v.size and v.min() < 0:
+            raise InvalidArgumentError(f"`{what}` contains negative values. Condition x >= 0 "
+                                       f"did not hold element-wise: {v.tolist()}")
+    n = int(max(y.max(initial=-1), p.max(initial=-1)) + 1) if num_classes is None else int(
+        num_classes)
+    for what, v in (("labels", y), ("predictions", p)):
+        if v.size and v.max() >= n:
+            raise InvalidArgumentError(f"`{what}` out of bound. Condition x < y did not hold: "
+                                       f"{what} {v.tolist()}, num_classes {n}")
+    d = dt.as_dtype(dtype)
+    w = (tensor(np.ones(y.shape, d.np)) if weights is None else
+         reshape(tensor(weights, dtype_hint=d), [-1]))
+    from .elementwise import cast
+    pairs = tensor(np.stack([y, p], axis=-1).astype(np.int64))
+    return apply(_scatter_nd, (pairs, cast(w, d)), {"shape": (n, n)})
+
+
 __all__ = ["add_n", "repeat", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_update"]
