@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from . import data_sources
 from .engine import nest
 from .engine.errors import DataLossError, InvalidArgumentError
 from .engine.tensor import Tensor
@@ -156,6 +157,17 @@ class TransformMethods:
     """Transformations that nest, pad, stop early or carry a state."""
 
     from_generator = staticmethod(from_generator)
+    list_files = staticmethod(data_sources.list_files)
+    counter = staticmethod(data_sources.counter)
+
+    def with_options(self, options, name=None):
+        """The same elements, with `options` kept for `options()` (they change nothing)."""
+        dataset = type(self)(self._make_iterator, self._cardinality, self._rows)
+        dataset._options = options
+        return dataset
+
+    def options(self):
+        return getattr(self, "_options", None) or data_sources.Options()
 
     def apply(self, transformation_func, name=None):
         return transformation_func(self)
