@@ -33,6 +33,16 @@ from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  #
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
+from . import autograph, debugging, sparse, strings, version  # noqa: F401,E402
+from .strings import as_string  # noqa: F401,E402
+from .sparse import SparseTensor  # noqa: F401,E402
+from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
+                           executing_eagerly, foldl, foldr, get_logger, gradients, group,
+                           identity_n, init_scope, map_fn, no_op, scan, switch_case,
+                           vectorized_map, while_loop)
+from .debugging import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401,E402
+                        assert_rank)
+from .printing import print_ as print  # noqa: F401,E402,A001  (TensorFlow's tf.print)
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402
@@ -75,7 +85,8 @@ def diff(a, b, **options):
 
 #: What to write instead, for TensorFlow names tutorial code uses that tapeviz does not have.
 _INSTEAD = {
-    "print": "use Python's print(): tensors print as TensorFlow's do",
+    "Graph": "tapeviz runs eagerly, as TensorFlow 2 does by default: call the ops directly "
+             "(inside @tf.function too) instead of building a graph",
 }
 
 

@@ -46,13 +46,20 @@ def functions_run_eagerly() -> bool:
     return _functions_run_eagerly
 
 
+# TensorFlow's older names of the two above
+experimental_run_functions_eagerly = run_functions_eagerly
+experimental_functions_run_eagerly = functions_run_eagerly
+
+
 
 # --- devices and threads (tapeviz/device_config.py): one CPU, as TensorFlow without a GPU --------
 from types import SimpleNamespace as _Namespace  # noqa: E402
 
 from .device_config import (LogicalDevice, PhysicalDevice, get_soft_device_placement,  # noqa: E402,F401,E501
                             get_visible_devices, list_logical_devices, list_physical_devices,
-                            set_soft_device_placement, set_visible_devices)
+                            set_soft_device_placement, set_visible_devices,
+                            LogicalDeviceConfiguration, get_logical_device_configuration,
+                            set_logical_device_configuration)
 from . import device_config as _devices  # noqa: E402
 
 experimental = _Namespace(
@@ -61,7 +68,10 @@ experimental = _Namespace(
     set_memory_growth=_devices.set_memory_growth, get_memory_growth=_devices.get_memory_growth,
     enable_op_determinism=_devices.enable_op_determinism,
     enable_tensor_float_32_execution=_devices.enable_tensor_float_32_execution,
-    tensor_float_32_execution_enabled=_devices.tensor_float_32_execution_enabled)
+    tensor_float_32_execution_enabled=_devices.tensor_float_32_execution_enabled,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    get_virtual_device_configuration=get_logical_device_configuration,
+    set_virtual_device_configuration=set_logical_device_configuration)
 threading = _Namespace(**{name: getattr(_devices, name) for name in (
     "get_inter_op_parallelism_threads", "set_inter_op_parallelism_threads",
     "get_intra_op_parallelism_threads", "set_intra_op_parallelism_threads")})

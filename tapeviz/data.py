@@ -5,7 +5,7 @@ to `from_tensor_slices` are tensors, as in TensorFlow). Each transformation retu
 dataset; iterating a dataset starts its pipeline afresh, so a dataset can be iterated once
 per epoch. What is not imitated: `shuffle` is seeded by `tv.random.set_seed` (or `seed=`) and
 reproducible, but its order is not TensorFlow's (TensorFlow's generator is its own);
-`prefetch`, `cache` and `num_parallel_calls` change nothing (everything runs in the caller's
+`prefetch`, `cache`, `num_parallel_calls` and `with_options` change nothing (everything runs in the caller's
 thread, in order), and functions given to `map`/`filter` run eagerly on every element.
 """
 from __future__ import annotations
@@ -20,6 +20,9 @@ from .engine.ops import makers as _makers
 from .engine.ops.join import stack
 from .engine.convert import convert_to_tensor
 from .engine.tensor import Tensor
+from .data_sources import AutoShardPolicy, Counter, Options, TextLineDataset  # noqa: F401
+from .data_sources import shuffle_and_repeat
+from .data_transforms import TransformMethods
 from .data_windows import WindowMethods
 
 #: `num_parallel_calls=tv.data.AUTOTUNE`, `prefetch(tv.data.AUTOTUNE)`: accepted, no effect.
@@ -73,7 +76,10 @@ class _Rows:
         self.order = order            # () -> this epoch's row indices, an int array
 
     def element(self, i):
-        return nest.pack_sequence_as(self.structure, [Tensor(a[i]) for a in self.arrays])
+        # (a row of a string array is a bytes object: wrapped back into a 0-d array)
+        return nest.pack_sequence_as(self.structure, [
+            Tensor(a[i]) if a.dtype != object else Tensor(np.asarray(a[i], dtype=object))
+            for a in self.arrays])
 
     def elements(self):
         return (self.element(i) for i in self.order())
@@ -87,9 +93,11 @@ class _Rows:
             yield nest.pack_sequence_as(self.structure, [Tensor(a[part]) for a in self.arrays])
 
 
-class Dataset(WindowMethods):
+class Dataset(WindowMethods, TransformMethods):
     """A sequence of elements, built by the static constructors and transformed by methods
-    (`window`, `flat_map` and `shard` in data_windows.py)."""
+    (`window`, `flat_map` and `shard` in data_windows.py; `from_generator`, `interleave`,
+    `padded_batch`, `apply`, `take_while`, `scan`, `get_single_element` in
+    data_transforms.py)."""
 
     def __init__(self, make_iterator, cardinality: int, rows: _Rows = None):
         self._make_iterator = make_iterator      # () -> a fresh iterator of elements
@@ -259,9 +267,6 @@ class Dataset(WindowMethods):
     def cache(self, filename="", name=None):
         return self
 
-    def with_options(self, options, name=None):
-        return self
-
     # --- reading -------------------------------------------------------------------------------
     def __iter__(self):
         from .data_iterator import DatasetIterator   # (one that a Checkpoint can save)
@@ -300,3 +305,7 @@ experimental.AUTOTUNE = AUTOTUNE
 experimental.INFINITE_CARDINALITY = INFINITE_CARDINALITY
 experimental.UNKNOWN_CARDINALITY = UNKNOWN_CARDINALITY
 experimental.cardinality = Dataset.cardinality
+experimental.get_single_element = Dataset.get_single_element
+experimental.Counter = Counter
+experimental.shuffle_and_repeat = shuffle_and_repeat
+experimental.AutoShardPolicy = AutoShardPolicy

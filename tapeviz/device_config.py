@@ -21,7 +21,6 @@ class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_typ
 
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_CPU_LOGICAL = LogicalDevice("/device:CPU:0", "CPU")
 _visible = [_CPU]
 _threads = {"inter_op": 0, "intra_op": 0}
 
@@ -35,8 +34,45 @@ def list_physical_devices(device_type=None) -> list:
     return _of_type([_CPU], device_type)
 
 
+class LogicalDeviceConfiguration(collections.namedtuple(
+        "LogicalDeviceConfiguration",
+        ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """How to split a physical device into logical ones (TensorFlow's; also
+    `tf.config.experimental.VirtualDeviceConfiguration`)."""
+    __slots__ = ()
+
+    def __new__(cls, memory_limit=None, experimental_priority=None,
+                experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority,
+                               experimental_device_ordinal)
+
+
+#: the CPU's logical devices once set; `_initialized`: TensorFlow refuses a change once its
+#: runtime has started, which tapeviz takes as once the logical devices were listed or set
+_logical = {"configuration": None, "initialized": False}
+
+
 def list_logical_devices(device_type=None) -> list:
-    return _of_type([_CPU_LOGICAL] if _visible else [], device_type)
+    _logical["initialized"] = True
+    count = len(_logical["configuration"] or [None])
+    cpus = [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(count)]
+    return _of_type(cpus if _visible else [], device_type)
+
+
+def get_logical_device_configuration(device):
+    _check_device(device, "get_logical_device_configuration")
+    return None if _logical["configuration"] is None else list(_logical["configuration"])
+
+
+def set_logical_device_configuration(device, logical_devices) -> None:
+    """Split the CPU into `len(logical_devices)` logical CPUs (`/device:CPU:0`, ...); they all
+    compute with NumPy in this process, so they differ in name only."""
+    if device != _CPU:
+        raise ValueError(f"Unrecognized device: {device!r}")
+    if _logical["initialized"]:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _logical["configuration"] = list(logical_devices) if logical_devices else None
+    _logical["initialized"] = True
 
 
 def get_visible_devices(device_type=None) -> list:

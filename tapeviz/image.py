@@ -1,5 +1,6 @@
 """`tv.image`: the image functions training code differentiates through: total variation,
-RGB/YUV conversion, and `resize` (image_resize.py)."""
+RGB/YUV conversion, `resize` (image_resize.py), and flips, crops, pads, dtype conversion and
+brightness (image_ops.py)."""
 from __future__ import annotations
 
 from .engine.convert import convert_to_tensor
@@ -51,3 +52,4 @@ def yuv_to_rgb(images, name=None):
 
 
 from .image_resize import ResizeMethod, resize  # noqa: E402,F401
+from .image_ops import *  # noqa: E402,F401,F403

@@ -4,3 +4,7 @@ from .engine.ops import abs, pow, round  # noqa: F401
 from .engine.ops.elementwise import divide_no_nan, is_finite, is_inf, is_nan  # noqa: F401
 from .engine.ops.nn import erf, log_sigmoid, log_softmax, softmax  # noqa: F401,E402
 from .engine.ops.normalization import l2_normalize  # noqa: F401,E402
+from .engine.ops.nn import softplus, softsign  # noqa: F401,E402
+from .engine.ops.arrange import top_k  # noqa: F401,E402
+from .engine.ops.scatter import confusion_matrix  # noqa: F401,E402
+from .math_safe import multiply_no_nan, xdivy, xlogy  # noqa: F401,E402

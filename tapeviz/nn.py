@@ -12,6 +12,7 @@ from .distribute import compute_average_loss, scale_regularization_loss  # noqa:
 from .engine.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
 from .engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from .engine.ops.scatter import embedding_lookup  # noqa: F401
+from .engine.ops.arrange import top_k  # noqa: F401
 from .engine.ops.nn import erf as _erf  # noqa: F401  (tv.math.erf belongs to tv.math)
 
 def swish(features, beta=1.0, name=None):
@@ -20,6 +21,27 @@ def swish(features, beta=1.0, name=None):
 
 
 silu = swish
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """`value + bias` along the channel axis (the last; the second for "NC..." formats)."""
+    from .engine.convert import convert_to_tensor
+    from .engine.ops import reshape
+    from .errors import InvalidArgumentError
+    x, b = convert_to_tensor(value), convert_to_tensor(bias)
+    if b._value.ndim != 1:
+        raise InvalidArgumentError(f"BiasAdd: Biases must be 1D: {list(b._value.shape)}. Fix: "
+                                   "pass a vector with one bias per channel [Op:BiasAdd]")
+    channels_first = bool(data_format) and data_format.startswith("NC")
+    axis = 1 if channels_first else -1
+    if x._value.ndim < 2 or x._value.shape[axis] != b._value.shape[0]:
+        raise InvalidArgumentError(
+            f"BiasAdd: Must provide as many biases as the {'channel' if channels_first else 'last'}"
+            f" dimension of the input tensor: {list(b._value.shape)} vs. "
+            f"{list(x._value.shape)} [Op:BiasAdd]")
+    if channels_first:
+        b = reshape(b, [-1] + [1] * (x._value.ndim - 2))
+    return x + b
 
 
 def _block_size(block_size, what):

@@ -1,2 +1,56 @@
-"""`tv.random`: seeded NumPy draws (`set_seed` makes a run reproducible)."""
+"""`tv.random`: seeded NumPy draws (`set_seed` makes a run reproducible). The draws are
+tapeviz's own, not TensorFlow's: shapes, dtypes, distributions and errors are TensorFlow's."""
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import dtypes as _dt
+from .engine.convert import convert_to_tensor as _tensor
+from .engine.errors import InvalidArgumentError as _InvalidArgument
+from .engine.errors import NotFoundError as _NotFound
+from .engine.ops.makers import _make, _rng
 from .engine.ops.makers import normal, set_seed, truncated_normal, uniform  # noqa: F401
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """`num_samples` class indices per row of `logits` (batch, classes), drawn with
+    probabilities softmax(logits); a class with logit -inf is never drawn."""
+    out = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    if out not in (_dt.int32, _dt.int64):
+        raise ValueError(f"Argument `dtype` got invalid value {out!r}. Accepted dtypes are "
+                         "(tf.int32, tf.int64).")
+    x = _tensor(logits)
+    if x._value.dtype.kind != "f":
+        raise _NotFound(f"Multinomial: no kernel for logits of dtype {x.dtype.name}: TensorFlow "
+                        "has float16, bfloat16, float32 and float64 kernels on the CPU. Fix: "
+                        "tv.cast(logits, tv.float32) [Op:Multinomial]", "Multinomial")
+    if x._value.ndim != 2:
+        raise _InvalidArgument(f"Multinomial: logits should be a matrix, got shape "
+                               f"{list(x._value.shape)}. Fix: one row per distribution, e.g. "
+                               "logits[None] [Op:Multinomial]", "Multinomial")
+    n = int(np.asarray(getattr(num_samples, "_value", num_samples)))
+    batch, classes = x._value.shape
+    if classes == 0:
+        raise _InvalidArgument(f"Multinomial: num_classes should be positive, got 0 (logits of "
+                               f"shape {[batch, 0]}) [Op:Multinomial]", "Multinomial")
+    z = np.asarray(x._value, dtype=np.float64)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    cdf = np.cumsum(p / p.sum(axis=1, keepdims=True), axis=1)
+    draws = _rng(seed).random((batch, n))
+    index = np.minimum((cdf[:, None, :] <= draws[..., None]).sum(-1), classes - 1)
+    # a drawn index never lands on an impossible class (a run of zero probability at the end)
+    last = np.where(p > 0, np.arange(classes), -1).max(axis=1)
+    return _make(np.minimum(index, last[:, None]).astype(out.np))
+
+
+def shuffle(value, seed=None, name=None):
+    """`value` with its first axis in a random order (a scalar is returned as it is). As in
+    TensorFlow, the result has no gradient (RandomShuffle is not differentiable)."""
+    x = _tensor(value)
+    if x._value.ndim == 0:
+        return x
+    order = _rng(seed).permutation(x._value.shape[0])
+    return _make(np.asarray(x._value)[order])
+
+
+from .random_generators import *  # noqa: E402,F401,F403

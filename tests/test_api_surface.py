@@ -73,8 +73,8 @@ def test_keras_kit_names():
 
 
 def test_a_missing_tensorflow_name_says_what_to_write_instead():
-    with pytest.raises(AttributeError, match=r"'print'.*Fix: .*Python's print"):
-        tv.print
+    with pytest.raises(AttributeError, match=r"'Graph'.*Fix: .*call the ops directly"):
+        tv.Graph
     with pytest.raises(AttributeError, match=r"'no_such_thing'.*README") as info:
         tv.no_such_thing
     assert "Fix" not in str(info.value) and "API.md" not in str(info.value)

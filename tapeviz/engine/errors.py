@@ -38,6 +38,49 @@ class ResourceExhaustedError(OpError, MemoryError):
     also a MemoryError, so `except MemoryError` catches it."""
 
 
+class DataLossError(OpError):
+    """Unrecoverable data corruption; tf.data raises it for an element larger than the
+    padded shape `padded_batch` was asked for."""
+
+
+# The rest of TensorFlow's classes, for `except tf.errors.X:` in user code (tapeviz raises
+# none of them itself).
+class CancelledError(OpError):
+    pass
+
+
+class UnknownError(OpError):
+    pass
+
+
+class DeadlineExceededError(OpError):
+    pass
+
+
+class AlreadyExistsError(OpError):
+    pass
+
+
+class PermissionDeniedError(OpError):
+    pass
+
+
+class UnauthenticatedError(OpError):
+    pass
+
+
+class AbortedError(OpError):
+    pass
+
+
+class InternalError(OpError):
+    pass
+
+
+class UnavailableError(OpError):
+    pass
+
+
 def out_of_memory(op_name: str, exc: MemoryError, inputs=()) -> ResourceExhaustedError:
     """The error for an op (or maker) whose array NumPy could not allocate: the op, the shape,
     dtype and size in bytes of the array asked for (NumPy's MemoryError carries them), and

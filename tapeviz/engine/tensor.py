@@ -99,10 +99,10 @@ class _Operand:
                              f"shape {wanted}.")
 
     def numpy(self):
-        """The value as NumPy (a copy-free view for arrays). The result leaves the tape."""
+        """The value as NumPy (a copy; a string scalar as bytes, as TF's). It leaves the tape."""
         value = self._read()
         engine.refs.note_escape(self, "numpy()")
-        return value.copy() if isinstance(value, np.ndarray) else value
+        return value[()] if value.dtype == object and not value.ndim else value.copy()
 
     def __array__(self, dtype=None, copy=None):
         engine.refs.note_escape(self, None)

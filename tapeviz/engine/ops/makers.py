@@ -168,6 +168,8 @@ def _param(value, name, d, op_name):
 def _rng(seed):
     if seed is None:
         return _Random.rng
+    if isinstance(seed, np.random.Generator):   # a tv.random.Generator's own stream
+        return seed
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"random: seed must be an int or None, got {seed!r} "
                         f"({type(seed).__name__}). Fix: e.g. seed=42, or tv.random.set_seed(42) "

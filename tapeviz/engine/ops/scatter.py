@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
+from ..tensor import Tensor
 from ._base import dtype_mismatch, lead, shape_list, tensor
 from .indexing import gather, getitem
 from .axes import reshape
@@ -30,31 +31,62 @@ _scatter_nd = defop("ScatterNd", _scatter_nd_forward, [None, _scatter_nd_updates
                     ["(none: indices)", "∂updates = g[indices]"], saves=((0,), False))
 
 
-def scatter_nd(indices, updates, shape, name=None):
-    """A tensor of `shape`, zeros except `updates` added at `indices` (duplicates add up)."""
+def _checked(indices, updates, shape, op):
+    """indices and updates as tensors that fit an output of `shape`, or TF's error for `op`."""
     i, u = tensor(indices), tensor(updates)
-    shape = shape_list(shape)
     if i._value.dtype.kind not in "iu":
         raise InvalidArgumentError(
-            f"ScatterNd: indices must be int32 or int64, got {i.dtype.name} with shape "
-            f"{tuple(i.shape)}. Fix: tv.cast(indices, tv.int32) [Op:ScatterNd]", "ScatterNd")
+            f"{op}: indices must be int32 or int64, got {i.dtype.name} with shape "
+            f"{tuple(i.shape)}. Fix: tv.cast(indices, tv.int32) [Op:{op}]", op)
     depth = i._value.shape[-1] if i._value.ndim else 0
     want = tuple(i._value.shape[:-1]) + tuple(shape[depth:])
     if i._value.ndim == 0 or depth > len(shape) or tuple(u._value.shape) != want:
         raise InvalidArgumentError(
-            f"ScatterNd: updates of shape {tuple(u.shape)} do not fit indices of shape "
+            f"{op}: updates of shape {tuple(u.shape)} do not fit indices of shape "
             f"{tuple(i.shape)} and an output of shape {tuple(shape)}: updates must have shape "
             f"indices.shape[:-1] + shape[indices.shape[-1]:] = {want}. Fix: one update (a "
-            "slice of the output) per index row [Op:ScatterNd]", "ScatterNd")
+            f"slice of the output) per index row [Op:{op}]", op)
     idx = np.asarray(i._value)
     bad = (idx < 0) | (idx >= np.asarray(shape[:depth], dtype=np.int64))
     if bad.any():
         row = int(np.argwhere(bad.any(axis=-1))[0][0])
         raise InvalidArgumentError(
-            f"ScatterNd: indices[{row}] = {idx.reshape(-1, depth)[row].tolist()} does not "
+            f"{op}: indices[{row}] = {idx.reshape(-1, depth)[row].tolist()} does not "
             f"index into shape {list(shape)}. Fix: keep index component k in [0, shape[k]) "
-            "[Op:ScatterNd]", "ScatterNd")
+            f"[Op:{op}]", op)
+    return i, u
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """A tensor of `shape`, zeros except `updates` added at `indices` (duplicates add up)."""
+    shape = shape_list(shape)
+    i, u = _checked(indices, updates, shape, "ScatterNd")
     return apply(_scatter_nd, (i, u), {"shape": tuple(shape)})
+
+
+def _onto(tensor_, indices, updates, op):
+    t = tensor(tensor_)
+    i, u = _checked(indices, updates, list(t._value.shape), op)
+    if u._value.dtype != t._value.dtype:
+        raise dtype_mismatch(op, t, u, index=2)
+    return t, i, u
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """`tensor` with `updates` added at `indices` (duplicates add up)."""
+    t, i, u = _onto(tensor, indices, updates, "TensorScatterAdd")
+    return t + apply(_scatter_nd, (i, u), {"shape": tuple(t._value.shape)})
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """`tensor` with the slices at `indices` replaced by `updates`; the gradient reaches
+    `tensor` only where it was not replaced, as in TensorFlow."""
+    from .elementwise import where
+    t, i, u = _onto(tensor, indices, updates, "TensorScatterUpdate")
+    shape = tuple(t._value.shape)
+    hit = np.zeros(shape, dtype=bool)
+    hit[tuple(np.moveaxis(np.asarray(i._value), -1, 0))] = True
+    return where(Tensor(hit), apply(_scatter_nd, (i, u), {"shape": shape}), t)
 
 
 def repeat(input, repeats, axis=None, name=None):
@@ -115,4 +147,30 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     return gather(params, ids)
 
 
-__all__ = ["add_n", "repeat", "scatter_nd"]
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype="int32",
+                     name=None):
+    """`m[i, j]`: how many (or what weight of) examples have label i and prediction j."""
+    from .. import dtypes as dt
+    y, p = (np.asarray(tensor(v)._value).reshape(-1) for v in (labels, predictions))
+    if y.shape != p.shape:
+        raise InvalidArgumentError(f"confusion_matrix: labels and predictions differ in size: "
+                                   f"{y.size} vs. {p.size}. Fix: one prediction per label")
+    for what, v in (("labels", y), ("predictions", p)):
+        if v.size and v.min() < 0:
+            raise InvalidArgumentError(f"`{what}` contains negative values. Condition x >= 0 "
+                                       f"did not hold element-wise: {v.tolist()}")
+    n = int(max(y.max(initial=-1), p.max(initial=-1)) + 1) if num_classes is None else int(
+        num_classes)
+    for what, v in (("labels", y), ("predictions", p)):
+        if v.size and v.max() >= n:
+            raise InvalidArgumentError(f"`{what}` out of bound. Condition x < y did not hold: "
+                                       f"{what} {v.tolist()}, num_classes {n}")
+    d = dt.as_dtype(dtype)
+    w = (tensor(np.ones(y.shape, d.np)) if weights is None else
+         reshape(tensor(weights, dtype_hint=d), [-1]))
+    from .elementwise import cast
+    pairs = tensor(np.stack([y, p], axis=-1).astype(np.int64))
+    return apply(_scatter_nd, (pairs, cast(w, d)), {"shape": (n, n)})
+
+
+__all__ = ["add_n", "repeat", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_update"]

@@ -66,3 +66,10 @@ expect_error("t1.float", lambda: float(t1))
 expect_error("t0.len", lambda: len(t0))
 expect_error("t0.iter", lambda: list(t0))
 expect_error("t1.setitem", set_item)
+
+# .numpy() of a string scalar is bytes (text pipelines call .numpy().decode()); of a vector, an
+# object array
+report("numpy_type.string_scalar", type(tf.constant("text").numpy()).__name__)
+report("numpy_value.string_scalar", tf.constant("text").numpy())
+report("numpy_type.string_vector", type(tf.constant(["a", "b"]).numpy()).__name__)
+report("numpy_type.float_scalar", type(tf.constant(1.5).numpy()).__name__)

@@ -1,0 +1,43 @@
+# tf.strings: length, substr, to_number, regex_replace, regex_full_match, join, reduce_join,
+# lower, upper, strip, as_string (also tf.as_string) and format, with TensorFlow's errors
+
+s = tf.constant(["héllo", "ab", ""])
+report("length.bytes", tf.strings.length(s))
+report("length.chars", tf.strings.length(s, unit="UTF8_CHAR"))
+report("length.scalar", tf.strings.length("abc"))
+report("substr.bytes", tf.strings.substr(["hello", "abcd"], 1, 2))
+report("substr.chars", tf.strings.substr(["héllo"], 1, 2, unit="UTF8_CHAR"))
+report("substr.negative", tf.strings.substr(["hello", "abcd"], -3, 2))
+report("substr.past_end", tf.strings.substr(["hello"], 3, 10))
+expect_error("substr.pos_out_of_range", lambda: tf.strings.substr(s, 1, 2))
+expect_error("substr.negative_out_of_range", lambda: tf.strings.substr(["ab"], -3, 1))
+report("to_number.float", tf.strings.to_number(["1.5", "2", "-3e2"]))
+report("to_number.int", tf.strings.to_number(["1", "-22"], out_type=tf.int32))
+report("to_number.float64", tf.strings.to_number([["0.25"]], out_type=tf.float64))
+expect_error("to_number.text", lambda: tf.strings.to_number(["x"]))
+expect_error("to_number.float_as_int", lambda: tf.strings.to_number(["1.5"], out_type=tf.int32))
+report("regex_replace.global", tf.strings.regex_replace(s, "l+", "L"))
+report("regex_replace.first", tf.strings.regex_replace(["hello"], "l", "L",
+                                                       replace_global=False))
+report("regex_replace.group", tf.strings.regex_replace(["ab12cd"], "([a-z]+)([0-9]+)",
+                                                       r"\2-\1"))
+report("regex_full_match", tf.strings.regex_full_match(["abc", "x", "a"], "a.*"))
+report("join.scalars", tf.strings.join(["a", "b"], separator="-"))
+report("join.broadcast", tf.strings.join([s, "!"]))
+report("reduce_join.all", tf.strings.reduce_join(["a", "b", "c"]))
+report("reduce_join.axis", tf.strings.reduce_join([["a", "b"], ["c", "d"]], axis=1,
+                                                  separator=","))
+report("reduce_join.axis0_keepdims", tf.strings.reduce_join([["a", "b"], ["c", "d"]], axis=0,
+                                                            keepdims=True))
+report("lower", tf.strings.lower(["AbC", "XYZ"]))
+report("upper", tf.strings.upper("abc"))
+report("strip", tf.strings.strip([" a ", "\tb\n"]))
+report("as_string.float", tf.strings.as_string([1.5, 2.0]))
+report("as_string.int", tf.strings.as_string([1, -2]))
+report("as_string.precision", tf.as_string(3.25, precision=1))
+report("as_string.scientific", tf.strings.as_string([1234.5], scientific=True))
+report("as_string.bool", tf.strings.as_string([True, False]))
+report("as_string.width", tf.strings.as_string([7], width=3))
+report("format", tf.strings.format("x={} y={}", [tf.constant(1), tf.constant([1.5, 2.0])]))
+report("format.summarize", tf.strings.format("{}", tf.range(10), summarize=2))
+expect_error("length.int", lambda: tf.strings.length(1))
