@@ -10,7 +10,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 
 
 class Dense(Layer):
@@ -188,10 +188,9 @@ class Embedding(Layer):
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, input_length=None, sparse=False,
                  **kwargs):
-        super().__init__(**kwargs)
-        refuse_unsupported("Embedding", activity_regularizer=activity_regularizer,
-                           embeddings_constraint=embeddings_constraint)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = _constraints.get(embeddings_constraint)
         if sparse:
             raise ValueError("Embedding: sparse=True is not supported by tapeviz. Fix: "
                              "sparse=False")
@@ -211,7 +210,8 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer)
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def call(self, inputs):
