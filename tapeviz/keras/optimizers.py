@@ -82,13 +82,29 @@ class Optimizer:
         lr = lr._value if isinstance(lr, _Operand) else lr
         return np.asarray(lr, dtype=dtype)
 
-    def _slot(self, var, name):
+    # tf-keras's slot variable names: `Adam/m/dense/kernel:0` (the legacy optimizers put the
+    # variable before the slot: `Adam/dense/kernel/m:0`); SGD's momentum is named `m`
+    _slot_path = "{optimizer}/{slot}/{variable}"
+    _slot_labels: dict = {}
+
+    def _slot(self, var, name, scoped=True):
+        """The slot `name` of `var`, made on first use; `scoped=False` (slots made by
+        load_model, outside the optimizer's name scope in tf-keras) leaves out the
+        optimizer's name."""
         key = (var._id, name)
         slot = self._slots.get(key)
         if slot is None:
-            slot = self._slots[key] = Variable(np.zeros_like(var._value), trainable=False,
-                                               name=f"{self.name}/{var._name}/{name}")
+            path = self._slot_path.format(optimizer=self.name, variable=var._name,
+                                          slot=self._slot_labels.get(name, name))
+            if not scoped:
+                path = path.split("/", 1)[1]
+            slot = self._slots[key] = Variable(self._slot_start(var, name), trainable=False,
+                                               name=path)
         return slot
+
+    def _slot_start(self, var, name):
+        """A new slot's value: zeros (Adagrad's accumulator starts elsewhere)."""
+        return np.zeros_like(var._value)
 
     def apply_gradients(self, grads_and_vars, name=None):
         """Apply one update per (gradient, variable) pair; None gradients are skipped with a
@@ -189,7 +205,10 @@ class Optimizer:
         raise NotImplementedError
 
     def variables(self) -> list:
-        return [self.iterations] + list(self._slots.values())
+        """The iteration count, then the slots in tf-keras's order where it is known
+        (RMSprop: every velocity, then every momentum, then every average gradient)."""
+        from .saving_weights import slot_order
+        return [self.iterations] + slot_order(self)
 
 
 def _process_kwargs(kwargs, name, cls):
@@ -240,6 +259,8 @@ def _set(var, value):
 
 
 class SGD(Optimizer):
+    _slot_labels = {"momentum": "m"}
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
         self.momentum = _number(momentum, "momentum", self.name, 0.9, 0, 1)
