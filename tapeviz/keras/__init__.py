@@ -48,6 +48,13 @@ for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegative
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 metrics.AUC = metrics_auc.AUC
+from . import metrics_accuracy as _metrics_accuracy  # noqa: E402
+
+for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
+              "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy",
+              "TopKCategoricalAccuracy", "SparseTopKCategoricalAccuracy", "RootMeanSquaredError",
+              "get"):
+    setattr(metrics, _name, getattr(_metrics_accuracy, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
     setattr(layers, _name, getattr(merging, _name))
