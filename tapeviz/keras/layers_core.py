@@ -112,9 +112,37 @@ class Activation(Layer):
         return tuple(input_shape)
 
 
-class ReLU(Activation):
-    def __init__(self, **kwargs):
-        super().__init__("relu", **kwargs)
+class ReLU(Layer):
+    """`K.relu(x, negative_slope, max_value, threshold)`: a rectifier, capped at `max_value`,
+    `negative_slope·(x - threshold)` below `threshold`."""
+
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if max_value is not None and max_value < 0.0:
+            raise ValueError(f"max_value of a ReLU layer cannot be a negative value. "
+                             f"Received: {max_value}")
+        if negative_slope is None or negative_slope < 0.0:
+            raise ValueError(f"negative_slope of a ReLU layer cannot be a negative value. "
+                             f"Received: {negative_slope}")
+        if threshold is None or threshold < 0.0:
+            raise ValueError(f"threshold of a ReLU layer cannot be a negative value. "
+                             f"Received: {threshold}")
+        from .backend import floatx        # (kept as floatx NumPy scalars, as tf-keras)
+        self.max_value = None if max_value is None else np.asarray(max_value, floatx())
+        self.negative_slope = np.asarray(negative_slope, floatx())
+        self.threshold = np.asarray(threshold, floatx())
+
+    def call(self, inputs):
+        from .backend import relu
+        return relu(inputs, alpha=self.negative_slope, max_value=self.max_value,
+                    threshold=self.threshold)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "max_value": self.max_value,
+                "negative_slope": self.negative_slope, "threshold": self.threshold}
 
 
 class Dropout(Layer):
