@@ -279,3 +279,13 @@ def get_value(x):
 def set_value(x, value):
     """Assign a NumPy value to a variable (`K.set_value(model.optimizer.lr, 0.01)`)."""
     x.assign(value)
+
+
+def _more():
+    # (K.ndim, K.one_hot, K.zeros, ...: defined in backend_tensors, Keras's names here)
+    from . import backend_tensors
+    for name in backend_tensors.NAMES:
+        globals()[name] = getattr(backend_tensors, name)
+
+
+_more()
