@@ -51,10 +51,11 @@ class Optimizer:
             raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
                              f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        if weight_decay or use_ema:
-            raise NotImplementedError(f"{self.name}: weight_decay and use_ema are not supported "
-                                      "by tapeviz. Fix: leave them at their defaults (a decay "
-                                      "can be written as a regularizer)")
+        if use_ema:
+            raise NotImplementedError(f"{self.name}: use_ema is not supported by tapeviz. Fix: "
+                                      "leave it False")
+        self.weight_decay = weight_decay
+        self._decay_excluded: tuple = ((), ())      # (variable ids, name parts)
         _process_kwargs(kwargs, self.name, type(self).__name__)
         self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._slots: dict = {}
@@ -142,6 +143,11 @@ class Optimizer:
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             updates.append((v, g))
+        if self.weight_decay:                 # as Keras: before the updates, at this step's rate
+            for v, _ in updates:
+                if not _excluded(self._decay_excluded, v):
+                    decay = np.asarray(self.weight_decay, v._value.dtype)
+                    v.assign_sub(Tensor(v._value * decay * self._lr(v._value.dtype)))
         for v, g in self._clipped(updates):
             dtype = v._value.dtype
             lr = lrs.get(dtype)
@@ -199,6 +205,10 @@ class Optimizer:
         grads = tape.gradient(value, list(var_list))
         return self.apply_gradients(zip(grads, var_list))
 
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables (or those whose name contains one of `var_names`) left undecayed."""
+        self._decay_excluded = (tuple(id(v) for v in var_list or ()), tuple(var_names or ()))
+
     def _update(self, var, g, lr):
         """Update ``var`` by its gradient ``g`` (a NumPy array of its dtype) at learning rate
         ``lr`` (a NumPy scalar of that dtype)."""
@@ -209,6 +219,11 @@ class Optimizer:
         (RMSprop: every velocity, then every momentum, then every average gradient)."""
         from .saving_weights import slot_order
         return [self.iterations] + slot_order(self)
+
+
+def _excluded(excluded, variable) -> bool:
+    ids, names = excluded
+    return id(variable) in ids or any(part in variable.name for part in names)
 
 
 def _process_kwargs(kwargs, name, cls):
@@ -350,8 +365,10 @@ class RMSprop(Optimizer):
 # tf-keras's Nadam is long enough (its u-product inside a compiled fit) for a module of its own
 from .optimizers_nadam import Nadam  # noqa: E402
 from .optimizers_adagrad import Adagrad  # noqa: E402
+from .optimizers_adamax import Adamax, AdamW  # noqa: E402
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam, "adagrad": Adagrad}
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam, "adagrad": Adagrad,
+            "adamax": Adamax, "adamw": AdamW}
 
 
 def get(identifier):

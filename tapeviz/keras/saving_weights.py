@@ -111,7 +111,7 @@ def _slot_groups(optimizer):
     every variable in turn (Adam: m and v of each variable, then amsgrad's v-hats; RMSprop:
     every velocity, then every momentum, then every average gradient); None: not known."""
     kind = type(optimizer).__name__
-    if kind in ("Adam", "Nadam"):
+    if kind in ("Adam", "Nadam", "AdamW"):
         return [["m", "v"]] + ([["vhat"]] if getattr(optimizer, "amsgrad", False) else [])
     if kind == "RMSprop":
         return [["velocity"]] + ([["momentum"]] if optimizer.momentum > 0 else []) + \
@@ -120,6 +120,8 @@ def _slot_groups(optimizer):
         return [["momentum"]] if optimizer.momentum > 0 else []
     if kind == "Adagrad":
         return [["accumulator"]]
+    if kind == "Adamax":
+        return [["m", "u"]]
     return None
 
 
