@@ -91,3 +91,7 @@ _sys.modules[optimizers.__name__ + ".legacy"] = _optimizers_legacy
 from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
 
 callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpoint(path, ...)
+
+from .callbacks_csv import CSVLogger as _CSVLogger  # noqa: E402
+
+callbacks.CSVLogger = _CSVLogger   # tf.keras.callbacks.CSVLogger("training.log")
