@@ -82,15 +82,25 @@ class Dense(Layer):
 
 
 class Flatten(Layer):
-    """(batch, d1, d2, ...) -> (batch, d1·d2·...)."""
+    """(batch, d1, d2, ...) -> (batch, d1·d2·...); `data_format="channels_first"` moves the
+    channel axis (1) last first, so the order of the values is the channels-last one."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last", "channels_first"):
+            raise ValueError(f'The `data_format` argument must be one of "channels_first", '
+                             f'"channels_last". Received: {data_format}')
+        self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
-        from ..engine.ops import reshape
+        from ..engine.ops import reshape, transpose
         x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
         if x._value.ndim == 0:
             raise ValueError("Flatten: expected min_ndim=1, found ndim=0: the input needs a batch "
                              "dimension, got a scalar. Fix: pass a batch, e.g. "
                              "tv.reshape(x, (1, 1))")
+        if self.data_format == "channels_first" and x._value.ndim > 2:
+            x = transpose(x, [0] + list(range(2, x._value.ndim)) + [1])
         return reshape(x, (x._value.shape[0], -1)) if x._value.ndim != 1 else \
             reshape(x, (x._value.shape[0], 1))
 
@@ -98,6 +108,9 @@ class Flatten(Layer):
         rest = input_shape[1:]
         n = None if any(s is None for s in rest) else int(np.prod(rest)) if rest else 1
         return (input_shape[0], n)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "data_format": self.data_format}
 
 
 class Activation(Layer):
