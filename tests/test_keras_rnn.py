@@ -197,7 +197,6 @@ def test_a_saturated_gate_is_explained_inside_the_unrolled_step():
     (lambda: L.GRU(2, time_major=True), "time_major=False"),
     (lambda: L.RNN([L.LSTMCell(2), L.LSTMCell(2)]), "stack recurrent layers"),
     (lambda: L.Bidirectional(L.Dense(2)), "Bidirectional(tf.keras.layers.LSTM"),
-    (lambda: L.LSTM(2, recurrent_constraint=abs), "leave it None"),
 ])
 def test_what_tapeviz_does_not_imitate_is_refused_with_the_fix(make, fix):
     with pytest.raises(NotImplementedError) as err:

@@ -398,3 +398,20 @@ def test_weights_without_suffix_are_tapevizs_checkpoint(tmp_path, save_format):
         w.assign(np.zeros(w.shape, "float32"))
     fresh.load_weights(tmp_path / "ckpt")
     np.testing.assert_array_equal(fresh.predict(X, verbose=0), model.predict(X, verbose=0))
+
+
+@pytest.mark.parametrize("suffix", ["keras", "h5"])
+def test_layers_with_numpy_settings_round_trip(tmp_path, suffix):
+    # ReLU keeps max_value/negative_slope/threshold as floatx NumPy scalars, as tf-keras, and
+    # its config is written as JSON numbers
+    model = keras.Sequential([keras.layers.Dense(4, input_shape=(3,)),
+                              keras.layers.ReLU(max_value=1.5, negative_slope=0.1),
+                              keras.layers.Permute((1,)), keras.layers.ELU(0.5),
+                              keras.layers.GaussianNoise(0.2)])
+    path = str(tmp_path / f"m.{suffix}")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    assert [type(layer).__name__ for layer in loaded.layers] == \
+        ["Dense", "ReLU", "Permute", "ELU", "GaussianNoise"]
+    assert float(loaded.layers[1].max_value) == 1.5
+    np.testing.assert_allclose(loaded(X).numpy(), model(X).numpy(), rtol=1e-6)

@@ -48,6 +48,13 @@ for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegative
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 metrics.AUC = metrics_auc.AUC
+from . import metrics_accuracy as _metrics_accuracy  # noqa: E402
+
+for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
+              "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy",
+              "TopKCategoricalAccuracy", "SparseTopKCategoricalAccuracy", "RootMeanSquaredError",
+              "get"):
+    setattr(metrics, _name, getattr(_metrics_accuracy, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
               "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
     setattr(layers, _name, getattr(merging, _name))
@@ -84,3 +91,7 @@ _sys.modules[optimizers.__name__ + ".legacy"] = _optimizers_legacy
 from .callbacks_checkpoint import ModelCheckpoint as _ModelCheckpoint  # noqa: E402
 
 callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpoint(path, ...)
+
+from .callbacks_csv import CSVLogger as _CSVLogger  # noqa: E402
+
+callbacks.CSVLogger = _CSVLogger   # tf.keras.callbacks.CSVLogger("training.log")

@@ -93,3 +93,49 @@ class PReLU(Layer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
+
+
+class ELU(Layer):
+    """`K.elu(x, alpha)`: `x` where positive, `alpha·(exp(x) - 1)` elsewhere."""
+
+    def __init__(self, alpha=1.0, **kwargs):
+        super().__init__(**kwargs)
+        if alpha is None:
+            raise ValueError(f"Alpha of an ELU layer cannot be None, expecting a float. "
+                             f"Received: {alpha}")
+        self.alpha = float(alpha)
+
+    def call(self, inputs):
+        from .backend import elu
+        return elu(inputs, self.alpha)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "alpha": self.alpha}
+
+
+class ThresholdedReLU(Layer):
+    """`x` where `x > theta`, else 0."""
+
+    def __init__(self, theta=1.0, **kwargs):
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError(f"Theta of a Thresholded ReLU layer cannot be None, expecting a "
+                             f"float. Received: {theta}")
+        if theta < 0:
+            raise ValueError(f"The theta value of a Thresholded ReLU layer should be >=0. "
+                             f"Received: {theta}")
+        self.theta = float(theta)
+
+    def call(self, inputs):
+        from ..engine.ops import cast, greater
+        dtype = inputs.dtype
+        return inputs * cast(greater(inputs, cast(self.theta, dtype)), dtype)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "theta": self.theta}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine import ops as _ops
+from ..engine.convert import convert_to_tensor as _convert
 from ..engine.dtypes import as_dtype
 from . import activations as _activations
 from . import losses as _losses
@@ -211,8 +212,35 @@ def tanh(x):
     return _ops.tanh(x)
 
 
-def relu(x):
-    return _ops.maximum(x, 0.0)
+def relu(x, alpha=0.0, max_value=None, threshold=0.0):
+    """tf-keras's `K.relu`: `x` above `threshold` (else 0), capped at `max_value`, and
+    `alpha·(x - threshold)` below it; the same ops as tf-keras, so the same gradients."""
+    from ..engine.ops import nn as _nn
+    x = _convert(x)
+    if alpha != 0.0:
+        if max_value is None and threshold == 0:
+            return _nn.leaky_relu(x, alpha=alpha)
+        negative_part = _nn.relu(-x + threshold) if threshold != 0 else _nn.relu(-x)
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = x * _ops.cast(_ops.greater(x, threshold), x.dtype)
+    elif max_value == 6:
+        x, clip_max = _nn.relu6(x), False
+    else:
+        x = _nn.relu(x)
+    if clip_max:
+        x = _ops.clip_by_value(x, _ops.cast(0, x.dtype), _ops.cast(max_value, x.dtype))
+    if alpha != 0.0:
+        x = x - _ops.cast(alpha, x.dtype) * negative_part
+    return x
+
+
+def elu(x, alpha=1.0):
+    """tf-keras's `K.elu`: `tf.nn.elu`, its negative side scaled by `alpha`."""
+    from ..engine.ops import nn as _nn
+    x = _convert(x)
+    res = _nn.elu(x)
+    return res if alpha == 1 else _ops.where(_ops.greater(x, 0), res, alpha * res)
 
 
 def softmax(x, axis=-1):
@@ -251,3 +279,13 @@ def get_value(x):
 def set_value(x, value):
     """Assign a NumPy value to a variable (`K.set_value(model.optimizer.lr, 0.01)`)."""
     x.assign(value)
+
+
+def _more():
+    # (K.ndim, K.one_hot, K.zeros, ...: defined in backend_tensors, Keras's names here)
+    from . import backend_tensors
+    for name in backend_tensors.NAMES:
+        globals()[name] = getattr(backend_tensors, name)
+
+
+_more()

@@ -10,12 +10,13 @@ Keras's conventions: a loss given by name or function is averaged over the batch
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.ops import argmax, cast, equal, expand_dims, squeeze
+from ..engine.ops import cast, expand_dims
 from ..engine.convert import convert_to_tensor
 from ..engine.tensor import Tensor
 from . import losses as _losses
 from . import masking as _masking
 from . import metrics as _metrics
+from . import metrics_accuracy as _accuracy
 
 _LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
                "sparse_categorical_crossentropy", "categorical_crossentropy",
@@ -193,21 +194,14 @@ MeanMetricWrapper = _metrics.MeanMetricWrapper
 _binary_accuracy = _metrics.binary_accuracy
 
 
-def _sparse_categorical_accuracy(y_true, y_pred):
-    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
-        y_true = squeeze(y_true, -1)
-    guess = cast(argmax(y_pred, axis=-1), "float32")
-    return cast(equal(cast(y_true, "float32"), guess), "float32")
-
-
-def _categorical_accuracy(y_true, y_pred):
-    return cast(equal(argmax(y_true, axis=-1), argmax(y_pred, axis=-1)), "float32")
-
-
+_sparse_categorical_accuracy = _accuracy.sparse_categorical_accuracy
+_categorical_accuracy = _accuracy.categorical_accuracy
 _METRIC_FUNCTIONS = {
     "binary_accuracy": _binary_accuracy,
     "sparse_categorical_accuracy": _sparse_categorical_accuracy,
     "categorical_accuracy": _categorical_accuracy,
+    "top_k_categorical_accuracy": _accuracy.top_k_categorical_accuracy,
+    "sparse_top_k_categorical_accuracy": _accuracy.sparse_top_k_categorical_accuracy,
     **{name: _losses.get(name) for name in _LOSS_NAMES},
 }
 

@@ -24,14 +24,16 @@ from .layers_base import (Layer, _accepts, _float_input, _leaves, _unique,  # no
                           reset_uids, to_snake_case, unique_name)
 from .layers_core import (Activation, Dense, Dropout, Embedding, Flatten,  # noqa: F401
                           ReLU, Reshape)
-from .activation_layers import LeakyReLU, PReLU, Softmax  # noqa: F401
+from .activation_layers import ELU, LeakyReLU, PReLU, Softmax, ThresholdedReLU  # noqa: F401
 from .layers_conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose  # noqa: F401
 from .layers_depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from .layers_normalization import BatchNormalization  # noqa: F401
 from .layers_layer_normalization import LayerNormalization  # noqa: F401
 from .layers_attention import MultiHeadAttention  # noqa: F401
-from .layers_preprocessing import Normalization, Rescaling  # noqa: F401
-from .layers_reshaping import (Cropping2D, RepeatVector, UpSampling2D,  # noqa: F401
+from .layers_dense_attention import Attention  # noqa: F401
+from .layers_preprocessing import CategoryEncoding, Normalization, Rescaling  # noqa: F401
+from .layers_image_preprocessing import CenterCrop, Resizing  # noqa: F401
+from .layers_reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,  # noqa: F401
                                ZeroPadding2D)
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401
                              GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
@@ -40,6 +42,8 @@ from .layers_recurrent import GRU, LSTM, RNN, SimpleRNN  # noqa: F401
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
 from .layers_wrappers import Bidirectional, TimeDistributed  # noqa: F401
 from .masking import Masking  # noqa: F401
+from .layers_noise import (GaussianDropout, GaussianNoise, SpatialDropout1D,  # noqa: F401
+                           SpatialDropout2D, SpatialDropout3D)
 
 # Keras's other spellings
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose

@@ -27,8 +27,9 @@ from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
 from .layer_inputs import _float_input, refuse_unsupported  # noqa: F401 (re-exported)
+from .layer_aliases import LayerAliases
 
-class Layer(Module):
+class Layer(LayerAliases, Module):
     """Base layer: override `build(input_shape)` (create weights with `add_weight`) and
     `call(inputs)`. Weights come in creation order, this layer's then its sublayers'."""
 

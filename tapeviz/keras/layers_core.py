@@ -10,7 +10,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 
 
 class Dense(Layer):
@@ -82,15 +82,25 @@ class Dense(Layer):
 
 
 class Flatten(Layer):
-    """(batch, d1, d2, ...) -> (batch, d1·d2·...)."""
+    """(batch, d1, d2, ...) -> (batch, d1·d2·...); `data_format="channels_first"` moves the
+    channel axis (1) last first, so the order of the values is the channels-last one."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last", "channels_first"):
+            raise ValueError(f'The `data_format` argument must be one of "channels_first", '
+                             f'"channels_last". Received: {data_format}')
+        self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
-        from ..engine.ops import reshape
+        from ..engine.ops import reshape, transpose
         x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
         if x._value.ndim == 0:
             raise ValueError("Flatten: expected min_ndim=1, found ndim=0: the input needs a batch "
                              "dimension, got a scalar. Fix: pass a batch, e.g. "
                              "tv.reshape(x, (1, 1))")
+        if self.data_format == "channels_first" and x._value.ndim > 2:
+            x = transpose(x, [0] + list(range(2, x._value.ndim)) + [1])
         return reshape(x, (x._value.shape[0], -1)) if x._value.ndim != 1 else \
             reshape(x, (x._value.shape[0], 1))
 
@@ -98,6 +108,9 @@ class Flatten(Layer):
         rest = input_shape[1:]
         n = None if any(s is None for s in rest) else int(np.prod(rest)) if rest else 1
         return (input_shape[0], n)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "data_format": self.data_format}
 
 
 class Activation(Layer):
@@ -112,9 +125,37 @@ class Activation(Layer):
         return tuple(input_shape)
 
 
-class ReLU(Activation):
-    def __init__(self, **kwargs):
-        super().__init__("relu", **kwargs)
+class ReLU(Layer):
+    """`K.relu(x, negative_slope, max_value, threshold)`: a rectifier, capped at `max_value`,
+    `negative_slope·(x - threshold)` below `threshold`."""
+
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if max_value is not None and max_value < 0.0:
+            raise ValueError(f"max_value of a ReLU layer cannot be a negative value. "
+                             f"Received: {max_value}")
+        if negative_slope is None or negative_slope < 0.0:
+            raise ValueError(f"negative_slope of a ReLU layer cannot be a negative value. "
+                             f"Received: {negative_slope}")
+        if threshold is None or threshold < 0.0:
+            raise ValueError(f"threshold of a ReLU layer cannot be a negative value. "
+                             f"Received: {threshold}")
+        from .backend import floatx        # (kept as floatx NumPy scalars, as tf-keras)
+        self.max_value = None if max_value is None else np.asarray(max_value, floatx())
+        self.negative_slope = np.asarray(negative_slope, floatx())
+        self.threshold = np.asarray(threshold, floatx())
+
+    def call(self, inputs):
+        from .backend import relu
+        return relu(inputs, alpha=self.negative_slope, max_value=self.max_value,
+                    threshold=self.threshold)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "max_value": self.max_value,
+                "negative_slope": self.negative_slope, "threshold": self.threshold}
 
 
 class Dropout(Layer):
@@ -188,10 +229,9 @@ class Embedding(Layer):
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, input_length=None, sparse=False,
                  **kwargs):
-        super().__init__(**kwargs)
-        refuse_unsupported("Embedding", activity_regularizer=activity_regularizer,
-                           embeddings_constraint=embeddings_constraint)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = _constraints.get(embeddings_constraint)
         if sparse:
             raise ValueError("Embedding: sparse=True is not supported by tapeviz. Fix: "
                              "sparse=False")
@@ -211,7 +251,8 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer)
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def call(self, inputs):

@@ -14,9 +14,10 @@ from ..engine.ops import add
 from ..engine.ops.conv import windowed_output_size
 from ..engine.ops.depthwise import depthwise_conv2d, separable_conv2d
 from . import activations as _activations
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 from .layers_conv import (channels_last, check_channels, check_rank, filters_count, int_tuple,
                           padding_mode, refuse_strided_dilation)
 
@@ -28,11 +29,8 @@ class _DepthwiseBase(Layer):
                  dilation_rate, activation, use_bias, depthwise_initializer, bias_initializer,
                  depthwise_regularizer, bias_regularizer, activity_regularizer,
                  depthwise_constraint, bias_constraint, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         kind = type(self).__name__
-        refuse_unsupported(kind, activity_regularizer=activity_regularizer,
-                           depthwise_constraint=depthwise_constraint,
-                           bias_constraint=bias_constraint)
         self.kernel_size = int_tuple(kernel_size, "kernel_size", kind)
         self.strides = int_tuple(strides, "strides", kind)
         self.dilation_rate = int_tuple(dilation_rate, "dilation_rate", kind)
@@ -51,6 +49,8 @@ class _DepthwiseBase(Layer):
         self.bias_initializer = _initializers.get(bias_initializer)
         self.depthwise_regularizer = _regularizers.get(depthwise_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.depthwise_constraint = _constraints.get(depthwise_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.depthwise_kernel = None
         self.bias = None
 
@@ -65,12 +65,14 @@ class _DepthwiseBase(Layer):
     def _build_depthwise(self, channels):
         self.depthwise_kernel = self.add_weight(
             "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer)
+            initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint)
 
     def _build_bias(self, size):
         if self.use_bias:
             self.bias = self.add_weight("bias", (size,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer)
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
 
     def _input(self, inputs):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
@@ -147,10 +149,10 @@ class SeparableConv2D(_DepthwiseBase):
                          dilation_rate, activation, use_bias, depthwise_initializer,
                          bias_initializer, depthwise_regularizer, bias_regularizer,
                          activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
-        refuse_unsupported("SeparableConv2D", pointwise_constraint=pointwise_constraint)
         self.filters = filters_count(filters, "SeparableConv2D")
         self.pointwise_initializer = _initializers.get(pointwise_initializer)
         self.pointwise_regularizer = _regularizers.get(pointwise_regularizer)
+        self.pointwise_constraint = _constraints.get(pointwise_constraint)
         self.pointwise_kernel = None
 
     def build(self, input_shape):
@@ -158,7 +160,8 @@ class SeparableConv2D(_DepthwiseBase):
         self._build_depthwise(channels)
         self.pointwise_kernel = self.add_weight(
             "pointwise_kernel", (1, 1, channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer)
+            initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer,
+            constraint=self.pointwise_constraint)
         self._build_bias(self.filters)
         self.built = True
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from ..engine.ops import cast, reshape
 from ..engine.ops.normalization import batch_normalization, moments
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 
 _FUSED_EPSILON = 1.001e-5     # the fused kernel's smallest epsilon (Keras raises smaller ones)
 
@@ -44,8 +45,8 @@ class BatchNormalization(Layer):
                  gamma_constraint=None, synchronized=False, fused=None, renorm=False,
                  virtual_batch_size=None, adjustment=None, **kwargs):
         super().__init__(**kwargs)
-        refuse_unsupported("BatchNormalization", beta_constraint=beta_constraint,
-                           gamma_constraint=gamma_constraint)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
         self.beta_regularizer = _regularizers.get(beta_regularizer)
         self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         if synchronized:
@@ -103,10 +104,12 @@ class BatchNormalization(Layer):
         f32 = {"experimental_autocast": False}
         if self.scale:
             self.gamma = self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
-                                         regularizer=self.gamma_regularizer, **f32)
+                                         regularizer=self.gamma_regularizer,
+                                         constraint=self.gamma_constraint, **f32)
         if self.center:
             self.beta = self.add_weight("beta", param_shape, initializer=self.beta_initializer,
-                                        regularizer=self.beta_regularizer, **f32)
+                                        regularizer=self.beta_regularizer,
+                                        constraint=self.beta_constraint, **f32)
         self.moving_mean = self.add_weight("moving_mean", param_shape, trainable=False,
                                            initializer=self.moving_mean_initializer, **f32)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,

@@ -99,3 +99,70 @@ class Rescaling(Layer):
 
     def get_config(self):
         return {**super().get_config(), "scale": self.scale, "offset": self.offset}
+
+
+_ENCODINGS = ("count", "one_hot", "multi_hot")
+
+
+class CategoryEncoding(Layer):
+    """Integer ids in [0, num_tokens) as vectors of length `num_tokens`: `"one_hot"` (one row
+    per id), `"multi_hot"` (one row per sample, 1 where an id occurs) or `"count"` (how often
+    each id occurs, or the sum of `count_weights`). As tf-keras: a rank-1 input is one sample
+    for multi_hot/count and one id per row for one_hot; outputs of rank above 2 are refused."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if num_tokens is None:
+            raise ValueError("num_tokens must be set to use this layer. If the number of tokens "
+                             "is not known beforehand, use the IntegerLookup layer instead.")
+        if num_tokens < 1:
+            raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
+        if output_mode not in _ENCODINGS:
+            raise ValueError(f"Unkown value for `output_mode` argument of layer "
+                             f"CategoryEncoding. Allowed values are: or one of the following "
+                             f"values: {_ENCODINGS}. Received: {output_mode}")
+        if sparse:
+            raise NotImplementedError("CategoryEncoding: sparse=True is not supported by "
+                                      "tapeviz (no SparseTensor). Fix: sparse=False")
+        self.num_tokens, self.output_mode, self.sparse = int(num_tokens), output_mode, False
+
+    def call(self, inputs, count_weights=None):
+        from ..engine.errors import InvalidArgumentError
+        ids = np.asarray(convert_to_tensor(inputs).numpy()).astype(np.int64)
+        if ids.ndim == 0:
+            ids = ids[None]
+        if self.output_mode == "one_hot" and ids.shape[-1] != 1:
+            ids = ids[..., None]
+        if ids.ndim > 2:
+            raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank "
+                             f"is 2. Received output_mode {self.output_mode} and input shape "
+                             f"{tuple(convert_to_tensor(inputs).shape)}, which would result in "
+                             f"output rank {ids.ndim}.")
+        if ids.size and (ids.min() < 0 or ids.max() >= self.num_tokens):
+            raise InvalidArgumentError(
+                f"Input values must be in the range 0 <= values < num_tokens with "
+                f"num_tokens={self.num_tokens} (layer {self.name!r}); got values from "
+                f"{ids.min()} to {ids.max()}. Fix: num_tokens above the largest id",
+                "Assert")
+        rows = ids.reshape(-1, ids.shape[-1])
+        out = np.zeros((len(rows), self.num_tokens), self._dtype.np)
+        weights = None if count_weights is None else np.asarray(
+            convert_to_tensor(count_weights).numpy(), self._dtype.np).reshape(rows.shape)
+        row_index = np.repeat(np.arange(len(rows)), rows.shape[1])
+        if self.output_mode == "count":
+            np.add.at(out, (row_index, rows.ravel()),
+                      1 if weights is None else weights.ravel())
+        else:
+            out[row_index, rows.ravel()] = 1
+        return convert_to_tensor(out if ids.ndim == 2 else out[0])
+
+    def compute_output_shape(self, input_shape):
+        if not input_shape:
+            return (self.num_tokens,)
+        if self.output_mode == "one_hot" and input_shape[-1] != 1:
+            return tuple(input_shape) + (self.num_tokens,)
+        return tuple(input_shape[:-1]) + (self.num_tokens,)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "num_tokens": self.num_tokens,
+                "output_mode": self.output_mode, "sparse": self.sparse}

@@ -26,7 +26,7 @@ from ..engine import nest
 from ..engine.tape import name_scope
 from ..engine.tensor import Tensor, TensorShape
 from . import masking as _masking
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell, _Cell
 
 
@@ -45,9 +45,7 @@ class RNN(Layer):
             raise ValueError(f"Argument `cell` should have a `call` method and a `state_size` "
                              f"attribute. Received: cell={cell!r}. Fix: e.g. "
                              "tf.keras.layers.RNN(tf.keras.layers.LSTMCell(32))")
-        activity = kwargs.pop("activity_regularizer", None)
         super().__init__(**kwargs)
-        refuse_unsupported(type(self).__name__, activity_regularizer=activity)
         if stateful:
             raise NotImplementedError(
                 f"{type(self).__name__}: stateful=True is not supported by tapeviz (the final "

@@ -136,3 +136,32 @@ class RepeatVector(Layer):
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], self.n, input_shape[1])
+
+
+class Permute(Layer):
+    """`Permute(dims)`: the non-batch axes reordered, `dims` counting them from 1 (as Keras:
+    `Permute((2, 1))` swaps the two axes after the batch axis)."""
+
+    def __init__(self, dims, **kwargs):
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
+            raise ValueError(f"Invalid permutation argument `dims` for Permute Layer. The set "
+                             f"of indices in `dims` must be consecutive and start from 1. "
+                             f"Received dims={dims}")
+
+    def call(self, inputs):
+        from ..engine.ops import transpose
+        x = convert_to_tensor(inputs)
+        if x._value.ndim != len(self.dims) + 1:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected ndim={len(self.dims) + 1}, found ndim={x._value.ndim}. "
+                             f"Full shape received: {tuple(x.shape)}. Fix: dims names every "
+                             "axis but the batch axis once")
+        return transpose(x, perm=(0,) + self.dims)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + tuple(input_shape[d] for d in self.dims)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "dims": self.dims}

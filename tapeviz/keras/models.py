@@ -9,10 +9,12 @@ from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, _shape_text
 from .layers import Layer, _accepts, _unique
 from .model_build import build_by_calling
+from .layer_aliases import ModelAliases
+from .model_config_api import ModelConfig, clone_model, model_from_config, model_from_json  # noqa: F401,E501
 from .training import Trainer
 
 
-class Model(Trainer, Layer):
+class Model(ModelConfig, ModelAliases, Trainer, Layer):
     """Subclass and define `call` (layers assigned to attributes are tracked), or give the
     functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 

@@ -51,10 +51,11 @@ class Optimizer:
             raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
                              f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        if weight_decay or use_ema:
-            raise NotImplementedError(f"{self.name}: weight_decay and use_ema are not supported "
-                                      "by tapeviz. Fix: leave them at their defaults (a decay "
-                                      "can be written as a regularizer)")
+        if use_ema:
+            raise NotImplementedError(f"{self.name}: use_ema is not supported by tapeviz. Fix: "
+                                      "leave it False")
+        self.weight_decay = weight_decay
+        self._decay_excluded: tuple = ((), ())      # (variable ids, name parts)
         _process_kwargs(kwargs, self.name, type(self).__name__)
         self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._slots: dict = {}
@@ -82,13 +83,29 @@ class Optimizer:
         lr = lr._value if isinstance(lr, _Operand) else lr
         return np.asarray(lr, dtype=dtype)
 
-    def _slot(self, var, name):
+    # tf-keras's slot variable names: `Adam/m/dense/kernel:0` (the legacy optimizers put the
+    # variable before the slot: `Adam/dense/kernel/m:0`); SGD's momentum is named `m`
+    _slot_path = "{optimizer}/{slot}/{variable}"
+    _slot_labels: dict = {}
+
+    def _slot(self, var, name, scoped=True):
+        """The slot `name` of `var`, made on first use; `scoped=False` (slots made by
+        load_model, outside the optimizer's name scope in tf-keras) leaves out the
+        optimizer's name."""
         key = (var._id, name)
         slot = self._slots.get(key)
         if slot is None:
-            slot = self._slots[key] = Variable(np.zeros_like(var._value), trainable=False,
-                                               name=f"{self.name}/{var._name}/{name}")
+            path = self._slot_path.format(optimizer=self.name, variable=var._name,
+                                          slot=self._slot_labels.get(name, name))
+            if not scoped:
+                path = path.split("/", 1)[1]
+            slot = self._slots[key] = Variable(self._slot_start(var, name), trainable=False,
+                                               name=path)
         return slot
+
+    def _slot_start(self, var, name):
+        """A new slot's value: zeros (Adagrad's accumulator starts elsewhere)."""
+        return np.zeros_like(var._value)
 
     def apply_gradients(self, grads_and_vars, name=None):
         """Apply one update per (gradient, variable) pair; None gradients are skipped with a
@@ -126,6 +143,11 @@ class Optimizer:
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             updates.append((v, g))
+        if self.weight_decay:                 # as Keras: before the updates, at this step's rate
+            for v, _ in updates:
+                if not _excluded(self._decay_excluded, v):
+                    decay = np.asarray(self.weight_decay, v._value.dtype)
+                    v.assign_sub(Tensor(v._value * decay * self._lr(v._value.dtype)))
         for v, g in self._clipped(updates):
             dtype = v._value.dtype
             lr = lrs.get(dtype)
@@ -183,13 +205,25 @@ class Optimizer:
         grads = tape.gradient(value, list(var_list))
         return self.apply_gradients(zip(grads, var_list))
 
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables (or those whose name contains one of `var_names`) left undecayed."""
+        self._decay_excluded = (tuple(id(v) for v in var_list or ()), tuple(var_names or ()))
+
     def _update(self, var, g, lr):
         """Update ``var`` by its gradient ``g`` (a NumPy array of its dtype) at learning rate
         ``lr`` (a NumPy scalar of that dtype)."""
         raise NotImplementedError
 
     def variables(self) -> list:
-        return [self.iterations] + list(self._slots.values())
+        """The iteration count, then the slots in tf-keras's order where it is known
+        (RMSprop: every velocity, then every momentum, then every average gradient)."""
+        from .saving_weights import slot_order
+        return [self.iterations] + slot_order(self)
+
+
+def _excluded(excluded, variable) -> bool:
+    ids, names = excluded
+    return id(variable) in ids or any(part in variable.name for part in names)
 
 
 def _process_kwargs(kwargs, name, cls):
@@ -240,6 +274,8 @@ def _set(var, value):
 
 
 class SGD(Optimizer):
+    _slot_labels = {"momentum": "m"}
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(learning_rate, name, **kwargs)
         self.momentum = _number(momentum, "momentum", self.name, 0.9, 0, 1)
@@ -329,8 +365,10 @@ class RMSprop(Optimizer):
 # tf-keras's Nadam is long enough (its u-product inside a compiled fit) for a module of its own
 from .optimizers_nadam import Nadam  # noqa: E402
 from .optimizers_adagrad import Adagrad  # noqa: E402
+from .optimizers_adamax import Adamax, AdamW  # noqa: E402
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam, "adagrad": Adagrad}
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam, "adagrad": Adagrad,
+            "adamax": Adamax, "adamw": AdamW}
 
 
 def get(identifier):

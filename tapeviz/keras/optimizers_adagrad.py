@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.tensor import Variable
 from .optimizers import Optimizer, Tensor, _number, _set
 
 
@@ -23,14 +22,9 @@ class Adagrad(Optimizer):
             initial_accumulator_value, "initial_accumulator_value", self.name, 0.1)
         self.epsilon = _number(epsilon, "epsilon", self.name, 1e-7)
 
-    def _slot(self, var, name):
+    def _slot_start(self, var, name):
         # (the accumulator starts at initial_accumulator_value, not at zero as other slots)
-        key = (var._id, name)
-        if name == "accumulator" and key not in self._slots:
-            start = np.full_like(var._value, self.initial_accumulator_value)
-            self._slots[key] = Variable(start, trainable=False,
-                                        name=f"{self.name}/{var._name}/{name}")
-        return super()._slot(var, name)
+        return np.full_like(var._value, self.initial_accumulator_value)
 
     def _update(self, var, g, lr):
         dtype = var._value.dtype

@@ -13,6 +13,8 @@ from . import optimizers_adagrad as _optimizers_adagrad
 def _legacy(base):
     class Legacy(base):
         __doc__ = f"{base.__name__} taking `lr=` and `decay=` (Keras's legacy optimizer)."
+        _slot_path = "{optimizer}/{variable}/{slot}"
+        _slot_labels: dict = {}
 
         def __init__(self, *args, lr=None, decay=0.0, **kwargs):
             if lr is not None:

@@ -18,9 +18,10 @@ import numpy as np
 from ..engine import dtypes as _dt
 from ..engine.ops import makers as _makers
 from . import activations as _activations
+from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .layers_base import Layer, _float_input, refuse_unsupported
+from .layers_base import Layer, _float_input
 
 
 class Orthogonal(_initializers.RandomInitializer):
@@ -64,9 +65,6 @@ class _Cell(Layer):
         kind = type(self).__name__
         kwargs.pop("implementation", None)          # (Keras picks it from recurrent_dropout)
         super().__init__(**kwargs)
-        refuse_unsupported(kind, kernel_constraint=kernel_constraint,
-                           recurrent_constraint=recurrent_constraint,
-                           bias_constraint=bias_constraint)
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"{kind}: Received an invalid value for argument `units`, expected "
                              f"a positive integer, got {units!r}. Fix: e.g. {kind}(32)")
@@ -80,6 +78,9 @@ class _Cell(Layer):
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.recurrent_constraint = _constraints.get(recurrent_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.dropout = _rate(dropout, "dropout", kind)
         self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", kind)
         # Keras's `implementation=1` when there is recurrent dropout: one mask per gate
@@ -103,12 +104,15 @@ class _Cell(Layer):
         width = self.gates * self.units
         self.kernel = self.add_weight("kernel", (int(input_shape[-1]), width),
                                       initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
                                                 initializer=self.recurrent_initializer,
-                                                regularizer=self.recurrent_regularizer)
+                                                regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint)
         self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init(),
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def get_initial_state(self, inputs=None, batch_size=None, dtype=None):

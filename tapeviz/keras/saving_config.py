@@ -123,6 +123,14 @@ def serialize_value(key, value, layer=None):
         "(model.save_weights)")
 
 
+def json_default(value):
+    """NumPy values left in a layer's config (ReLU's floatx scalars) as JSON data, as
+    tf-keras's JSON encoder writes them."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def serialize_layer(layer) -> dict:
     from .functional import InputLayer
     from .layers import Layer

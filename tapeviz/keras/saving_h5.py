@@ -137,9 +137,10 @@ def save_model(model, path, model_config: dict, training_config):
     with open_file(path, "w") as f:
         f.attrs["backend"] = "tensorflow"
         f.attrs["keras_version"] = KERAS_VERSION
-        f.attrs["model_config"] = json.dumps(model_config)
+        from .saving_config import json_default
+        f.attrs["model_config"] = json.dumps(model_config, default=json_default)
         if training_config is not None:
-            f.attrs["training_config"] = json.dumps(training_config)
+            f.attrs["training_config"] = json.dumps(training_config, default=json_default)
         write_weights_group(f.create_group("model_weights"), model)
         optimizer = getattr(model, "optimizer", None)
         if optimizer is not None and getattr(model, "_is_compiled", False):

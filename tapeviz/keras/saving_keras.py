@@ -21,7 +21,7 @@ import os
 import zipfile
 
 from . import saving_h5, saving_models, saving_weights
-from .saving_config import Lookup
+from .saving_config import Lookup, json_default
 
 MARKER = "tapeviz_saved_model.json"
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
@@ -32,7 +32,7 @@ def _config_json(model) -> str:
     compiled = saving_models.compile_config(model)
     if compiled is not None:
         config["compile_config"] = compiled
-    return json.dumps(config)
+    return json.dumps(config, default=json_default)
 
 
 def _metadata_json() -> str:

@@ -239,7 +239,7 @@ def compile_config(model):
 
 #: tf-keras's optimizer config entries that change no numbers (the `ema_` ones without
 #: `use_ema`), dropped; and those dropped at their neutral value, else left for the optimizer
-#: to refuse (tapeviz imitates no weight decay or moving average)
+#: to refuse (tapeviz imitates no moving average)
 _OPTIMIZER_IGNORED = ("is_legacy_optimizer", "jit_compile", "ema_momentum",
                       "ema_overwrite_frequency")
 _OPTIMIZER_NEUTRAL = ("use_ema", "weight_decay")

@@ -111,21 +111,42 @@ def _slot_groups(optimizer):
     every variable in turn (Adam: m and v of each variable, then amsgrad's v-hats; RMSprop:
     every velocity, then every momentum, then every average gradient); None: not known."""
     kind = type(optimizer).__name__
-    if kind in ("Adam", "Nadam"):
+    if kind in ("Adam", "Nadam", "AdamW"):
         return [["m", "v"]] + ([["vhat"]] if getattr(optimizer, "amsgrad", False) else [])
     if kind == "RMSprop":
         return [["velocity"]] + ([["momentum"]] if optimizer.momentum > 0 else []) + \
             ([["average_gradient"]] if optimizer.centered else [])
     if kind == "SGD":
         return [["momentum"]] if optimizer.momentum > 0 else []
+    if kind == "Adagrad":
+        return [["accumulator"]]
+    if kind == "Adamax":
+        return [["m", "u"]]
     return None
+
+
+def slot_order(optimizer) -> list:
+    """An optimizer's slots made so far, in tf-keras's order where it is known (grouped as
+    `_slot_groups` says, the variables in the order of their first update)."""
+    groups = _slot_groups(optimizer)
+    slots = optimizer._slots
+    if groups is None:
+        return list(slots.values())
+    variables = list(dict.fromkeys(var_id for var_id, _ in slots))
+    place = {name: (i, j) for i, group in enumerate(groups) for j, name in enumerate(group)}
+
+    def key(k):
+        group, within = place.get(k[1], (len(groups), 0))
+        return group, variables.index(k[0]), within
+    keys = sorted(slots, key=key)
+    return [slots[k] for k in keys]
 
 
 def _slots_in_order(optimizer, variables, make=False) -> list:
     groups = _slot_groups(optimizer) or []
     keys = [(var, name) for group in groups for var in variables for name in group]
     if make:
-        return [optimizer._slot(var, name) for var, name in keys]
+        return [optimizer._slot(var, name, scoped=False) for var, name in keys]
     return [optimizer._slots.get((var._id, name)) for var, name in keys]
 
 

@@ -8,6 +8,7 @@ or `x`.
 """
 from __future__ import annotations
 
+import collections.abc
 import math
 
 import numpy as np
@@ -64,6 +65,9 @@ def _is_plain(values) -> bool:
         for v in values)
 
 
+_END = object()
+
+
 class Batches:
     """The batches of one epoch, from arrays or from a `tv.data.Dataset`."""
 
@@ -72,6 +76,12 @@ class Batches:
         self.dataset = x if isinstance(x, Dataset) else None
         if isinstance(x, Sequence):
             self.dataset = SequenceFeed(x, y, sample_weight, shuffle)
+        if isinstance(x, collections.abc.Iterator):   # a Python generator of batches
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using python generator "
+                                 "as input. Fix: yield (x, y) pairs from the generator")
+            self.dataset, self.shuffle, self.limit, self.steps = x, False, steps, steps
+            return
         self.shuffle, self.limit = shuffle, steps
         if self.dataset is not None:
             if y is not None:
@@ -108,9 +118,13 @@ class Batches:
 
     def epoch(self):
         if self.dataset is not None:
-            for i, element in enumerate(self.dataset):
-                if self.limit is not None and i >= self.limit:
+            # (checked before drawing: a generator goes on where the last epoch stopped)
+            source, drawn = iter(self.dataset), 0
+            while self.limit is None or drawn < self.limit:
+                element = next(source, _END)
+                if element is _END:
                     return
+                drawn += 1
                 yield element
             return
         if self.limit is None:

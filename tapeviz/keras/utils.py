@@ -39,3 +39,11 @@ def set_random_seed(seed):
 
 
 from .data_sequence import Sequence  # noqa: E402,F401  (keras.utils.Sequence)
+
+
+def normalize(x, axis=-1, order=2):
+    """`x` divided by its `order`-norm along `axis` (a zero norm left as 1), as NumPy."""
+    x = np.asarray(x.numpy() if hasattr(x, "numpy") else x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)
