@@ -150,11 +150,6 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
         from .saving_keras import save_model
         save_model(self, filepath, overwrite, save_format)
 
-    def to_json(self, **kwargs) -> str:
-        """The architecture as JSON, as tf-keras writes it (`models.model_from_json` reads it)."""
-        from .saving_api import to_json
-        return to_json(self, **kwargs)
-
     def get_layer(self, name=None, index=None):
         """A layer by name or by position."""
         layers = self.layers
@@ -379,15 +374,3 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
 
 def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     model.save(filepath, overwrite, save_format)
-
-
-def model_from_json(json_string, custom_objects=None):
-    """A model, with fresh weights, from what `Model.to_json` wrote."""
-    from .saving_api import model_from_json as load
-    return load(json_string, custom_objects)
-
-
-def model_from_config(config, custom_objects=None):
-    """A model, with fresh weights, from `{"class_name", "config"}`."""
-    from .saving_models import model_from_config as load
-    return load(config, custom_objects)

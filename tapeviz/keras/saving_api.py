@@ -67,24 +67,3 @@ def _make_parent(path):
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)
-
-
-def to_json(model, **kwargs) -> str:
-    """`model.to_json()`: the model's architecture (no weights) as tf-keras writes it:
-    `{"class_name", "config", "keras_version", "backend"}`; `kwargs` go to `json.dumps`."""
-    import json
-
-    from . import saving_h5, saving_models
-    spec = saving_models.model_config(model)
-    return json.dumps({"class_name": spec["class_name"], "config": spec["config"],
-                       "keras_version": saving_h5.KERAS_VERSION, "backend": "tensorflow"},
-                      **kwargs)
-
-
-def model_from_json(json_string, custom_objects=None):
-    """The model (fresh weights) that `to_json` (tapeviz's or TensorFlow's) describes."""
-    import json
-
-    from . import saving_models
-    # (text that is not JSON raises json's JSONDecodeError, as in tf-keras)
-    return saving_models.model_from_config(json.loads(json_string), custom_objects)
