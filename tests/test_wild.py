@@ -41,22 +41,18 @@ import golden_format  # noqa: E402
 # Long training runs accumulate float32 rounding differences step by step.
 RTOL, ATOL = 2e-3, 1e-5
 
-#: program -> the missing feature it needs
-NEEDS: dict = {}
+#: program (of the corpus or a trial) -> the missing feature it needs
+NEEDS = {"timsainb_gan": "tf.compat.v1 (TensorFlow 1's API: tf.compat.v1.losses)"}
 
 
-def _not_imitated():
-    """trial program -> what it needs that README lists as not imitated."""
-    out = {}
-    for trial in TRIALS:
-        path = os.path.join(trial, "not_imitated.json")
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                out.update(json.load(f))
-    return out
+sys.path.insert(0, WILD)
+import trial_notes  # noqa: E402
 
-
-NOT_IMITATED = _not_imitated()
+#: trial program -> what it needs that README lists as not imitated
+NOT_IMITATED = {k: v for t in TRIALS for k, v in trial_notes.not_imitated(t).items()}
+#: trial program -> the answers TensorFlow itself changes under a last-digit perturbation
+FLOAT_SENSITIVE = {k: v["answers"] for t in TRIALS
+                   for k, v in trial_notes.float_sensitive(t).items()}
 
 
 def _name(path):
@@ -96,8 +92,8 @@ def test_corpus_has_thirty_programs_with_sources():
 
 
 def test_needs_names_only_programs_of_the_corpus():
-    assert set(NEEDS) <= {_name(p) for p in PROGRAMS}
-    assert set(NOT_IMITATED) <= {_name(p) for p in TRIAL_PROGRAMS}
+    assert set(NEEDS) <= {_name(p) for p in PROGRAMS + TRIAL_PROGRAMS}
+    assert set(NOT_IMITATED) | set(FLOAT_SENSITIVE) <= {_name(p) for p in TRIAL_PROGRAMS}
     assert len(TRIAL_PROGRAMS) >= 25
 
 
@@ -135,8 +131,11 @@ def _run_under_tapeviz(program, tmp_path):
 
 @pytest.mark.parametrize("program", _params())
 def test_wild_program_matches_tensorflow(program, tmp_path):
-    expected = _answers(program)
+    recorded = _answers(program)
     answers = _run_under_tapeviz(program, tmp_path)
+    expected, answers, missing = trial_notes.without_sensitive(
+        recorded, answers, FLOAT_SENSITIVE.get(_name(program), []))
+    assert not missing, "float-sensitive answers no longer reported: %s" % missing
     mismatches = golden_format.compare(expected, answers, rtol=RTOL, atol=ATOL)
     assert not mismatches, "%d answers differ from TensorFlow %s:\n  %s" % (
-        len(mismatches), expected.get("tensorflow_version"), "\n  ".join(mismatches))
+        len(mismatches), recorded.get("tensorflow_version"), "\n  ".join(mismatches))
