@@ -202,7 +202,7 @@ def _record(state, op, node, inputs, outputs):
             for o in outputs:
                 if o._value.dtype.kind == "f":
                     ids.add(o._id)
-        recorded = (tape._id,) if recorded is None else recorded + (tape._id,)
+        recorded = tape._only if recorded is None else recorded + (tape._id,)
     if recorded is not None:
         node.tapes = recorded
         scopes = state.scopes
