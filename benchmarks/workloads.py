@@ -21,14 +21,18 @@ import timing  # noqa: E402
 SIZES = (784, 256, 256, 10)
 BATCH = 256
 LR = 0.1
+#: W3's Python with almost no arithmetic (an 8-8-8-4 MLP on a batch of 4): for instruction
+#: counts of what an op costs the interpreter (`benchmarks/instructions.py "tapeviz W3
+#: small"`), which the full step's matmuls drown
+SMALL_SIZES, SMALL_BATCH = (8, 8, 8, 4), 4
 
 
-def mlp_data(seed=0):
+def mlp_data(seed=0, sizes=SIZES, batch=BATCH):
     rng = np.random.default_rng(seed)
-    x = rng.normal(size=(BATCH, SIZES[0])).astype(np.float32)
-    labels = rng.integers(0, SIZES[-1], size=BATCH).astype(np.int32)
+    x = rng.normal(size=(batch, sizes[0])).astype(np.float32)
+    labels = rng.integers(0, sizes[-1], size=batch).astype(np.int32)
     params = []
-    for n_in, n_out in zip(SIZES[:-1], SIZES[1:]):
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
         limit = np.sqrt(6 / (n_in + n_out))
         params.append(rng.uniform(-limit, limit, size=(n_in, n_out)).astype(np.float32))
         params.append(np.zeros(n_out, np.float32))
@@ -41,8 +45,8 @@ def with_check(step, params):
     return step
 
 
-def tapeviz_mlp(persistent=False):
-    x_np, labels_np, params_np = mlp_data()
+def tapeviz_mlp(persistent=False, sizes=SIZES, batch=BATCH):
+    x_np, labels_np, params_np = mlp_data(sizes=sizes, batch=batch)
     x, labels = tv.constant(x_np), tv.constant(labels_np)
     params = [tv.Variable(p, name=n) for p, n in zip(params_np, ["w1", "b1", "w2", "b2", "w3",
                                                                   "b3"])]
@@ -57,8 +61,8 @@ def tapeviz_mlp(persistent=False):
     return with_check(step, params)
 
 
-def numpy_mlp():
-    x, labels, params = mlp_data()
+def numpy_mlp(sizes=SIZES, batch=BATCH):
+    x, labels, params = mlp_data(sizes=sizes, batch=batch)
     lr = np.float32(LR)
 
     def step():
@@ -271,14 +275,15 @@ def with_events(factory, kinds=None):
 
 
 class Recorded:
-    """Record all of this process's events to a temporary file until ``close``."""
+    """Record all of this process's events to a temporary file until ``close``: every event,
+    or with ``full=False`` the default (flight) policy's."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, full=True):
         import tempfile
         from tapeviz.recording import record
         self.fn = fn
         self.dir = tempfile.TemporaryDirectory(prefix="tapeviz-bench-")
-        self.recording = record(os.path.join(self.dir.name, "bench.tvz"), full=True)
+        self.recording = record(os.path.join(self.dir.name, "bench.tvz"), full=full)
 
     def __call__(self):
         return self.fn()
@@ -288,10 +293,10 @@ class Recorded:
         self.dir.cleanup()
 
 
-def with_recording(factory):
+def with_recording(factory, full=True):
     def make():
         import atexit
-        recorded = Recorded(factory())     # on for the worker's whole life
+        recorded = Recorded(factory(), full)     # on for the worker's whole life
         atexit.register(recorded.close)
         return recorded
     return make
@@ -318,6 +323,13 @@ FACTORIES = {
     "tapeviz W1 events": with_events(tapeviz_chain),
     "tapeviz W1 gradient events": with_events(tapeviz_chain, GRADIENT_KINDS),
     "tapeviz W3 recording": with_recording(tapeviz_mlp),
+    "tapeviz W3 flight": with_recording(tapeviz_mlp, full=False),
+    "tapeviz W3 small": lambda: tapeviz_mlp(sizes=SMALL_SIZES, batch=SMALL_BATCH),
+    "numpy W3 small": lambda: numpy_mlp(sizes=SMALL_SIZES, batch=SMALL_BATCH),
+    "tapeviz W3 small events": with_events(
+        lambda: tapeviz_mlp(sizes=SMALL_SIZES, batch=SMALL_BATCH)),
+    "tapeviz W3 small flight": with_recording(
+        lambda: tapeviz_mlp(sizes=SMALL_SIZES, batch=SMALL_BATCH), full=False),
     "tapeviz W4": tapeviz_w4,
     "numpy W4": numpy_w4,
     **cnn_workloads.FACTORIES,

@@ -11,10 +11,8 @@ from .node import Node, watched_site
 from .refs import _assigned_payload
 from .call_site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
-from .tensor import Tensor, Variable, _Operand, _ids
+from .tensor import Tensor, Variable, _Operand
 from .threadstate import here, tapes
-
-_next_id = _ids.__next__
 
 
 def _kind_of(value) -> str:
@@ -78,7 +76,7 @@ def _assign(var: Variable, value, method: str):
     else:
         result = _combined(var, new._value, method)
     site = watched_site(2)   # (read only if a tape may be cut by this assign, or by events)
-    _commit(var, result, method, new._node, new._id, site)
+    _commit(var, result, method, new, site)
     for tape in tapes(here().open):
         tape._assigns.append((var._id, new._id, method, var._node))
     if _events.ACTIVE:
@@ -114,12 +112,11 @@ def _combined(var: Variable, delta, method: str, out=None):
 def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool:
     """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when no
     tape is open in this thread (none could read it) and ``delta`` has the variable's dtype.
-    Then it does what `_assign` does, less what nothing reads: no Tensor around ``delta``
-    (its id is still drawn: later ids are the same) and no leaf node for it (the
-    assignment's node has None there, as for a Python value; a constant's leaf is on no
+    Then it does what `_assign` does, less what nothing reads: no leaf node for ``delta``
+    (the assignment's node has None there, as for a Python value; a constant's leaf is on no
     gradient path, so explanations never name it). Someone listening gets the same
-    `variable_assigned` event (its value made a tensor only if the payload is built).
-    Otherwise it changes nothing and returns False: the caller assigns the usual way.
+    `variable_assigned` event. Otherwise it changes nothing and returns False: the caller
+    assigns the usual way.
 
     ``spare``: ``delta`` is an array the caller made for this update and keeps nowhere. When
     no one listens (no event holds it either), the new value is written into it: the update
@@ -127,28 +124,29 @@ def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool
     (a fresh array for an MLP's first layer misses the cache on every line it writes)."""
     if here().open or delta.dtype is not var._value.dtype:
         return False
-    new_id = _next_id()
+    new = Tensor(delta)    # (drawn before the update, as `_assign` draws its value's id)
     site = watched_site(2)      # (None, with no walk, unless someone listens)
     listening = _events.ACTIVE     # (read once: its event must get ``delta`` unwritten)
     reuse = spare and not listening and type(delta) is np.ndarray
     result = _combined(var, delta, method, delta if reuse else None)
-    _commit(var, result, method, None, new_id, site)
+    _commit(var, result, method, new, site)
     if listening:
         _events.emit_deferred(_events.VariableAssigned, quiet_assigned_payload, var, result,
-                              var._node, method, new_id, delta, site,
+                              var._node, method, new, delta, site,
                               _events.config["value_limit"])
     return True
 
 
-def quiet_assigned_payload(var, value, node, method, new_id, delta, site, limit):
-    """The payload `_assign` would give, the value a constant of id ``new_id``."""
-    return _assigned_payload(var, value, node, method, Tensor(delta, None, new_id), delta,
-                             None, site, limit)
+def quiet_assigned_payload(var, value, node, method, new, delta, site, limit):
+    """The payload `_assign` would give (its own function: a flight recording counts the
+    update ``delta`` as memory it holds, see recording/flight_memory.py)."""
+    return _assigned_payload(var, value, node, method, new, delta, None, site, limit)
 
 
-def _commit(var: Variable, result, method: str, parent, in_id: int, site) -> None:
-    """The variable takes its new value, and its lineage the assignment's node."""
-    var._node = Node(method, (var._node, parent), (var._id, in_id), site,
+def _commit(var: Variable, result, method: str, value: Tensor, site) -> None:
+    """The variable takes its new value, and its lineage the assignment's node (whose inputs
+    are the variable and ``value``, the tensor assigned, added or subtracted)."""
+    var._node = Node(method, (var, value), site,
                      {"name": var._name, "trainable": var.trainable, "made_at": var._site})
     var._value = result
     if var._id in NONFINITE_GRADIENT:     # (rare: this variable had a NaN/Inf gradient)

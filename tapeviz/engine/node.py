@@ -21,13 +21,23 @@ class Node:
     __slots__ = ("id", "op", "parents", "in_ids", "out_ids", "site", "attrs", "depth",
                  "tapes", "scope", "__weakref__")
 
-    def __init__(self, op, parents, in_ids, site, attrs):
+    def __init__(self, op, inputs, site, attrs):
+        """The node of a call of `op` on `inputs` (tensors, or anything with the `_id` and
+        `_node` of one: its lineage is read, it is not kept)."""
         global _last_node_id
         # (no call between the read and the write: the GIL cannot switch threads there)
         self.id = _last_node_id = _last_node_id + 1
         self.op = op
-        self.parents = parents
-        self.in_ids = in_ids
+        # (spelled out for one and two inputs, nearly every op: `tuple(map(...))` costs more)
+        if len(inputs) == 2:
+            a, b = inputs
+            parents, self.in_ids = (a._node, b._node), (a._id, b._id)
+        elif len(inputs) == 1:
+            a, = inputs
+            parents, self.in_ids = (a._node,), (a._id,)
+        else:
+            parents = tuple([t._node for t in inputs])
+            self.in_ids = tuple([t._id for t in inputs])
         self.out_ids = ()
         self.site = site
         self.attrs = attrs
@@ -36,8 +46,9 @@ class Node:
             if p is not None and p.depth >= depth:
                 depth = p.depth + 1
         if depth > MAX_LINEAGE_DEPTH:
-            self.parents = ()
+            parents = ()
             depth = 0
+        self.parents = parents
         self.depth = depth
         self.tapes = ()     # ids of the tapes that recorded this call
 
@@ -59,7 +70,7 @@ _WALK = object()   # leaf_node's default: take the user's source line
 def leaf_node(kind: str, site=_WALK) -> Node | None:
     """The lineage of a tensor that no op produced: a constant, a variable, a NumPy result.
     ``site``: its source line, None for none; by default the user's line is taken."""
-    return Node(kind, (), (), user_site(2) if site is _WALK else site, None)
+    return Node(kind, (), user_site(2) if site is _WALK else site, None)
 
 
 def mark_copy(node: Node, copied) -> None:

@@ -130,7 +130,7 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
     4. tell: an `op_recorded` event, when someone listens (`op_event`)
     """
     state = _local.state
-    values, parents, in_ids = _unpack(inputs)
+    values = _values_of(inputs)
     # (already quiet inside a backward pass, or in a kernel that runs ops of its own)
     run = call if _NUMPY_ERRSTATE.get() is _IGNORE_ALL else state.quiet_run
     try:   # (`**attrs` copies even an empty dict, and most ops have no attributes)
@@ -145,38 +145,34 @@ def apply(op: Op, inputs: tuple, attrs: dict = _EMPTY):
         node = None
     else:
         # (the walk starts at the op function's caller: the op function is tapeviz's own)
-        node = Node(op, parents, in_ids, user_site(3), attrs)
+        node = Node(op, inputs, user_site(3), attrs)
     if op.n_out == 1:
         y = Tensor(out if isinstance(out, _ARRAYS) else np.asarray(out), node)
         outputs = (y,)
-        out_ids = (y._id,)
     else:
-        outputs = tuple([Tensor(a if isinstance(a, _ARRAYS) else np.asarray(a), node)
-                         for a in out])
-        out_ids = tuple(map(_id_of, outputs))
+        y = outputs = tuple([Tensor(a if isinstance(a, _ARRAYS) else np.asarray(a), node)
+                             for a in out])
     if node is not None:
-        node.out_ids = out_ids
+        node.out_ids = (y._id,) if op.n_out == 1 else tuple(map(_id_of, outputs))
         if state.recording:
             _record(state, op, node, inputs, outputs)
         if _events.OP_EVENTS:
             op_event(op, node, inputs, outputs)
-    return outputs[0] if op.n_out == 1 else outputs
+    return y
 
 
-_value_of, _node_of, _id_of = attrgetter("_value"), attrgetter("_node"), attrgetter("_id")
+_id_of = attrgetter("_id")
 
 
-def _unpack(inputs):
-    """The values, parent nodes and ids of an op's input tensors. (Spelled out for one and two
-    inputs, nearly every op: there `tuple(map(...))` costs three times as much.)"""
+def _values_of(inputs) -> tuple:
+    """The values of an op's input tensors. (Spelled out for one and two inputs, nearly every
+    op: there `tuple(map(...))` costs three times as much.)"""
     if len(inputs) == 2:
         a, b = inputs
-        return (a._value, b._value), (a._node, b._node), (a._id, b._id)
+        return a._value, b._value
     if len(inputs) == 1:
-        a, = inputs
-        return (a._value,), (a._node,), (a._id,)
-    return (tuple(map(_value_of, inputs)), tuple(map(_node_of, inputs)),
-            tuple(map(_id_of, inputs)))
+        return inputs[0]._value,
+    return tuple([t._value for t in inputs])
 
 
 #: what a kernel returns (a Python number or list it returns is made an array); NumPy scalars
@@ -206,7 +202,7 @@ def _record(state, op, node, inputs, outputs):
             for o in outputs:
                 if o._value.dtype.kind == "f":
                     ids.add(o._id)
-        recorded = (tape._id,) if recorded is None else recorded + (tape._id,)
+        recorded = tape._only if recorded is None else recorded + (tape._id,)
     if recorded is not None:
         node.tapes = recorded
         scopes = state.scopes

@@ -60,6 +60,7 @@ class GradientTape:
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._id = next(_tape_ids)
+        self._only = (self._id,)    # the `tapes` of a node this tape alone recorded (shared)
         self._persistent = bool(persistent)
         self._watch_accessed = bool(watch_accessed_variables)
         self._init_records()

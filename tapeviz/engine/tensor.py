@@ -310,7 +310,7 @@ class Variable(_Operand):
                              f"shape {tuple(value.shape)}). Fix: e.g. name=\"w\"")
         self._value = value
         self._id = next(_ids)
-        self._node = Node("Variable", (), (), user_site(2), None)
+        self._node = Node("Variable", (), user_site(2), None)
         self._site = self._node.site     # where it was created, kept across assigns
         # as TensorFlow: a variable made inside name scopes is named under them ('outer/w')
         scope = current_scope()
