@@ -35,7 +35,7 @@ from dashboard import ARGS, CHROMIUM, FLOOR_APP, record, serve, socket_port, sto
 
 BARE_APP = """\
 import panel as pn
-from tapeviz.ui.compat import skip_mathjax, skip_webgl
+from tapeviz.private_apis import skip_mathjax, skip_webgl
 skip_mathjax(); skip_webgl()
 from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
@@ -46,7 +46,7 @@ pn.pane.Bokeh(fig, sizing_mode="stretch_width").servable()
 """
 EMPTY_APP = """\
 import panel as pn
-from tapeviz.ui.compat import skip_mathjax, skip_webgl
+from tapeviz.private_apis import skip_mathjax, skip_webgl
 skip_mathjax(); skip_webgl()
 pn.extension()
 pn.pane.Str("empty").servable()

@@ -84,7 +84,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
     from .ui.serve.app import make_app
     from .ui.serve.stop_request import StopRequest
     from .ui.serve.warm_session import warm_first_session
-    from .compat import close_component_route
+    from .private_apis import close_component_route
 
     if not follow and not os.path.exists(path):
         _fail(f"tapeviz: no such recording: {os.path.abspath(path)}")

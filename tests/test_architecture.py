@@ -117,9 +117,9 @@ def _private_imports(path):
             yield absolute
 
 
-def test_private_apis_of_dependencies_are_reached_only_through_compat():
+def test_private_apis_of_dependencies_are_reached_only_through_private_apis():
     offenders = [(str(p.relative_to(PKG)), mod) for p in PKG.rglob("*.py")
-                 if p != PKG / "compat.py" for mod in _private_imports(p)]
+                 if p != PKG / "private_apis.py" for mod in _private_imports(p)]
     assert offenders == []
 
 

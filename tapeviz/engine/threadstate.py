@@ -20,10 +20,10 @@ import operator
 import threading
 
 # NaN and Inf are results to explain, not warnings to print (TensorFlow prints nothing): ops
-# run their kernels inside a context whose NumPy error state is "ignore" (compat.py, 8). A
+# run their kernels inside a context whose NumPy error state is "ignore" (private_apis.py, 8). A
 # context can be entered by one thread at a time: each thread has its own
 # (`ThreadState.quiet_run`).
-from ..compat import IGNORE_ALL as _IGNORE_ALL, NUMPY_ERRSTATE as _NUMPY_ERRSTATE
+from ..private_apis import IGNORE_ALL as _IGNORE_ALL, NUMPY_ERRSTATE as _NUMPY_ERRSTATE
 
 #: `call(f, *args)` is `f(*args)`: how a kernel runs when the quiet context is already entered
 call = getattr(operator, "call", lambda f, *args, **kwargs: f(*args, **kwargs))

@@ -16,7 +16,7 @@ from functools import partial
 
 import panel as pn
 
-from ...compat import skip_mathjax, skip_webgl
+from ...private_apis import skip_mathjax, skip_webgl
 from ..graph.plot import GraphView
 from ..store.store import Store
 from .backward_player import BackwardPlayer

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...compat import escape_title_when_served
+from ...private_apis import escape_title_when_served
 from .demo_runner import LiveLesson
 
 DEMO_GLOB = "[0-9][0-9]_*.py"
@@ -238,7 +238,7 @@ def index_page(demos_dir: str | os.PathLike | None = None):
     ``./<stem>``."""
     import panel as pn
 
-    from ...compat import skip_mathjax, skip_webgl
+    from ...private_apis import skip_mathjax, skip_webgl
     skip_mathjax()
     skip_webgl()
     demos_dir = find_demos_dir(demos_dir)
@@ -276,10 +276,10 @@ run_panel_serve()
 
 def run_panel_serve() -> None:
     """Panel's ``serve`` command on ``sys.argv[1:]``, in this process, with Panel's component
-    route closed first (:func:`.compat.close_component_route`)."""
+    route closed first (:func:`.private_apis.close_component_route`)."""
     from panel.command import main as panel_main
 
-    from ...compat import close_component_route
+    from ...private_apis import close_component_route
     close_component_route()
     sys.argv[0] = "panel"
     panel_main()

@@ -20,7 +20,7 @@ from bokeh.models import (BoxZoomTool, CDSView, ColumnDataSource, CustomJS, Grou
 from bokeh.plotting import figure
 
 from . import dot_layout as _layout
-from ...compat import hold_sending_last
+from ...private_apis import hold_sending_last
 from .columns import (CLUSTER_FIELDS, DASHED, EDGE_FIELDS, FILL, FLAG_COLORS, FONTS,
                       cluster_columns, edge_columns, empty_node_columns, node_columns)
 from .plot_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS

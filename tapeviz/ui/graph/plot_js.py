@@ -1,7 +1,7 @@
 """The graph view's scripts, run in the browser where the plot's real size is known (see
 :class:`tapeviz.ui.graph.plot.GraphView`): fitting the view to the graph, showing labels only when
 they can be read, centring on a found node, and scrolling the page to the graph."""
-from ...compat import KEEP_VIEW_JS, PLOT_ELEMENT_JS
+from ...private_apis import KEEP_VIEW_JS, PLOT_ELEMENT_JS
 
 FIT_JS = """
 // a new graph, or the Fit button; not a column of the same graph changing (the backward

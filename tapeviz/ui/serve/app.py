@@ -11,7 +11,7 @@ what they read (a finished recording's store, a followed one's feed).
 Served this way, Panel's command line is in charge of the server: run the ``panel`` command
 (``python -m panel`` puts the current folder on ``sys.path``), keep the default loopback
 address, and add ``--warm`` so this module closes Panel's component route
-(:func:`.compat.close_component_route`) before the first request rather than at the first
+(:func:`.private_apis.close_component_route`) before the first request rather than at the first
 session. ``tapeviz serve`` does all of this itself; docs/security.md has the details.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from functools import partial
 
 import panel as pn
 
-from tapeviz.compat import close_component_route, escape_title_when_served
+from tapeviz.private_apis import close_component_route, escape_title_when_served
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None,

@@ -20,7 +20,7 @@ finished recording installs it (a followed file or a folder's picker would show 
 there when the spare was built).
 
 This wraps Panel's ``DocHandler.get_session`` (not public API, through
-:func:`tapeviz.compat.wrap_get_session`); if that moves, :meth:`SpareSession.install` does
+:func:`tapeviz.private_apis.wrap_get_session`); if that moves, :meth:`SpareSession.install` does
 nothing and every tab builds its own session as before.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ import time
 import urllib.error
 import urllib.request
 
-from ...compat import token_payload, wrap_get_session
+from ...private_apis import token_payload, wrap_get_session
 
 SPARE_HEADER = "X-Tapeviz-Spare"
 

@@ -1,4 +1,4 @@
-"""The patches of tapeviz/compat.py against the installed Panel: each test fails if an
+"""The patches of tapeviz/private_apis.py against the installed Panel: each test fails if an
 upgrade moves what the patch relies on (then the patch must be redone, not dropped)."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import warnings
 
 import pytest
 
-from tapeviz import compat
+from tapeviz import private_apis
 
 
-def test_panel_still_serves_components_through_the_handler_compat_patches():
+def test_panel_still_serves_components_through_the_handler_patches():
     from panel.io.server import ComponentResourceHandler, get_static_routes
     routes = [(pattern, handler) for pattern, handler, *_ in get_static_routes({})]
     assert ("/components/(.*)", ComponentResourceHandler) in routes
@@ -28,8 +28,8 @@ def test_the_closed_component_route_imports_nothing_and_still_serves_panel(tmp_p
     template_css = "panel.template.bootstrap/BootstrapTemplate/_css/bootstrap.css"
     served = ComponentResourceHandler.parse_url_path(handler, template_css)
     assert served == str(pn.template.BootstrapTemplate._css[0])    # Panel's own lookup
-    compat.close_component_route()
-    compat.close_component_route()                                 # (twice: wrapped once)
+    private_apis.close_component_route()
+    private_apis.close_component_route()                                 # (twice: wrapped once)
     assert not hasattr(ComponentResourceHandler.parse_url_path.__wrapped__, "__wrapped__")
     for module in ("tv_compat_marker", "panel.io.jupyter_server_extension"):
         with pytest.raises(HTTPError) as refused:
@@ -55,7 +55,7 @@ def test_panel_templates_still_write_the_escaped_header_title_variables():
             return file_html(doc, CDN, doc.title, template=doc.template,
                              template_variables=doc.template_variables)
     assert "<b id=x>" in rendered()            # what Panel does on its own
-    compat.escape_header_title(doc)
+    private_apis.escape_header_title(doc)
     page = rendered()
     assert "<b id=x>" not in page
     assert re.search(r'class="title"[^>]*>(&nbsp;)?' + re.escape(html.escape(title)), page)
@@ -75,7 +75,7 @@ def test_panel_still_asks_its_mathjax_predicate_and_skip_mathjax_answers_no(monk
     roots = [pn.pane.HTML("<b>x</b>").get_root()]
     monkeypatch.setattr(resources, "_panel_use_mathjax", lambda roots: True)
     assert any("mathjax" in f.lower() for f in _bundle_files(resources.bundle_resources, roots))
-    compat.skip_mathjax()
+    private_apis.skip_mathjax()
     assert resources._panel_use_mathjax(roots) is False
     assert not any("mathjax" in f.lower() for f in _bundle_files(resources.bundle_resources, roots))
 
@@ -89,8 +89,8 @@ def test_panel_server_pages_still_bundle_through_the_name_skip_webgl_wraps(monke
     original = getattr(server.bundle_resources, "__wrapped__", server.bundle_resources)
     roots = [figure()]
     assert any("/bokeh-gl" in f for f in _bundle_files(original, roots))
-    compat.skip_webgl()
-    compat.skip_webgl()                                       # (twice: wrapped once)
+    private_apis.skip_webgl()
+    private_apis.skip_webgl()                                       # (twice: wrapped once)
     assert server.bundle_resources.__wrapped__ is original
     assert not any("/bokeh-gl" in f for f in _bundle_files(server.bundle_resources, roots))
     assert any("/bokeh-gl" in f for f in _bundle_files(server.bundle_resources,
@@ -111,7 +111,7 @@ def test_panel_page_requests_still_go_through_get_session_and_its_token_payload(
     async def hook(handler, wrapped):
         seen.append((handler, wrapped))
         return "session"
-    assert compat.wrap_get_session(hook)
+    assert private_apis.wrap_get_session(hook)
     # (in a thread of its own: a browser test earlier in the session may leave an event loop
     # running in this one, where asyncio.run refuses to start)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -134,7 +134,7 @@ def test_panel_page_requests_still_go_through_get_session_and_its_token_payload(
         arguments = {"a": [b"1"]}
     handler = DocHandler.__new__(DocHandler)
     handler.application, handler.application_context, handler.request = App(), Context(), Request()
-    assert compat.token_payload(handler) == {"headers": {"X-Test": "1"}, "cookies": {},
+    assert private_apis.token_payload(handler) == {"headers": {"X-Test": "1"}, "cookies": {},
                                              "arguments": {"a": [b"1"]}}
 
 
@@ -148,7 +148,7 @@ def test_a_held_message_still_sends_the_named_models_last():
     order = []
     doc.on_change(lambda event: order.append(event.model))
     doc.hold("combine")         # as a served session's document is held while it updates
-    with compat.hold_sending_last(doc, [graph]):
+    with private_apis.hold_sending_last(doc, [graph]):
         graph.data = {"x": [1]}
         other.data = {"x": [1]}
     doc.unhold()
@@ -162,7 +162,7 @@ def test_bokehjs_ranges_still_have_the_flag_the_graph_scripts_set():
     js = (pathlib.Path(bokeh.__file__).parent / "server" / "static" / "js" / "bokeh.js").read_text()
     # a DataRange1d's update leaves a range the user (or a script) placed alone
     assert re.search(r"if \(this\.have_updated_interactively\)", js)
-    assert compat.KEEP_VIEW_JS in FIT_JS and compat.KEEP_VIEW_JS in ZOOM_JS
+    assert private_apis.KEEP_VIEW_JS in FIT_JS and private_apis.KEEP_VIEW_JS in ZOOM_JS
 
 
 def _bokehjs():
@@ -180,8 +180,8 @@ def test_bokehjs_still_finds_a_plots_element_the_way_plot_element_js_does():
     assert re.search(r"\n\s+find_one_by_id\(id\) \{", js)
     # ... and a view keeps the element it is drawn in as `el`
     assert re.search(r"\n\s+get el\(\) \{", js)
-    assert "Bokeh.index.find_one_by_id(fig.id)" in compat.PLOT_ELEMENT_JS
-    assert "view.el" in compat.PLOT_ELEMENT_JS
+    assert "Bokeh.index.find_one_by_id(fig.id)" in private_apis.PLOT_ELEMENT_JS
+    assert "view.el" in private_apis.PLOT_ELEMENT_JS
 
 
 def test_the_graph_scripts_read_a_plots_size_from_its_public_inner_width_and_height():
@@ -194,27 +194,27 @@ def test_the_graph_scripts_read_a_plots_size_from_its_public_inner_width_and_hei
         assert "fig.inner_width" in script and "fig.inner_height" in script
 
 
-def test_no_script_outside_compat_reaches_into_bokehjs_views():
+def test_no_script_outside_private_apis_reaches_into_bokehjs_views():
     """BokehJS's views (`Bokeh.index`, a view's `frame`, `el`, `model_views`...) are not its
-    public API: only compat.py's snippets use them, each checked above."""
+    public API: only private_apis.py's snippets use them, each checked above."""
     import pathlib
     import tapeviz.ui
     ui = pathlib.Path(tapeviz.ui.__file__).parent
     internals = re.compile(r"Bokeh\.index|find_one_by_id|\.frame\.bbox|model_views|"
                            r"renderer_views?\b|child_views")
     offenders = [str(p.relative_to(ui)) for p in sorted(ui.rglob("*.py"))
-                 if p.name != "compat.py" and internals.search(p.read_text())]
+                 if p.name != "private_apis.py" and internals.search(p.read_text())]
     assert offenders == []
     from tapeviz.ui.graph.plot_js import REVEAL_JS, ZOOM_JS
-    assert compat.PLOT_ELEMENT_JS in REVEAL_JS and compat.PLOT_ELEMENT_JS in ZOOM_JS
+    assert private_apis.PLOT_ELEMENT_JS in REVEAL_JS and private_apis.PLOT_ELEMENT_JS in ZOOM_JS
 
 
 # ---- 8. NumPy's error state -------------------------------------------------------------------
 def test_numpy_errstate_is_numpys_own_context_variable():
     import numpy as np
-    outside = compat.NUMPY_ERRSTATE.get()
+    outside = private_apis.NUMPY_ERRSTATE.get()
     with np.errstate(all="ignore"):
-        inside = compat.NUMPY_ERRSTATE.get()
+        inside = private_apis.NUMPY_ERRSTATE.get()
     assert inside is not outside          # np.errstate sets this very variable
 
 
@@ -228,6 +228,6 @@ def test_a_kernel_in_the_ignore_all_context_warns_of_nothing():
             with np.errstate(over="warn"):
                 np.multiply(big, np.float32(10))
         quiet = contextvars.Context()
-        quiet.run(compat.NUMPY_ERRSTATE.set, compat.IGNORE_ALL)
+        quiet.run(private_apis.NUMPY_ERRSTATE.set, private_apis.IGNORE_ALL)
         with np.errstate(over="warn"):                # (the context has its own state)
             assert np.isinf(quiet.run(np.multiply, big, np.float32(10)))

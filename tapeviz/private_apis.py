@@ -1,7 +1,7 @@
 """Every place where tapeviz reaches into a dependency's non-public API: NumPy's, Panel's,
 Bokeh's or Tornado's.
 
-Each is a small function or name here with a test in tests/test_compat.py that fails if an
+Each is a small function or name here with a test in tests/test_private_apis.py that fails if an
 upgrade moves what it relies on (then it must be redone, not dropped). Nothing else in
 tapeviz touches a private name of those libraries (tests/test_architecture.py checks the
 imports). Panel and Bokeh are imported inside the functions, so the engine can import this
