@@ -68,3 +68,49 @@ def _training_default(fn):
     except TypeError:
         pass
     return default
+
+
+def _training_position(fn):
+    """Where `fn`'s `training` parameter sits among its positional ones (the inputs are 0),
+    or None when it cannot be given by position; kept per function."""
+    func = getattr(fn, "__func__", fn)
+    try:
+        return _ACCEPTS[func]["training position"]
+    except (KeyError, TypeError):
+        pass
+    position = None
+    try:
+        for i, p in enumerate(inspect.signature(fn).parameters.values()):
+            if p.name == "training" and p.kind is p.POSITIONAL_OR_KEYWORD:
+                position = i
+    except (TypeError, ValueError):
+        pass
+    try:
+        _ACCEPTS.setdefault(func, {})["training position"] = position
+    except TypeError:
+        pass
+    return position
+
+
+def training_mode(call, args, kwargs, outer):
+    """`(training, args, kwargs)` for a layer call, as Keras decides it: the `training` given
+    to this call (by keyword, or by position: `self.bn(x, training)`), else the enclosing
+    layer call's `outer` (a subclassed model's `self.bn(x)` inside `call(x, training=True)`
+    trains, and so does every layer inside `fit`), else the default of this layer's `call`.
+    A `training` the call requires and nobody gave is passed as None, as Keras does."""
+    at = _training_position(call)
+    if at is not None and len(args) >= at:          # given by position
+        training = args[at - 1]
+        if training is None and outer is not None:
+            args = args[:at - 1] + (outer,) + args[at:]
+            training = outer
+        return training, args, kwargs
+    training = kwargs.get("training")
+    if training is None and outer is not None and _accepts(call, "training"):
+        kwargs["training"] = training = outer
+    elif training is None and outer is None:
+        training = _training_default(call)      # what the call runs with, for the layers
+    if training is None and "training" not in kwargs and _training_required(call,
+                                                                            1 + len(args)):
+        kwargs["training"] = None
+    return training, args, kwargs

@@ -26,6 +26,7 @@ from . import mixed_precision as _mixed
 from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
+from .call_signature import training_mode
 from .layer_inputs import _float_input, refuse_unsupported  # noqa: F401 (re-exported)
 from .layer_aliases import LayerAliases
 
@@ -219,18 +220,8 @@ class Layer(LayerAliases, Module):
         calls = _CALLS.__dict__
         if not calls.get("depth"):
             _functional().forget_call_losses(self)     # the outermost call: losses anew
-        # Keras's training mode: given to this call, else the enclosing layer call's (a
-        # subclassed model's `self.bn(x)` inside `call(x, training=True)` trains, and so does
-        # every layer inside `fit`), else the default of this layer's `call`
-        outer = calls.get("training")
-        training = kwargs.get("training")
-        if training is None and outer is not None and _accepts(self.call, "training"):
-            kwargs["training"] = training = outer
-        elif training is None and outer is None:
-            training = _training_default(self.call)   # what the call runs with, for the layers
-        if training is None and "training" not in kwargs and _training_required(self.call,
-                                                                                 1 + len(args)):
-            kwargs["training"] = None     # Keras fills a `training` the call requires
+        outer = calls.get("training")      # (Keras's training mode: see training_mode)
+        training, args, kwargs = training_mode(self.call, args, kwargs, outer)
         calls["depth"] = calls.get("depth", 0) + 1
         calls["training"] = training if training is not None else outer
         try:
