@@ -43,6 +43,7 @@ from .control_flow import (case, cond, control_dependencies, ensure_shape,  # no
 from .debugging import (Assert, assert_equal, assert_greater, assert_less,  # noqa: F401,E402
                         assert_rank)
 from .printing import print_ as print  # noqa: F401,E402,A001  (TensorFlow's tf.print)
+from .printing import timestamp  # noqa: F401,E402
 from .function import TensorSpec, function  # noqa: F401,E402
 from .module import Module  # noqa: F401,E402
 from .tensor_array import TensorArray  # noqa: F401,E402

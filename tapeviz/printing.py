@@ -4,20 +4,22 @@ Tensors are written as TensorFlow's `PrintV2` kernel writes them (not as NumPy w
 float with 6 significant digits when that reads back to the same float32, else 9 (15 or 17
 for float64), bools as 1 and 0, strings in double quotes, and only the first and last
 `summarize` entries of each axis, with "..." between. Python values inside the arguments are
-laid out with `pprint.pformat`, as TensorFlow lays out its template.
+laid out with `pprint.pformat`, as TensorFlow lays out its template. `tf.timestamp`, which
+logging code prints beside, is here too.
 """
 from __future__ import annotations
 
 import logging
 import pprint
 import sys
+import time
 
 import numpy as np
 
 from .engine import nest
 from .engine.tensor import _Operand
 
-__all__ = ["format_tensor", "print_"]
+__all__ = ["format_tensor", "print_", "timestamp"]
 
 
 def _number(v) -> str:
@@ -121,3 +123,10 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
                               for k, part in enumerate(template.split(_SLOT))))
     write(sep.join(pieces) + end)
     return None
+
+
+def timestamp(name=None):
+    """The time in seconds since the epoch, as a float64 scalar tensor (`tf.timestamp()`)."""
+    from .engine.convert import constant
+    return constant(time.time(), "float64")
+
