@@ -42,7 +42,13 @@ import golden_format  # noqa: E402
 RTOL, ATOL = 2e-3, 1e-5
 
 #: program (of the corpus or a trial) -> the missing feature it needs
-NEEDS: dict = {}
+NEEDS = {
+    "guide_migrate_evaluator": "tf.keras.utils.SidecarEvaluator",
+    "guide_migrate_fault_tolerance": "tf.keras.callbacks.BackupAndRestore",
+    "guide_migration_debugging": "import tensorflow.compat.v1 (a module path) and "
+                                 "DeterministicRandomTestTool",
+    "tutorial_data_augmentation": "Keras's random image layers (RandomFlip, RandomRotation)",
+}
 
 
 sys.path.insert(0, WILD)
