@@ -222,6 +222,9 @@ def get_metric(identifier, y_true, y_pred):
         what = "accuracy" if kind in ("accuracy", "acc") else "crossentropy"
         return MeanMetricWrapper(_METRIC_FUNCTIONS[f"{form}_{what}"], identifier)
     if isinstance(identifier, str):
+        cls = getattr(_metrics, identifier, None)       # a class name: metrics=["AUC"]
+        if isinstance(cls, type) and issubclass(cls, _metrics.Metric):
+            return cls()
         if identifier not in _METRIC_FUNCTIONS:
             raise ValueError(f"Unknown metric function: {identifier!r}. Please ensure you are "
                              f"using a `keras.utils.custom_object_scope` and that this object is "
