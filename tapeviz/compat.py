@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 
 import numpy as np
 
 from . import compat_v1 as v1  # noqa: F401
+
+# `import tensorflow.compat.v1 as tf` names v1 as a module path
+sys.modules.setdefault(__name__ + ".v1", v1)
 
 bytes_or_text_types = (bytes, str)
 integral_types = (numbers.Integral, np.integer)
