@@ -45,8 +45,7 @@ RTOL, ATOL = 2e-3, 1e-5
 NEEDS = {
     "guide_migrate_evaluator": "tf.keras.utils.SidecarEvaluator",
     "guide_migrate_fault_tolerance": "tf.keras.callbacks.BackupAndRestore",
-    "guide_migration_debugging": "import tensorflow.compat.v1 (a module path) and "
-                                 "DeterministicRandomTestTool",
+    "guide_migration_debugging": "tf.compat.v1.keras.utils.DeterministicRandomTestTool",
     "tutorial_data_augmentation": "Keras's random image layers (RandomFlip, RandomRotation)",
 }
 
