@@ -353,15 +353,15 @@ def main(argv: list[str] | None = None) -> int:
         proc = subprocess.Popen(command.argv, env={**os.environ, **command.env})
     except KeyboardInterrupt:        # Ctrl-C while panel serve was being started
         return 130
-    # printed once panel serve runs: a Ctrl-C after this line reaches it, and is waited for
-    print(f"tapeviz gallery: {command.demos} demos at {command.url} (panel serve; Ctrl-C "
-          "stops it)", flush=True)
-
     def forward(signum, frame):
         proc.send_signal(signum)
 
     previous = signal.signal(signal.SIGTERM, forward)
     try:
+        # printed once panel serve runs: a Ctrl-C from here on (even one that lands while the
+        # line is still being written) reaches it too, and is waited for
+        print(f"tapeviz gallery: {command.demos} demos at {command.url} (panel serve; Ctrl-C "
+              "stops it)", flush=True)
         return proc.wait()
     except KeyboardInterrupt:        # Ctrl-C reached panel too; let it shut down
         try:
