@@ -6,7 +6,7 @@ from ..engine import nest
 from ..engine.tensor import Tensor, TensorShape
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
-from .keras_tensor import KerasTensor, _shape_text
+from .keras_tensor import KerasTensor, SymbolicTensorError, _shape_text
 from .layers import Layer, _accepts, _unique
 from .model_build import build_by_calling
 from .layer_aliases import ModelAliases
@@ -245,15 +245,20 @@ class Sequential(Model):
         self._layers.append(layer)
         shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
         if shape is not None:
-            self.build(shape)
-            self._trace(layer, shape)
+            try:
+                self.build(shape)
+                self._trace(layer, shape)
+            except Exception:
+                self._layers.pop()    # as tf-keras: a layer that does not fit is not added
+                raise
 
     def _trace(self, layer, shape):
         """As tf-keras, with the input shape known, also call the added layer on the
         KerasTensor the layers before it gave, so that `model.input`, `model.output` and each
         layer's `output` exist (`Model(model.input, [l.output for l in model.layers])`
-        extracts feature maps). A layer that cannot be called on KerasTensors leaves them
-        unknown; the model runs as before."""
+        extracts feature maps), and a layer that does not fit is refused now (a ValueError, as
+        tf-keras). A layer whose code needs values (NumPy on its input, a Python `if` on a
+        tensor) leaves them unknown; the model runs as before."""
         from .functional import Input
         symbolic = self.__dict__.get("_symbolic")
         try:
@@ -267,7 +272,7 @@ class Sequential(Model):
             else:
                 inputs, outputs = symbolic[0], layer(symbolic[1])
             self._symbolic = (inputs, outputs, Graph(self, inputs, outputs))
-        except Exception:  # noqa: BLE001  (see the docstring)
+        except (SymbolicTensorError, NotImplementedError):
             self._symbolic = None
 
     @property
