@@ -34,6 +34,7 @@ from . import math, nn, linalg, random, errors, events, config, debug, keras  # 
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import autograph, compat, debugging, sparse, strings, version  # noqa: F401,E402
+from . import experimental  # noqa: F401,E402
 from .strings import as_string  # noqa: F401,E402
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402

@@ -1,0 +1,194 @@
+"""Reductions and products of `tnp`: sum, mean, max, argmax, dot, matmul and relatives, with
+NumPy's result dtypes (an int32 sum is int64, a mean of ints float64), over tapeviz's
+`reduce_*`, `matmul` and `tensordot` ops."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...engine import ops as _ops
+from ...engine.errors import InvalidArgumentError
+from ...engine.tensor import Tensor
+from .promotion import array, asarray, cast, dtype_arg, promote
+
+__all__ = ["sum", "prod", "mean", "amax", "amin", "max", "min", "std", "var", "argmax",
+           "argmin", "all", "any", "cumsum", "dot", "matmul", "tensordot", "outer", "inner",
+           "einsum"]
+
+_TO_INT, _TO_FLOAT = "int", "float"
+
+
+def _reduce(tf_fn, a, axis=None, dtype=None, keepdims=None, promote_int=_TO_INT,
+            bool_fn=None, preserve_bool=False):
+    """TF-NumPy's reduction: ints and bools summed as int64 (NumPy's `int_`), averaged as
+    float64; a bool max/min is `any`/`all`."""
+    dtype = dtype_arg(dtype)
+    keepdims = bool(keepdims)
+    a = asarray(a, dtype)
+    kind = a._value.dtype.kind
+    if bool_fn is not None and (dtype == np.bool_ or (preserve_bool and kind == "b")):
+        return bool_fn(a, axis=axis, keepdims=keepdims)
+    if dtype is None and kind in "biu":
+        if promote_int == _TO_INT and (kind == "b" or a._value.dtype.itemsize < 8):
+            a = cast(a, np.uint64 if kind == "u" else np.int64)
+        elif promote_int == _TO_FLOAT:
+            a = cast(a, np.float64)
+    return tf_fn(a, axis=_axis_arg(axis), keepdims=keepdims)
+
+
+def _axis_arg(axis):
+    if isinstance(axis, Tensor):
+        return np.asarray(axis._value).tolist()
+    return list(axis) if isinstance(axis, tuple) else axis
+
+
+def sum(a, axis=None, dtype=None, keepdims=None) -> Tensor:  # noqa: A001
+    return _reduce(_ops.reduce_sum, a, axis, dtype, keepdims, bool_fn=_ops.reduce_any)
+
+
+def prod(a, axis=None, dtype=None, keepdims=None) -> Tensor:
+    return _reduce(_ops.reduce_prod, a, axis, dtype, keepdims, bool_fn=_ops.reduce_all)
+
+
+def _no_out(out, name):
+    if out is not None:
+        raise ValueError(f"Setting out is not supported (tnp.{name}). Fix: use the returned "
+                         "array; tensors are immutable")
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=None) -> Tensor:
+    _no_out(out, "mean")
+    return _reduce(_ops.reduce_mean, a, axis, dtype, keepdims, promote_int=_TO_FLOAT)
+
+
+def amax(a, axis=None, out=None, keepdims=None) -> Tensor:
+    _no_out(out, "amax")
+    return _reduce(_ops.reduce_max, a, axis, None, keepdims, promote_int=None,
+                   bool_fn=_ops.reduce_any, preserve_bool=True)
+
+
+def amin(a, axis=None, out=None, keepdims=None) -> Tensor:
+    _no_out(out, "amin")
+    return _reduce(_ops.reduce_min, a, axis, None, keepdims, promote_int=None,
+                   bool_fn=_ops.reduce_all, preserve_bool=True)
+
+
+max, min = amax, amin  # noqa: A001
+
+
+def std(a, axis=None, keepdims=None) -> Tensor:
+    return _reduce(_ops.reduce_std, a, axis, None, keepdims, promote_int=_TO_FLOAT)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=None) -> Tensor:
+    """The variance; `ddof` divides by N - ddof, as NumPy."""
+    _no_out(out, "var")
+    if ddof != 0 and dtype is None:
+        # (TensorFlow 2.21 casts the result to `dtype`, None, and fails)
+        raise TypeError("tnp.var: Cannot convert the argument `type_value`: None to a tapeviz "
+                        f"DType (ddof={ddof} without dtype). Fix: pass dtype=, e.g. "
+                        "tnp.var(x, ddof=1, dtype=tnp.float64)")
+
+    def with_ddof(x, axis, keepdims):
+        centered = _ops.square(x - _ops.reduce_mean(x, axis=axis, keepdims=True))
+        total = _ops.reduce_sum(centered, axis=axis, keepdims=keepdims)
+        n = int(np.prod(x.shape)) if axis is None else int(np.prod(
+            [x.shape[i] for i in np.atleast_1d(axis)]))
+        return total / cast(asarray(float(n - ddof)), x._value.dtype)
+
+    fn = _ops.reduce_variance if ddof == 0 else with_ddof
+    result = _reduce(fn, a, axis, dtype, keepdims, promote_int=_TO_FLOAT)
+    return result if dtype is None else cast(result, dtype_arg(dtype))
+
+
+def _arg(tf_fn, a, axis):
+    a = array(a)
+    if axis is None:
+        return tf_fn(_ops.reshape(a, [-1]), axis=0)
+    return tf_fn(_ops.reshape(a, [1]) if a.ndim == 0 else a, axis=axis)
+
+
+def argmax(a, axis=None) -> Tensor:
+    return _arg(_ops.argmax, a, axis)
+
+
+def argmin(a, axis=None) -> Tensor:
+    return _arg(_ops.argmin, a, axis)
+
+
+def all(a, axis=None, keepdims=None) -> Tensor:  # noqa: A001
+    return _ops.reduce_all(asarray(a, np.bool_), axis=_axis_arg(axis), keepdims=bool(keepdims))
+
+
+def any(a, axis=None, keepdims=None) -> Tensor:  # noqa: A001
+    return _ops.reduce_any(asarray(a, np.bool_), axis=_axis_arg(axis), keepdims=bool(keepdims))
+
+
+def cumsum(a, axis=None, dtype=None) -> Tensor:
+    a = asarray(a, dtype)
+    if dtype is None and a._value.dtype.kind in "iu" and a._value.dtype.itemsize < 8:
+        a = cast(a, np.int64)
+    if axis is None:
+        a, axis = _ops.reshape(a, [-1]), 0
+    return _ops.cumsum(a, axis=axis)
+
+
+def _as_value_error(fn, name):
+    """TensorFlow's tnp.matmul says ValueError where tf.matmul says InvalidArgumentError."""
+    def wrapped(*args):
+        try:
+            return fn(*args)
+        except InvalidArgumentError as err:
+            raise ValueError(f"tnp.{name}: {err}") from None
+    return wrapped
+
+
+def _dot(a, b):
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return _ops.tensordot(a, b, axes=[[-1], [-1 if b.ndim == 1 else -2]])
+
+
+def dot(a, b) -> Tensor:
+    """NumPy's dot: a product of scalars, a sum over the last axis of `a` and the last (or,
+    from rank 2 on, second-to-last) axis of `b`."""
+    return _dot(*promote(a, b))
+
+
+def _matmul(x1, x2):
+    if x1.ndim == 2 and x2.ndim == 2:
+        return _ops.matmul(x1, x2)
+    if x2.ndim == 1:
+        return _ops.tensordot(x1, x2, axes=1)
+    if x1.ndim == 1:
+        return _ops.tensordot(x1, x2, axes=[[0], [-2]])
+    return _ops.matmul(x1, x2)
+
+
+_matmul_checked = _as_value_error(_matmul, "matmul")
+
+
+def matmul(x1, x2) -> Tensor:
+    """NumPy's matmul: a matrix product, batched over leading axes; a vector operand is a
+    row (first) or a column (second)."""
+    return _matmul_checked(*promote(x1, x2))
+
+
+def tensordot(a, b, axes=2) -> Tensor:
+    a, b = promote(a, b)
+    return _ops.tensordot(a, b, axes=axes)
+
+
+def outer(a, b) -> Tensor:
+    a, b = promote(a, b)
+    return _ops.reshape(a, [-1, 1]) * _ops.reshape(b, [-1])
+
+
+def inner(a, b) -> Tensor:
+    a, b = promote(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return _ops.tensordot(a, b, axes=[[-1], [-1]])
+
+
+def einsum(subscripts, *operands, **kwargs) -> Tensor:
+    return _ops.einsum(subscripts, *promote(*operands))
