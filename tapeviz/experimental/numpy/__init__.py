@@ -12,6 +12,7 @@ import numpy as _np
 
 from ...engine.tensor import Tensor as ndarray  # noqa: F401
 from . import random  # noqa: F401
+from .arrangement import *  # noqa: F401,F403
 from .behavior import experimental_enable_numpy_behavior, install_hint as _install_hint
 from .creation import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403

@@ -8,11 +8,12 @@ import numpy as np
 from ...engine import ops as _ops
 from ...engine.errors import InvalidArgumentError
 from ...engine.tensor import Tensor
-from .promotion import array, asarray, cast, dtype_arg, promote
+from .promotion import array, asarray, cast, dtype_arg, np_result_type, promote
+from .promotion import require_numpy_behavior
 
 __all__ = ["sum", "prod", "mean", "amax", "amin", "max", "min", "std", "var", "argmax",
            "argmin", "all", "any", "cumsum", "dot", "matmul", "tensordot", "outer", "inner",
-           "einsum"]
+           "einsum", "isclose", "allclose", "count_nonzero", "average"]
 
 _TO_INT, _TO_FLOAT = "int", "float"
 
@@ -192,3 +193,52 @@ def inner(a, b) -> Tensor:
 
 def einsum(subscripts, *operands, **kwargs) -> Tensor:
     return _ops.einsum(subscripts, *promote(*operands))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+    """Where |a - b| <= atol + rtol * |b| (exact equality for integers)."""
+    a, b = promote(a, b)
+    if a._value.dtype.kind not in "fc":
+        return _ops.equal(a, b)
+    result = _ops.less_equal(_ops.abs(a - b), cast(asarray(atol), a._value.dtype) +
+                             cast(asarray(rtol), a._value.dtype) * _ops.abs(b))
+    if equal_nan:
+        result = _ops.logical_or(result, _ops.logical_and(_ops.is_nan(a), _ops.is_nan(b)))
+    return result
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+    return all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def count_nonzero(a, axis=None) -> Tensor:
+    return _ops.count_nonzero(array(a), axis=_axis_arg(axis))
+
+
+def average(a, axis=None, weights=None, returned=False):
+    """The mean along `axis`, or the `weights`-weighted mean (weights of a's shape, or one
+    per element of `axis`); with `returned`, also the sum of the weights."""
+    if axis is not None and not isinstance(axis, int):
+        raise ValueError(f"Argument `axis` must be an integer. Received axis={axis} (of type "
+                         f"{type(axis)})")
+    a = array(a)
+    if weights is None:
+        if a._value.dtype.kind not in "fc":
+            require_numpy_behavior(a, "to float")
+            a = cast(a, np_result_type(a._value.dtype, np.float64))
+        avg = _ops.reduce_mean(a, axis=axis)
+        count = a._value.size if axis is None else a.shape[axis]
+        weights_sum = cast(asarray(count), a._value.dtype)
+    else:
+        extra = () if a._value.dtype.kind in "fc" else (np.float64,)
+        out_dtype = np_result_type(a._value.dtype, weights, *extra)
+        a, weights = array(a, out_dtype), array(weights, out_dtype)
+        if axis is None or a.ndim == weights.ndim:
+            weights_sum = _ops.reduce_sum(weights, axis=axis)
+            avg = _ops.reduce_sum(a * weights, axis=axis) / weights_sum
+        else:
+            weights_sum = _ops.reduce_sum(weights)
+            avg = _ops.tensordot(a, weights, [[axis], [0]]) / weights_sum
+    if returned:
+        return avg, _ops.broadcast_to(weights_sum, list(avg.shape))
+    return avg
