@@ -105,9 +105,22 @@ def _promoted(x, y):
     return [cast(v, dtype) if isinstance(v, Tensor) else asarray(v, dtype) for v in (x, y)]
 
 
+def _keeps_dtype(x, other) -> bool:
+    """Whether NumPy's promotion leaves `x op other` in x's dtype and the operator's own
+    conversion gives the same answer: a tensor of x's dtype, or a Python number that NumPy
+    treats as weak beside a float (or an int beside an int) tensor."""
+    kind = type(other)
+    if kind is Tensor:
+        return other._value.dtype == x._value.dtype
+    if kind is float:
+        return x._value.dtype.kind == "f" and (x._value.dtype.itemsize >= 4 or
+                                               not settings.prefer_float32)
+    return kind is int and x._value.dtype.kind in "fi"
+
+
 def _promoting(original):
     def operator(self, other):
-        if settings.promotion and _promotable(other):
+        if settings.promotion and not _keeps_dtype(self, other) and _promotable(other):
             try:
                 self, other = _promoted(self, other)
             except (TypeError, ValueError):
@@ -119,7 +132,10 @@ def _promoting(original):
 
 
 def _matmul(self, other):
-    if settings.promotion and _promotable(other):
+    """TensorFlow's `@` is then tnp.matmul (vectors allowed); two matrices of one dtype take
+    the plain matmul, which is what tnp.matmul does with them."""
+    plain = type(other) is Tensor and _keeps_dtype(self, other) and self.ndim == other.ndim == 2
+    if settings.promotion and not plain and _promotable(other):
         return _reductions.matmul(self, other)
     return _Operand_matmul(self, other)
 

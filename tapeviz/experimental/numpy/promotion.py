@@ -151,6 +151,10 @@ def asarray(a, dtype=None) -> Tensor:
 
 def promote(*arrays):
     """The arguments as tensors of their common NumPy dtype."""
+    first = arrays[0]
+    if type(first) is Tensor and all(type(a) is Tensor and a._value.dtype == first._value.dtype
+                                     for a in arrays):
+        return list(arrays)      # (the common case, without NumPy's promotion machinery)
     dtype = np_result_type(*arrays)
     return [asarray(a, dtype) for a in arrays]
 
