@@ -21,6 +21,8 @@ from .promotion import array, asarray, np_result_type as _np_result_type, result
 from .reductions import *  # noqa: F401,F403
 from .reductions import all, any, max, min, sum  # noqa: F401
 from .shapes import *  # noqa: F401,F403
+from . import arrangement as _arrangement, creation as _creation, math as _math  # noqa: E402
+from . import reductions as _reductions, shapes as _shapes  # noqa: E402
 
 # NumPy's own types and constants, as TensorFlow exports them
 bool_, complex64, complex128 = _np.bool_, _np.complex64, _np.complex128
@@ -32,6 +34,11 @@ float_, complex_, object_, string_, unicode_ = (_np.float64, _np.complex128, _np
 inexact, iinfo, finfo, issubdtype = _np.inexact, _np.iinfo, _np.finfo, _np.issubdtype
 newaxis, pi, e, inf, nan = None, _np.pi, _np.e, _np.inf, _np.nan
 asanyarray = asarray
+
+
+#: the functions of arrays (a call on a Keras functional model's symbolic input makes a layer)
+FUNCTIONS = sorted({"array", "asarray", "asanyarray"}.union(*(
+    module.__all__ for module in (_arrangement, _creation, _math, _reductions, _shapes))))
 
 
 def promote_types(type1, type2):

@@ -50,6 +50,8 @@ def _dtype_of(x):
         return x
     if isinstance(x, _dt.DType):
         return x.as_numpy_dtype
+    if _is_symbolic(x):
+        return x.dtype.as_numpy_dtype
     if isinstance(x, TensorShape):
         return np.int32
     return x
@@ -93,10 +95,16 @@ def dtype_arg(dtype):
     return None if dtype is None else np_result_type(dtype)
 
 
+def _is_symbolic(value) -> bool:
+    """A tensor-like with a tapeviz dtype and no value (a Keras functional model's input):
+    converting it raises the error that turns a tnp call on it into a Keras layer."""
+    return isinstance(getattr(value, "dtype", None), _dt.DType)
+
+
 def _has_tensor(value) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_has_tensor(v) for v in value)
-    return isinstance(value, _Operand)
+    return isinstance(value, _Operand) or _is_symbolic(value)
 
 
 def cast(t: Tensor, dtype) -> Tensor:
