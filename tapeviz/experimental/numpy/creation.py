@@ -12,7 +12,7 @@ from ...engine.tensor import Tensor
 from .promotion import array, asarray, cast, default_float_type, dtype_arg, np_result_type
 
 __all__ = ["zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
-           "full_like", "eye", "identity", "arange", "linspace", "copy"]
+           "full_like", "eye", "identity", "arange", "linspace", "copy", "tri"]
 
 
 def _tf(dtype) -> _dt.DType:
@@ -87,6 +87,12 @@ def eye(N, M=None, k=0, dtype=float) -> Tensor:  # noqa: N803  (NumPy's argument
     dtype = _given(dtype, "eye")
     N, M, k = int(N), int(M or N), int(k)
     return constant(np.eye(N, M, k, dtype=dtype))
+
+
+def tri(N, M=None, k=0, dtype=None) -> Tensor:  # noqa: N803
+    """Ones at and below the k-th diagonal of an N x M matrix (float64 by default)."""
+    dtype = dtype_arg(dtype) if dtype is not None else np_result_type(float)
+    return constant(np.tri(int(N), None if M is None else int(M), int(k), dtype=dtype))
 
 
 def identity(n, dtype=float) -> Tensor:

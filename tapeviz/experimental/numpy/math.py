@@ -22,7 +22,9 @@ __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide
            "logical_xor", "logical_not", "exp", "expm1", "log", "log1p", "log2", "log10",
            "sqrt", "square", "abs", "absolute", "negative", "positive", "reciprocal", "sign",
            "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor",
-           "ceil", "isnan", "isinf", "isfinite", "clip", "where", "around", "round"]
+           "ceil", "isnan", "isinf", "isfinite", "clip", "where", "around", "round", "fabs",
+           "exp2", "deg2rad", "rad2deg", "hypot", "logaddexp", "logaddexp2", "cbrt",
+           "signbit", "sinc", "float_power"]
 
 
 def _binary(name, tf_fn, bool_fn=None):
@@ -187,3 +189,57 @@ def around(a, decimals=0) -> Tensor:
 
 
 round = around
+
+
+# --- compositions, written as TensorFlow writes them (so their gradients are the same) ------
+fabs = absolute
+float_power = power
+exp2 = _unary("exp2", lambda x: _ops.pow(2, x))
+deg2rad = _unary("deg2rad", lambda x: _ops.multiply(x, np.pi / 180.0))
+
+
+def rad2deg(x) -> Tensor:
+    return asarray(x) * (180.0 / np.pi)
+
+
+def hypot(x1, x2) -> Tensor:
+    return sqrt(square(x1) + square(x2))
+
+
+def _log_add(x1, x2, exp_fn, scale):
+    """log(exp(x1) + exp(x2)) without overflow: the larger one plus log1p of the other's
+    share (NaN deltas, from infinities of one sign, give x1 + x2)."""
+    amax = maximum(x1, x2)
+    delta = subtract(x1, x2)
+    return where(isnan(delta), add(x1, x2), amax + log1p(exp_fn(-absolute(delta))) / scale)
+
+
+def logaddexp(x1, x2) -> Tensor:
+    return _log_add(x1, x2, exp, 1.0)
+
+
+def logaddexp2(x1, x2) -> Tensor:
+    return _log_add(x1, x2, exp2, np.log(2))
+
+
+def _cbrt(x):
+    root = _ops.pow(_ops.abs(x), 1.0 / 3)
+    return _ops.where(_ops.less(x, 0), _ops.negative(root), root)
+
+
+cbrt = _unary("cbrt", _cbrt)
+
+
+def _sinc(x):
+    pi_x = _ops.multiply(x, np.pi)
+    return _ops.where(_ops.equal(x, 0), _ops.ones_like(x), _ops.sin(pi_x) / pi_x)
+
+
+sinc = _unary("sinc", _sinc)
+
+
+def signbit(x) -> Tensor:
+    x = asarray(x)
+    if x._value.dtype == np.bool_:
+        return _ops.zeros_like(x, dtype=x.dtype)
+    return _ops.less(x, 0)

@@ -13,7 +13,8 @@ from .promotion import require_numpy_behavior
 
 __all__ = ["sum", "prod", "mean", "amax", "amin", "max", "min", "std", "var", "argmax",
            "argmin", "all", "any", "cumsum", "dot", "matmul", "tensordot", "outer", "inner",
-           "einsum", "isclose", "allclose", "count_nonzero", "average"]
+           "einsum", "isclose", "allclose", "count_nonzero", "average", "ptp", "vdot",
+           "array_equal"]
 
 _TO_INT, _TO_FLOAT = "int", "float"
 
@@ -242,3 +243,20 @@ def average(a, axis=None, weights=None, returned=False):
     if returned:
         return avg, _ops.broadcast_to(weights_sum, list(avg.shape))
     return avg
+
+
+def ptp(a, axis=None, keepdims=None) -> Tensor:
+    """The range (max - min) along `axis`."""
+    return amax(a, axis=axis, keepdims=keepdims) - amin(a, axis=axis, keepdims=keepdims)
+
+
+def vdot(a, b) -> Tensor:
+    return dot(_ops.reshape(asarray(a), [-1]), _ops.reshape(asarray(b), [-1]))
+
+
+def array_equal(a1, a2) -> Tensor:
+    """True when both have one shape and equal elements (False for different shapes)."""
+    a1, a2 = promote(a1, a2)
+    if a1.shape != a2.shape:
+        return asarray(False)
+    return _ops.reduce_all(_ops.equal(a1, a2))

@@ -7,12 +7,13 @@ import numpy as np
 
 from ...engine import ops as _ops
 from ...engine.tensor import Tensor, TensorShape
-from .promotion import asarray, promote
+from .promotion import asarray, cast, promote, settings
 
 __all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "expand_dims", "squeeze",
            "concatenate", "stack", "hstack", "vstack", "atleast_1d", "atleast_2d",
            "atleast_3d", "broadcast_to", "tile", "repeat", "flip", "nonzero", "shape", "ndim",
-           "size", "take"]
+           "size", "take", "flatten", "fliplr", "flipud", "roll", "dstack", "broadcast_arrays",
+           "meshgrid", "tril", "triu", "isscalar"]
 
 
 def _ints(value):
@@ -194,3 +195,85 @@ def size(x, axis=None) -> int:
     if isinstance(x, (int, float, np.int32, np.int64, np.float32, np.float64)):
         return 1
     return np.prod(asarray(x).shape, dtype=int)
+
+
+def isscalar(num) -> bool:
+    return ndim(num) == 0
+
+
+def flatten(a, order="C") -> Tensor:
+    a = asarray(a)
+    if order in ("C", "A", "K"):
+        return _ops.reshape(a, [-1])
+    if order == "F":
+        return _ops.reshape(_ops.transpose(a), [-1])
+    raise ValueError("order can only be C, A, K (all row major) or F (column major).")
+
+
+def fliplr(m) -> Tensor:
+    return flip(m, 1)
+
+
+def flipud(m) -> Tensor:
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None) -> Tensor:
+    """`a` shifted by `shift` along `axis` (over all elements in order for axis=None)."""
+    a = asarray(a)
+    if axis is not None:
+        return _ops.roll(a, shift, axis)
+    return _ops.reshape(_ops.roll(_ops.reshape(a, [-1]), shift, 0), list(a.shape))
+
+
+def dstack(tup) -> Tensor:
+    return _ops.concat(promote(*_listed(atleast_3d(*tup))), axis=2)
+
+
+def broadcast_arrays(*args, **kwargs):
+    if kwargs.pop("subok", False):
+        raise ValueError("subok=True is not supported.")
+    if kwargs:
+        raise ValueError(f"Received unsupported arguments {kwargs.keys()}")
+    arrays = [asarray(a) for a in args]
+    shape = list(np.broadcast_shapes(*(a.shape for a in arrays)))
+    return [_ops.broadcast_to(a, shape) for a in arrays]
+
+
+def meshgrid(*xi, **kwargs):
+    if kwargs.get("sparse", False):
+        raise ValueError("Function `meshgrid` does not support returning sparse arrays yet. "
+                         f"Received: sparse={kwargs['sparse']}")
+    if kwargs.get("copy", True) is not True:
+        raise ValueError(f"Function `meshgrid` only supports copy=True. Received: "
+                         f"copy={kwargs['copy']}")
+    xi = [asarray(x) for x in xi]
+    indexing = kwargs.get("indexing", "xy")
+    dtypes = [np.result_type(x._value.dtype, xi[0]._value.dtype) for x in xi]
+    if not settings.promotion or all(d == xi[0]._value.dtype for d in dtypes):
+        return _ops.meshgrid(*xi, indexing=indexing)
+    # TensorFlow multiplies each grid by ones of the first input's dtype: with NumPy's
+    # promotion switched on, each grid has its own promoted dtype
+    return [_ops.meshgrid(*(cast(x, dtype) for x in xi), indexing=indexing)[i]
+            for i, dtype in enumerate(dtypes)]
+
+
+def _triangle(m, k, keep_lower, name):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError(f"Argument to {name} must have rank at least 2")
+    n_rows, n_cols = m.shape[-2:]
+    mask = np.tri(n_rows, n_cols, k=k if keep_lower else k - 1, dtype=bool)
+    if not keep_lower:
+        mask = ~mask
+    return _ops.where(np.broadcast_to(mask, m.shape), m, _ops.zeros_like(m))
+
+
+def tril(m, k=0) -> Tensor:
+    """`m` with the elements above the k-th diagonal zeroed."""
+    return _triangle(m, k, True, "tril")
+
+
+def triu(m, k=0) -> Tensor:
+    """`m` with the elements below the k-th diagonal zeroed."""
+    return _triangle(m, k, False, "triu")
