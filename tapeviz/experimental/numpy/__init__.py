@@ -17,12 +17,13 @@ from .behavior import experimental_enable_numpy_behavior, install_hint as _insta
 from .creation import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .math import abs, round  # noqa: F401  (names that shadow builtins)
-from .promotion import array, asarray, np_result_type as _np_result_type, result_type  # noqa: F401,E501
+from .promotion import array, asarray, result_type  # noqa: F401
+from .promotion import np_result_type as _np_result_type
 from .reductions import *  # noqa: F401,F403
 from .reductions import all, any, max, min, sum  # noqa: F401
 from .shapes import *  # noqa: F401,F403
-from . import arrangement as _arrangement, creation as _creation, math as _math  # noqa: E402
-from . import reductions as _reductions, shapes as _shapes  # noqa: E402
+from . import arrangement as _arrangement, creation as _creation, math as _math
+from . import reductions as _reductions, shapes as _shapes
 
 # NumPy's own types and constants, as TensorFlow exports them
 bool_, complex64, complex128 = _np.bool_, _np.complex64, _np.complex128

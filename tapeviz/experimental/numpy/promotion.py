@@ -44,7 +44,7 @@ def _float_scalar(x):
 def _dtype_of(x):
     """What `np.result_type` is given for `x`: a tensor's dtype, a Python number itself
     (NumPy treats it as weak), a dtype-like as a dtype."""
-    if isinstance(x, (_Operand,)):
+    if isinstance(x, _Operand):
         return x._value.dtype
     if isinstance(x, numbers.Number) or isinstance(x, np.ndarray):
         return x
@@ -53,14 +53,15 @@ def _dtype_of(x):
     if _is_symbolic(x):
         return x.dtype.as_numpy_dtype
     if isinstance(x, TensorShape):
-        return np.int32
+        return np.int32        # (as TensorFlow: `t + t.shape` adds int32s)
     return x
 
 
 def _flatten(values):
+    """Nested lists and tuples as one list (a TensorShape stays whole, as in tf.nest)."""
     out = []
     for v in values:
-        if isinstance(v, (list, tuple)):
+        if isinstance(v, (list, tuple)) and not isinstance(v, TensorShape):
             out.extend(_flatten(v))
         else:
             out.append(v)
