@@ -20,7 +20,7 @@ import numbers
 
 import numpy as np
 
-from ...engine.tensor import Tensor, _Operand
+from ...engine.tensor import Tensor, TensorShape, _Operand
 from . import math as _math
 from . import reductions as _reductions
 from . import shapes as _shapes
@@ -95,7 +95,7 @@ _COMPARED = ("lt", "le", "gt", "ge", "eq", "ne")
 
 
 def _promotable(value) -> bool:
-    return all(isinstance(v, (_Operand, numbers.Number, np.ndarray, np.generic))
+    return all(isinstance(v, (_Operand, numbers.Number, np.ndarray, np.generic, TensorShape))
                for v in _flatten([value]))
 
 
@@ -121,10 +121,7 @@ def _keeps_dtype(x, other) -> bool:
 def _promoting(original):
     def operator(self, other):
         if settings.promotion and not _keeps_dtype(self, other) and _promotable(other):
-            try:
-                self, other = _promoted(self, other)
-            except (TypeError, ValueError):
-                pass      # (strings, objects: the operator's own error says what is wrong)
+            self, other = _promoted(self, other)
         return original(self, other)
     operator.__name__ = original.__name__
     operator.__doc__ = original.__doc__

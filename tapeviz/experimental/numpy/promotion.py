@@ -127,6 +127,10 @@ def array(val, dtype=None, copy=True, ndmin=0) -> Tensor:
         out = cast(out, dtype if dtype is not None else np_result_type(val))
     else:
         dtype = dtype if dtype is not None else _unary_dtype(val)
+        if isinstance(val, TensorShape) and dtype.kind != "i":
+            raise TypeError(f"Cannot convert TensorShape {tuple(val)} to dtype {dtype.name}. "
+                            "Allowed dtypes are tf.int32 and tf.int64. Fix: cast the tensor "
+                            "beside it to an integer dtype, or use the shape's dimensions")
         try:
             value = np.asarray(val).astype(dtype)
         except (TypeError, ValueError) as exc:
