@@ -84,3 +84,10 @@ def test_other_experimental_names_say_what_is_imitated():
 def test_numpy_methods_before_the_switch_name_it():
     with pytest.raises(AttributeError, match="experimental_enable_numpy_behavior"):
         tv.constant([1.0]).reshape(-1)
+
+
+def test_star_import_gives_tensorflows_names_not_submodules():
+    names = {}
+    exec("from tapeviz.experimental.numpy import *", names)
+    assert {"sum", "matmul", "float32", "random", "ndarray"} <= set(names)
+    assert "math" not in names and "shapes" not in names   # (would shadow Python's math)

@@ -47,3 +47,12 @@ def promote_types(type1, type2):
 
 
 _install_hint()
+
+# (what `from tensorflow.experimental.numpy import *` gives: not the submodules here, whose
+# names such as `math` would shadow Python's)
+__all__ = FUNCTIONS + [
+    "ndarray", "random", "experimental_enable_numpy_behavior", "result_type", "promote_types",
+    "bool_", "complex64", "complex128", "float16", "float32", "float64", "int8", "int16",
+    "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64", "float_", "complex_",
+    "object_", "string_", "unicode_", "inexact", "iinfo", "finfo", "issubdtype", "newaxis",
+    "pi", "e", "inf", "nan"]
