@@ -34,6 +34,7 @@ from . import math, nn, linalg, random, errors, events, config, debug, keras  # 
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import autograph, compat, debugging, sparse, strings, version  # noqa: F401,E402
+from . import experimental  # noqa: F401,E402
 from .strings import as_string  # noqa: F401,E402
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
@@ -55,6 +56,8 @@ keras.op_layers.wrap_top_level(_sys.modules[__name__], _ops_all + ["abs", "pow",
 keras.op_layers.wrap_functions(math, "math.", [n for n in dir(math) if not n.startswith("_")])
 keras.op_layers.wrap_functions(nn, "nn.", [n for n in dir(nn) if not n.startswith("_")])
 keras.op_layers.wrap_functions(linalg, "linalg.", [n for n in dir(linalg) if not n.startswith("_")])
+keras.op_layers.wrap_functions(experimental.numpy, "experimental.numpy.",
+                               experimental.numpy.FUNCTIONS)
 
 # TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
 losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.tensor import Tensor, TensorShape
+from ..engine.tensor import Tensor, TensorShape, Variable
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, SymbolicTensorError, _shape_text
 from .layers import Layer, _accepts, _unique
+from .layers_base import _leaves
 from .model_build import build_by_calling
 from .layer_aliases import ModelAliases
 from .model_config_api import ModelConfig, clone_model, model_from_config, model_from_json  # noqa: F401,E501
@@ -40,10 +41,22 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
     def weights(self) -> list:
         """Layer by layer, each layer's own order (its trainable weights, then the others), then
         the model's own: Keras's order for a model (a layer's is all trainable weights first),
-        the order of `get_weights` and `set_weights`."""
+        the order of `get_weights` and `set_weights`. Keras tracks a list (or dict) assigned
+        to a subclassed model's attribute as one of these layers: the variables in it now
+        come in its place (`self.kernels = []`, appended to in `build`, comes first)."""
         out = []
-        for layer in self._sublayers():
-            out += layer.weights
+        if getattr(self, "_graph", None) is not None:
+            for layer in self._sublayers():
+                out += layer.weights
+        else:
+            for name, value in vars(self).items():
+                if name == "_own_weights":
+                    continue
+                for leaf in _leaves(value):
+                    if isinstance(leaf, Layer) and leaf is not self:
+                        out += leaf.weights
+                    elif isinstance(leaf, Variable) and isinstance(value, (list, tuple, dict)):
+                        out.append(leaf)
         return _unique(out + [w for w in self._own_weights if w.trainable] +
                        [w for w in self._own_weights if not w.trainable])
 
