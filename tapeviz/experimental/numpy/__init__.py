@@ -56,3 +56,21 @@ __all__ = FUNCTIONS + [
     "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64", "float_", "complex_",
     "object_", "string_", "unicode_", "inexact", "iinfo", "finfo", "issubdtype", "newaxis",
     "pi", "e", "inf", "nan"]
+
+#: TensorFlow's tnp names tapeviz does not have (complex numbers, bitwise and integer
+#: arithmetic, rarer shapes): asked for, they say so instead of a bare AttributeError
+_NOT_IMITATED = frozenset(
+    "angle arccosh arcsinh arctan2 arctanh ascontiguousarray bitwise_and bitwise_not "
+    "bitwise_or bitwise_xor compress conj conjugate cross cumprod diag diag_indices diagflat "
+    "diagonal divmod dsplit fix gcd geomspace heaviside hsplit imag iscomplex iscomplexobj "
+    "isneginf isposinf isreal isrealobj ix_ kron lcm logspace nanmean nanprod nansum "
+    "nextafter polyval real rot90 select take_along_axis trace vander vsplit".split())
+
+
+def __getattr__(name):
+    if name in _NOT_IMITATED:
+        raise AttributeError(
+            f"tapeviz does not imitate tf.experimental.numpy.{name} (it has {len(__all__)} of "
+            "TensorFlow's tnp names). Fix: write it with the tnp or tf functions it is made "
+            "of, so the tape still records it")
+    raise AttributeError(f"module 'tf.experimental.numpy' has no attribute {name!r}")
