@@ -33,7 +33,7 @@ uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float_, complex_, object_, string_, unicode_ = (_np.float64, _np.complex128, _np.object_,
                                                 _np.bytes_, _np.str_)
 inexact, iinfo, finfo, issubdtype = _np.inexact, _np.iinfo, _np.finfo, _np.issubdtype
-newaxis, pi, e, inf, nan = None, _np.pi, _np.e, _np.inf, _np.nan
+newaxis, pi, e, inf = None, _np.pi, _np.e, _np.inf
 asanyarray = asarray
 
 
@@ -55,7 +55,7 @@ __all__ = FUNCTIONS + [
     "bool_", "complex64", "complex128", "float16", "float32", "float64", "int8", "int16",
     "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64", "float_", "complex_",
     "object_", "string_", "unicode_", "inexact", "iinfo", "finfo", "issubdtype", "newaxis",
-    "pi", "e", "inf", "nan"]
+    "pi", "e", "inf"]
 
 #: TensorFlow's tnp names tapeviz does not have (complex numbers, bitwise and integer
 #: arithmetic, rarer shapes): asked for, they say so instead of a bare AttributeError
