@@ -91,3 +91,10 @@ def test_star_import_gives_tensorflows_names_not_submodules():
     exec("from tapeviz.experimental.numpy import *", names)
     assert {"sum", "matmul", "float32", "random", "ndarray"} <= set(names)
     assert "math" not in names and "shapes" not in names   # (would shadow Python's math)
+
+
+def test_a_tensorflow_tnp_name_that_is_not_imitated_says_so():
+    with pytest.raises(AttributeError, match="does not imitate tf.experimental.numpy.kron"):
+        tnp.kron
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        tnp.no_such_name

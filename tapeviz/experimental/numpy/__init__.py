@@ -33,7 +33,7 @@ uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float_, complex_, object_, string_, unicode_ = (_np.float64, _np.complex128, _np.object_,
                                                 _np.bytes_, _np.str_)
 inexact, iinfo, finfo, issubdtype = _np.inexact, _np.iinfo, _np.finfo, _np.issubdtype
-newaxis, pi, e, inf, nan = None, _np.pi, _np.e, _np.inf, _np.nan
+newaxis, pi, e, inf = None, _np.pi, _np.e, _np.inf
 asanyarray = asarray
 
 
@@ -55,4 +55,22 @@ __all__ = FUNCTIONS + [
     "bool_", "complex64", "complex128", "float16", "float32", "float64", "int8", "int16",
     "int32", "int64", "int_", "uint8", "uint16", "uint32", "uint64", "float_", "complex_",
     "object_", "string_", "unicode_", "inexact", "iinfo", "finfo", "issubdtype", "newaxis",
-    "pi", "e", "inf", "nan"]
+    "pi", "e", "inf"]
+
+#: TensorFlow's tnp names tapeviz does not have (complex numbers, bitwise and integer
+#: arithmetic, rarer shapes): asked for, they say so instead of a bare AttributeError
+_NOT_IMITATED = frozenset(
+    "angle arccosh arcsinh arctan2 arctanh ascontiguousarray bitwise_and bitwise_not "
+    "bitwise_or bitwise_xor compress conj conjugate cross cumprod diag diag_indices diagflat "
+    "diagonal divmod dsplit fix gcd geomspace heaviside hsplit imag iscomplex iscomplexobj "
+    "isneginf isposinf isreal isrealobj ix_ kron lcm logspace nanmean nanprod nansum "
+    "nextafter polyval real rot90 select take_along_axis trace vander vsplit".split())
+
+
+def __getattr__(name):
+    if name in _NOT_IMITATED:
+        raise AttributeError(
+            f"tapeviz does not imitate tf.experimental.numpy.{name} (it has {len(__all__)} of "
+            "TensorFlow's tnp names). Fix: write it with the tnp or tf functions it is made "
+            "of, so the tape still records it")
+    raise AttributeError(f"module 'tf.experimental.numpy' has no attribute {name!r}")
