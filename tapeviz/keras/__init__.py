@@ -80,6 +80,14 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
+# tf.keras.layers.experimental.preprocessing: the preprocessing layers' older path
+layers.experimental.preprocessing = _types.ModuleType(
+    layers.experimental.__name__ + ".preprocessing", "Keras's preprocessing layers.")
+for _name in ("CategoryEncoding", "CenterCrop", "Normalization", "RandomBrightness",
+              "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
+              "RandomTranslation", "RandomZoom", "Rescaling", "Resizing"):
+    setattr(layers.experimental.preprocessing, _name, getattr(layers, _name))
+_sys.modules[layers.experimental.preprocessing.__name__] = layers.experimental.preprocessing
 
 from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
 

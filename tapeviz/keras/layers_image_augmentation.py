@@ -1,0 +1,276 @@
+"""Keras's random image augmentation layers (tf-keras 2): `RandomFlip`, `RandomRotation`,
+`RandomZoom`, `RandomTranslation`, `RandomContrast`, `RandomBrightness`, `RandomCrop`.
+
+As in tf-keras, `call`'s `training` defaults to True: called directly, a layer transforms;
+inside a model it follows the model's mode (`fit` trains, `predict`/`evaluate` do not), and
+in inference it returns its input cast to the layer's dtype (RandomCrop: the largest centred
+window of the target's aspect ratio, resized). The transforms are TensorFlow's (the same
+matrices, ImageProjectiveTransformV3's sampling and fill modes, AdjustContrastv2's channel
+means); the random parameters are drawn from tapeviz's generator (the layer's `seed`, else
+`tv.random.set_seed`), not from TensorFlow's Philox stream, so a drawn angle, shift, zoom or
+flip is not the one TensorFlow would draw.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.ops import cast, clip_by_value, reduce_mean, reverse, where
+from ..engine.ops.makers import _make, _rng
+from .. import image_transform as it
+from .layers_base import Layer
+from .layers_image_preprocessing import _image, smart_resize
+
+
+class _RandomLayer(Layer):
+    """A layer with its own generator when given a `seed` (reproducible), else the global."""
+
+    def __init__(self, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self._generator = np.random.default_rng(seed) if seed is not None else None
+
+    def _uniform(self, shape, low, high):
+        rng = self._generator if self._generator is not None else _rng(None)
+        return rng.uniform(low, high, size=shape).astype(np.float32)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "seed": self.seed}
+
+
+def _bounds(factor, name, layer):
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(f"{layer}: `{name}` must be a number or a pair (lower, upper), "
+                             f"got {factor!r}")
+        lower, upper = float(factor[0]), float(factor[1])
+    else:
+        lower, upper = -float(factor), float(factor)
+    if upper < lower:
+        raise ValueError(f"{layer}: `{name}` cannot have upper bound less than lower bound, "
+                         f"got {factor!r}. Fix: (lower, upper) with lower <= upper")
+    return lower, upper
+
+
+def _check_modes(fill_mode, interpolation):
+    if fill_mode not in it.FILL_MODES:
+        raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Only `reflect`, `wrap`, "
+                                  "`constant` and `nearest` are supported.")
+    if interpolation not in it.INTERPOLATIONS:
+        raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Only `nearest` "
+                                  "and `bilinear` are supported.")
+
+
+class RandomFlip(_RandomLayer):
+    def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument "
+                             f"{mode}")
+        self.mode = mode
+
+    def call(self, inputs, training=True):
+        x = _image(inputs, self._dtype)
+        if not training:
+            return x
+        batched = x.shape.rank == 4
+        for wanted, axis in (("horizontal", -2), ("vertical", -3)):
+            if wanted in self.mode:
+                flips = self._uniform([int(x.shape[0])] if batched else [], 0, 1) < 0.5
+                x = where(_make(flips.reshape((-1, 1, 1, 1) if batched else ())),
+                          reverse(x, [x.shape.rank + axis]), x)
+        return x
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "mode": self.mode}
+
+
+class _Transforming(_RandomLayer):
+    """Layers that sample the image through a projective transform per image."""
+
+    def __init__(self, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        _check_modes(fill_mode, interpolation)
+        self.fill_mode, self.interpolation = fill_mode, interpolation
+        self.fill_value = fill_value
+
+    def call(self, inputs, training=True):
+        x = _image(inputs, self._dtype)
+        if not training:
+            return x
+        batch = x if x.shape.rank == 4 else x[None]
+        n, height, width = (int(d) for d in batch.shape[:3])
+        out = it.transform(batch, self._matrices(n, height, width), self.fill_mode,
+                           self.fill_value, self.interpolation)
+        return out if x.shape.rank == 4 else out[0]
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value, "interpolation": self.interpolation}
+
+
+class RandomRotation(_Transforming):
+    """Rotates by an angle drawn in [lower, upper] · 2π (counter-clockwise positive)."""
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.factor = factor
+        self.lower, self.upper = _bounds(factor, "factor", "RandomRotation")
+
+    def _matrices(self, n, height, width):
+        two_pi = 2.0 * np.pi
+        angles = self._uniform([n], self.lower * two_pi, self.upper * two_pi)
+        return it.rotation_matrix(angles, height, width)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomTranslation(_Transforming):
+    """Shifts by fractions of the height and width drawn in [lower, upper]."""
+
+    def __init__(self, height_factor, width_factor, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _bounds(height_factor, "height_factor",
+                                                       "RandomTranslation")
+        self.width_lower, self.width_upper = _bounds(width_factor, "width_factor",
+                                                     "RandomTranslation")
+        if max(abs(self.height_lower), abs(self.height_upper), abs(self.width_lower),
+               abs(self.width_upper)) > 1.0:
+            raise ValueError(f"RandomTranslation: factors must have values between [-1, 1]. "
+                             f"Received: height_factor={height_factor}, "
+                             f"width_factor={width_factor}")
+
+    def _matrices(self, n, height, width):
+        dy = self._uniform([n], self.height_lower, self.height_upper) * np.float32(height)
+        dx = self._uniform([n], self.width_lower, self.width_upper) * np.float32(width)
+        return it.translation_matrix(dx, dy)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height_factor": self.height_factor,
+                "width_factor": self.width_factor}
+
+
+class RandomZoom(_Transforming):
+    """Zooms by 1 + a factor drawn in [lower, upper] (negative: zoom in); the width by the
+    height's factor unless `width_factor` is given."""
+
+    def __init__(self, height_factor, width_factor=None, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _bounds(height_factor, "height_factor",
+                                                       "RandomZoom")
+        self.width_lower, self.width_upper = (None, None) if width_factor is None else \
+            _bounds(width_factor, "width_factor", "RandomZoom")
+        if min(v for v in (self.height_lower, self.height_upper, self.width_lower,
+                           self.width_upper) if v is not None) < -1.0:
+            raise ValueError(f"RandomZoom: factors must have values larger than -1. Received: "
+                             f"height_factor={height_factor}, width_factor={width_factor}")
+
+    def _matrices(self, n, height, width):
+        zy = self._uniform([n], 1.0 + self.height_lower, 1.0 + self.height_upper)
+        zx = zy if self.width_factor is None else \
+            self._uniform([n], 1.0 + self.width_lower, 1.0 + self.width_upper)
+        return it.zoom_matrix(zx, zy, height, width)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height_factor": self.height_factor,
+                "width_factor": self.width_factor}
+
+
+class RandomContrast(_RandomLayer):
+    """(x - channel mean) · factor + channel mean, factor drawn in [1 - lower, 1 + upper]
+    (one per call, as TensorFlow's random_contrast), clipped to [0, 255]."""
+
+    def __init__(self, factor, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.factor = factor
+        lower, upper = (factor if isinstance(factor, (tuple, list)) else (factor, factor))
+        if lower < 0.0 or upper < 0.0 or lower > 1.0:
+            raise ValueError(f"`factor` argument cannot have negative values or values greater "
+                             f"than 1.Received: factor={factor}")
+        self.lower, self.upper = float(lower), float(upper)
+
+    def call(self, inputs, training=True):
+        x = _image(inputs, self._dtype)
+        if not training:
+            return x
+        if not 1.0 - self.lower < 1.0 + self.upper:       # (TensorFlow's random_contrast)
+            raise ValueError(f"RandomContrast: upper must be > lower, got the range "
+                             f"[{1.0 - self.lower}, {1.0 + self.upper}] from factor="
+                             f"{self.factor}. Fix: a factor above 0")
+        factor = self._uniform([], 1.0 - self.lower, 1.0 + self.upper)
+        mean = reduce_mean(x, axis=[-3, -2], keepdims=True)
+        return clip_by_value((x - mean) * cast(factor, x.dtype) + mean, 0, 255)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomBrightness(_RandomLayer):
+    """Adds (drawn factor) · (value range width) to each image, clipped to `value_range`."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        error = ("The `factor` argument should be a number (or a list of two numbers) in the "
+                 "range [-1.0, 1.0]. ")
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2 or any(abs(f) > 1.0 for f in factor):
+                raise ValueError(error + f"Got {factor}")
+            self._factor = sorted(float(f) for f in factor)
+        elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
+            if abs(factor) > 1.0:
+                raise ValueError(error + f"Got {factor}")
+            self._factor = [-abs(float(factor)), abs(float(factor))]
+        else:
+            raise ValueError(error + f"Got {factor}")
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError("The `value_range` argument should be a list of two numbers. "
+                             f"Got {value_range}")
+        self._value_range = sorted(value_range)
+
+    def call(self, inputs, training=True):
+        x = _image(inputs, self._dtype)
+        if not training:
+            return x
+        shape = [int(x.shape[0]), 1, 1, 1] if x.shape.rank == 4 else [1, 1, 1]
+        low, high = self._value_range
+        delta = self._uniform(shape, *self._factor) * np.float32(high - low)
+        return clip_by_value(x + cast(_make(delta), x.dtype), low, high)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self._factor,
+                "value_range": self._value_range}
+
+
+class RandomCrop(_RandomLayer):
+    """A `height` x `width` window at a drawn offset (the same for the whole batch); in
+    inference, or for a smaller image, the centred window of that aspect ratio, resized."""
+
+    def __init__(self, height, width, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.height, self.width = int(height), int(width)
+
+    def call(self, inputs, training=True):
+        x = _image(inputs, self._dtype)
+        h_diff = int(x.shape[-3]) - self.height
+        w_diff = int(x.shape[-2]) - self.width
+        if training and h_diff >= 0 and w_diff >= 0:
+            rng = self._generator if self._generator is not None else _rng(None)
+            top, left = int(rng.integers(h_diff + 1)), int(rng.integers(w_diff + 1))
+            return x[..., top:top + self.height, left:left + self.width, :]
+        out = smart_resize(x, [self.height, self.width])
+        return out if out.dtype == self._dtype else cast(out, self._dtype)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-3]) + (self.height, self.width, input_shape[-1])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height": self.height, "width": self.width}
