@@ -32,6 +32,8 @@ utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's p
 from . import saving  # noqa: F401,E402
 utils.register_keras_serializable = saving.register_keras_serializable
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
+utils.image_dataset_from_directory = preprocessing.image_dataset_from_directory
+utils.text_dataset_from_directory = preprocessing.text_dataset_from_directory
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
               "categorical_crossentropy", "sparse_categorical_crossentropy",
