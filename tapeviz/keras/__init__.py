@@ -87,7 +87,7 @@ layers.experimental.preprocessing = _types.ModuleType(
     layers.experimental.__name__ + ".preprocessing", "Keras's preprocessing layers.")
 for _name in ("CategoryEncoding", "CenterCrop", "Normalization", "RandomBrightness",
               "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
-              "RandomTranslation", "RandomZoom", "Rescaling", "Resizing"):
+              "RandomTranslation", "RandomZoom", "Rescaling", "Resizing", "TextVectorization"):
     setattr(layers.experimental.preprocessing, _name, getattr(layers, _name))
 _sys.modules[layers.experimental.preprocessing.__name__] = layers.experimental.preprocessing
 
