@@ -61,3 +61,83 @@ class SingleSample:
             self._next = 0
         self._next += 1
         return int(self._pool[self._next - 1])
+
+
+# --- the draws of tf.random.Generator and the stateless ops --------------------------------
+def _split64(value):
+    value = int(value) & (2 ** 64 - 1)
+    return value & _MASK32, value >> 32
+
+
+def _words(key, counter, n_words):
+    """`n_words` uint32 of Philox from key (uint64) and counter (two uint64), as
+    TensorFlow's CPU kernels lay them out (4 per block, blocks at counter, counter + 1...)."""
+    blocks = -(-n_words // 4)
+    c = _split64(counter[0]) + _split64(counter[1])
+    return philox_blocks(_split64(key), c, max(blocks, 1)).reshape(-1)[:n_words]
+
+
+def uint32_to_float(words):
+    """TensorFlow's Uint32ToFloat: 23 mantissa bits of 1.x, minus 1: [0, 1)."""
+    bits = (np.asarray(words, np.uint32) & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)
+    return bits.view(np.float32) - np.float32(1.0)
+
+
+def stateless_key_counter(seed):
+    """StatelessRandomGetKeyCounter: the seed pair scrambled through one Philox block."""
+    s0, s1 = (int(v) & (2 ** 64 - 1) for v in seed)
+    mix = philox_blocks((0x3EC8F720, 0x02461E29), _split64(s0) + _split64(s1), 1)[0]
+    key = int(mix[0]) | int(mix[1]) << 32
+    return key, (0, int(mix[2]) | int(mix[3]) << 32)
+
+
+def uniform_float(key, counter, shape, minval=0.0, maxval=1.0):
+    """float32 in [minval, maxval): rnd * (maxval - minval) + minval, in float32."""
+    n = int(np.prod(shape, dtype=np.int64))
+    rnd = uint32_to_float(_words(key, counter, n)).reshape(shape)
+    low, high = np.float32(minval), np.float32(maxval)     # (tensors first, as TensorFlow)
+    return rnd * (high - low) + low
+
+
+def uniform_int(key, counter, shape, minval, maxval, dtype=np.int32):
+    """TensorFlow's UniformDistribution for integers: lo + word mod (hi - lo)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    span = np.uint64((int(maxval) - int(minval)) & _MASK32)
+    words = _words(key, counter, n).astype(np.uint64)
+    return (np.int64(minval) + (words % span).astype(np.int64)).astype(dtype).reshape(shape)
+
+
+class Generator:
+    """tf.random.Generator.from_seed(seed) with the Philox algorithm: a state of a 128-bit
+    counter and a 64-bit key ([seed, 0, 0] from an int seed); each draw of n numbers reads
+    the state, then moves the counter n * 256 blocks on (RngReadAndSkip)."""
+
+    def __init__(self, seed):
+        self.counter, self.key = int(seed) & (2 ** 128 - 1), 0
+
+    def _read_and_skip(self, n):
+        counter = (self.counter & (2 ** 64 - 1), self.counter >> 64)
+        self.counter = (self.counter + 256 * int(n)) & (2 ** 128 - 1)
+        return self.key, counter
+
+    def uniform(self, shape, minval=0.0, maxval=1.0):
+        shape = tuple(int(d) for d in shape)
+        key, counter = self._read_and_skip(int(np.prod(shape, dtype=np.int64)))
+        return uniform_float(key, counter, shape, minval, maxval)
+
+    def uniform_int(self, shape, minval, maxval):
+        shape = tuple(int(d) for d in shape)
+        key, counter = self._read_and_skip(int(np.prod(shape, dtype=np.int64)))
+        return uniform_int(key, counter, shape, minval, maxval)
+
+    def make_seed(self):
+        """make_seeds()[:, 0]: one int64 from two words (low word first), and 0."""
+        key, counter = self._read_and_skip(1)
+        words = _words(key, counter, 2)
+        value = int(words[0]) | int(words[1]) << 32
+        return (value - 2 ** 64 if value >= 2 ** 63 else value), 0
+
+
+def stateless_uniform(shape, seed, minval=0.0, maxval=1.0):
+    key, counter = stateless_key_counter(seed)
+    return uniform_float(key, counter, tuple(int(d) for d in shape), minval, maxval)

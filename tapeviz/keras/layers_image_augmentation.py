@@ -6,9 +6,9 @@ inside a model it follows the model's mode (`fit` trains, `predict`/`evaluate` d
 in inference it returns its input cast to the layer's dtype (RandomCrop: the largest centred
 window of the target's aspect ratio, resized). The transforms are TensorFlow's (the same
 matrices, ImageProjectiveTransformV3's sampling and fill modes, AdjustContrastv2's channel
-means); the random parameters are drawn from tapeviz's generator (the layer's `seed`, else
-`tv.random.set_seed`), not from TensorFlow's Philox stream, so a drawn angle, shift, zoom or
-flip is not the one TensorFlow would draw.
+means). With a `seed`, the random parameters are TensorFlow's too (its Philox streams, in
+philox.py); without one they are drawn from tapeviz's generator (`tv.random.set_seed`), as
+TensorFlow's unseeded draws cannot be reproduced.
 """
 from __future__ import annotations
 
@@ -17,21 +17,33 @@ import numpy as np
 from ..engine.ops import cast, clip_by_value, reduce_mean, reverse, where
 from ..engine.ops.makers import _make, _rng
 from .. import image_transform as it
+from .. import philox
 from .layers_base import Layer
 from .layers_image_preprocessing import _image, smart_resize
 
 
 class _RandomLayer(Layer):
-    """A layer with its own generator when given a `seed` (reproducible), else the global."""
+    """Given a `seed`, a layer draws as tf-keras's does: from its own
+    tf.random.Generator.from_seed(seed) (philox.py), directly or through make_seeds() and a
+    stateless draw. Without one TensorFlow's draws are not reproducible, and tapeviz's
+    generator (`tv.random.set_seed`) is used."""
 
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = seed
-        self._generator = np.random.default_rng(seed) if seed is not None else None
+        self._generator = philox.Generator(seed) if seed is not None else None
 
     def _uniform(self, shape, low, high):
-        rng = self._generator if self._generator is not None else _rng(None)
-        return rng.uniform(low, high, size=shape).astype(np.float32)
+        """Generator.uniform(shape, low, high), float32."""
+        if self._generator is not None:
+            return self._generator.uniform(shape, low, high)
+        return _rng(None).uniform(low, high, size=shape).astype(np.float32)
+
+    def _stateless_uniform(self, shape, low, high):
+        """A stateless uniform draw seeded by the generator's make_seeds()[:, 0]."""
+        if self._generator is not None:
+            return philox.stateless_uniform(shape, self._generator.make_seed(), low, high)
+        return self._uniform(shape, low, high)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
@@ -78,8 +90,11 @@ class RandomFlip(_RandomLayer):
         batched = x.shape.rank == 4
         for wanted, axis in (("horizontal", -2), ("vertical", -3)):
             if wanted in self.mode:
-                flips = self._uniform([int(x.shape[0])] if batched else [], 0, 1) < 0.5
-                x = where(_make(flips.reshape((-1, 1, 1, 1) if batched else ())),
+                # (tf.image's stateless flips: a batch flips where round(u) is 1, one image
+                # where u < 0.5)
+                u = self._stateless_uniform([int(x.shape[0])] if batched else [], 0.0, 1.0)
+                flips = np.round(u) == 1 if batched else u < 0.5
+                x = where(_make(np.asarray(flips).reshape((-1, 1, 1, 1) if batched else ())),
                           reverse(x, [x.shape.rank + axis]), x)
         return x
 
@@ -206,7 +221,7 @@ class RandomContrast(_RandomLayer):
             raise ValueError(f"RandomContrast: upper must be > lower, got the range "
                              f"[{1.0 - self.lower}, {1.0 + self.upper}] from factor="
                              f"{self.factor}. Fix: a factor above 0")
-        factor = self._uniform([], 1.0 - self.lower, 1.0 + self.upper)
+        factor = self._stateless_uniform([], 1.0 - self.lower, 1.0 + self.upper)
         mean = reduce_mean(x, axis=[-3, -2], keepdims=True)
         return clip_by_value((x - mean) * cast(factor, x.dtype) + mean, 0, 255)
 
@@ -263,8 +278,11 @@ class RandomCrop(_RandomLayer):
         h_diff = int(x.shape[-3]) - self.height
         w_diff = int(x.shape[-2]) - self.width
         if training and h_diff >= 0 and w_diff >= 0:
-            rng = self._generator if self._generator is not None else _rng(None)
-            top, left = int(rng.integers(h_diff + 1)), int(rng.integers(w_diff + 1))
+            if self._generator is not None:        # (two int32 below 2^31 - 1, then mod)
+                draws = self._generator.uniform_int([2], 0, 2 ** 31 - 1)
+                top, left = int(draws[0]) % (h_diff + 1), int(draws[1]) % (w_diff + 1)
+            else:
+                top, left = (int(_rng(None).integers(d + 1)) for d in (h_diff, w_diff))
             return x[..., top:top + self.height, left:left + self.width, :]
         out = smart_resize(x, [self.height, self.width])
         return out if out.dtype == self._dtype else cast(out, self._dtype)

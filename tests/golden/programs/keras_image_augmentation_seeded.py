@@ -1,0 +1,30 @@
+# Keras's random image layers given a seed draw TensorFlow's numbers: each layer's
+# tf.random.Generator.from_seed(seed) (Philox, its counter moved on by every draw) feeds
+# RandomRotation, RandomZoom, RandomTranslation, RandomBrightness and RandomCrop directly,
+# and RandomFlip and RandomContrast through make_seeds() and stateless draws; called
+# several times, on batches and on one image.
+
+L = tf.keras.layers
+rng = np.random.default_rng(8)
+batch = tf.constant(rng.uniform(0, 255, size=(4, 6, 7, 3)).astype(np.float32))
+one = batch[0]
+
+layers = {"flip": L.RandomFlip(seed=11), "flip_h": L.RandomFlip("horizontal", seed=12),
+          "flip_v": L.RandomFlip("vertical", seed=2 ** 40 + 5),
+          "rotation": L.RandomRotation(0.25, seed=13),
+          "rotation_nearest": L.RandomRotation((-0.1, 0.3), seed=14, interpolation="nearest",
+                                               fill_mode="constant"),
+          "zoom": L.RandomZoom(0.4, seed=15),
+          "zoom_wh": L.RandomZoom((-0.3, 0.2), (0.1, 0.5), seed=16, fill_mode="wrap"),
+          "translation": L.RandomTranslation(0.3, (-0.2, 0.4), seed=17, fill_mode="nearest"),
+          "contrast": L.RandomContrast((0.3, 0.6), seed=18),
+          "brightness": L.RandomBrightness(0.3, seed=19),
+          "crop": L.RandomCrop(4, 5, seed=20)}
+for name, layer in layers.items():
+    report(name, [layer(batch, training=True), layer(one, training=True),
+                  layer(batch, training=True)])
+
+model = tf.keras.Sequential([L.RandomFlip(seed=1), L.RandomRotation(0.1, seed=2),
+                             L.RandomZoom(0.2, seed=3)])
+report("sequential", [model(batch, training=True), model(batch, training=False),
+                      model(batch, training=True)])
