@@ -5,14 +5,14 @@ A transform row [a0, a1, a2, b0, b1, b2, c0, c1] maps an *output* pixel (x, y) t
 *input* point ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1. Points
 outside the image are brought back by `fill_mode` ("reflect", "wrap", "nearest") or read as
 `fill_value` ("constant"); "nearest" rounds to a pixel, "bilinear" mixes four, all in float32
-as TensorFlow's kernel computes them. The result carries no gradient.
+as TensorFlow's kernel computes them. The gradient is TensorFlow's registered one (see _vjp).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .engine.convert import convert_to_tensor
-from .engine.ops.makers import _make
+from .engine.op import apply, defop
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
@@ -52,12 +52,13 @@ _MAPPERS = {"reflect": _reflect, "wrap": _wrap, "constant": lambda c, n: c,
             "nearest": lambda c, n: np.clip(c, 0, n - 1)}
 
 
-def _read(image, y, x, fill):
-    """image[y, x, :] where (y, x) is inside, `fill` elsewhere: (points, channels)."""
+def _read(image, y, x, fill, dtype=_f32):
+    """image[y, x, :] where (y, x) is inside, `fill` elsewhere: (points, channels), in
+    `dtype` (bilinear mixes in float32 as TensorFlow's kernel; nearest keeps the dtype)."""
     h, w = image.shape[:2]
     inside = (y >= 0) & (y < h) & (x >= 0) & (x < w)
-    values = image[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].astype(_f32)
-    return np.where(inside[:, None], values, _f32(fill))
+    values = image[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].astype(dtype)
+    return np.where(inside[:, None], values, np.asarray(fill).astype(dtype))
 
 
 def _transform_one(image, row, out_hw, mode, interpolation, fill):
@@ -70,7 +71,8 @@ def _transform_one(image, row, out_hw, mode, interpolation, fill):
     x = _MAPPERS[mode]((a0 * xs + a1 * ys + a2) / safe, image.shape[1]).astype(_f32)
     y = _MAPPERS[mode]((b0 * xs + b1 * ys + b2) / safe, image.shape[0]).astype(_f32)
     if interpolation == "nearest":
-        out = _read(image, np.round(y).astype(np.int64), np.round(x).astype(np.int64), fill)
+        out = _read(image, np.round(y).astype(np.int64), np.round(x).astype(np.int64), fill,
+                    image.dtype)
     else:
         y0, x0 = np.floor(y), np.floor(x)
         y1, x1 = y0 + 1, x0 + 1
@@ -80,8 +82,37 @@ def _transform_one(image, row, out_hw, mode, interpolation, fill):
         bottom = (x1 - x)[:, None] * _read(image, iy1, ix0, fill) + \
             (x - x0)[:, None] * _read(image, iy1, ix1, fill)
         out = (y1 - y)[:, None] * top + (y - y0)[:, None] * bottom
-    out = np.where((k == 0)[:, None], _f32(fill), out)
+    out = np.where((k == 0)[:, None], np.asarray(fill).astype(out.dtype), out)
     return out.reshape(out_hw[0], out_hw[1], image.shape[2])
+
+
+def _forward(value, rows, out_hw, fill_mode, interpolation, fill_value):
+    out = [_transform_one(img, rows[i if len(rows) > 1 else 0], out_hw, fill_mode,
+                          interpolation, fill_value) for i, img in enumerate(value)]
+    stacked = np.stack(out) if out else np.zeros((0,) + out_hw + value.shape[3:], _f32)
+    if value.dtype.kind in "iu":
+        stacked = np.trunc(stacked)       # (TensorFlow's kernel casts its float result back)
+    return stacked.astype(value.dtype)
+
+
+def _inverse_rows(rows):
+    """TensorFlow's gradient transforms: each 3x3 matrix inverted, scaled to end in 1."""
+    matrices = np.concatenate([rows, np.ones((len(rows), 1), _f32)], axis=1).reshape(-1, 3, 3)
+    flat = np.linalg.inv(matrices).astype(_f32).reshape(-1, 9)
+    return (flat / flat[:, 8:9])[:, :8]
+
+
+def _vjp(g, y, x, rows, out_hw, fill_mode, interpolation, fill_value):
+    # TensorFlow's registered gradient: the upstream gradient sampled through the inverse
+    # transforms (with zeros outside), not the exact adjoint of the sampling
+    return apply(_TRANSFORM, (g,), {"rows": _inverse_rows(rows),
+                                    "out_hw": tuple(x.shape[1:3]), "fill_mode": fill_mode,
+                                    "interpolation": interpolation, "fill_value": 0.0})
+
+
+_TRANSFORM = defop("ImageProjectiveTransformV3", _forward, [_vjp],
+                   "y = images sampled at the transformed points",
+                   ["∂images = ∂y sampled through the inverse transforms"], batchable=False)
 
 
 def transform(images, transforms, fill_mode="reflect", fill_value=0.0,
@@ -104,12 +135,9 @@ def transform(images, transforms, fill_mode="reflect", fill_value=0.0,
                          f"{len(value)} images. Fix: one transform, or one per image")
     out_hw = tuple(value.shape[1:3]) if output_shape is None else \
         tuple(int(d) for d in np.asarray(getattr(output_shape, "_value", output_shape)))
-    out = [_transform_one(img, rows[i if len(rows) > 1 else 0], out_hw, fill_mode,
-                          interpolation, fill_value) for i, img in enumerate(value)]
-    stacked = np.stack(out) if out else np.zeros((0,) + out_hw + value.shape[3:], _f32)
-    if value.dtype.kind in "iu":
-        stacked = np.trunc(stacked)       # (TensorFlow's kernel casts its float result back)
-    return _make(stacked.astype(value.dtype))
+    return apply(_TRANSFORM, (x,), {"rows": rows, "out_hw": out_hw, "fill_mode": fill_mode,
+                                    "interpolation": interpolation,
+                                    "fill_value": float(fill_value)})
 
 
 # --- Keras's matrices (tf-keras image_preprocessing.py), one row per image ---------------------

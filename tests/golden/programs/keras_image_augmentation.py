@@ -87,3 +87,14 @@ prep = tf.keras.Sequential([L.Resizing(5, 5), L.Rescaling(1. / 255)])
 prep(pixels[0])
 model = tf.keras.Sequential([prep, L.RandomFlip(), L.Conv2D(2, 3)])
 report("nested_unbatched.built", model.built)
+
+# the gradient TensorFlow registers for ImageProjectiveTransformV3 (the upstream gradient
+# sampled through the inverse transform), through RandomRotation and RandomZoom
+weights = tf.reshape(tf.range(2 * 7 * 9 * 3, dtype=tf.float32), [2, 7, 9, 3]) / 100.0
+for name, layer in [("rotation", L.RandomRotation((0.07, 0.07), fill_mode="constant")),
+                    ("zoom", L.RandomZoom((0.3, 0.3), interpolation="nearest")),
+                    ("translation", L.RandomTranslation((0.2, 0.2), (0.1, 0.1)))]:
+    with tf.GradientTape() as tape:
+        tape.watch(batch)
+        loss = tf.reduce_sum(layer(batch, training=True) * weights)
+    report("gradient." + name, tape.gradient(loss, batch))
