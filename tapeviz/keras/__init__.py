@@ -34,6 +34,8 @@ utils.register_keras_serializable = saving.register_keras_serializable
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 utils.image_dataset_from_directory = preprocessing.image_dataset_from_directory
 utils.text_dataset_from_directory = preprocessing.text_dataset_from_directory
+for _name in ("load_img", "img_to_array", "array_to_img", "save_img"):
+    setattr(utils, _name, getattr(preprocessing.image, _name))
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
               "categorical_crossentropy", "sparse_categorical_crossentropy",
