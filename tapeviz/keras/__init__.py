@@ -88,8 +88,9 @@ _sys.modules[layers.experimental.__name__] = layers.experimental
 layers.experimental.preprocessing = _types.ModuleType(
     layers.experimental.__name__ + ".preprocessing", "Keras's preprocessing layers.")
 for _name in ("CategoryEncoding", "CenterCrop", "Normalization", "RandomBrightness",
-              "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
-              "RandomTranslation", "RandomZoom", "Rescaling", "Resizing", "TextVectorization"):
+              "RandomContrast", "RandomCrop", "RandomFlip", "RandomHeight", "RandomRotation",
+              "RandomTranslation", "RandomWidth", "RandomZoom", "Rescaling", "Resizing",
+              "TextVectorization"):
     setattr(layers.experimental.preprocessing, _name, getattr(layers, _name))
 _sys.modules[layers.experimental.preprocessing.__name__] = layers.experimental.preprocessing
 

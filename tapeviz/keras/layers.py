@@ -34,8 +34,8 @@ from .layers_dense_attention import Attention  # noqa: F401
 from .layers_preprocessing import CategoryEncoding, Normalization, Rescaling  # noqa: F401
 from .layers_image_preprocessing import CenterCrop, Resizing  # noqa: F401
 from .layers_image_augmentation import (RandomBrightness, RandomContrast, RandomCrop,  # noqa: F401
-                                        RandomFlip, RandomRotation, RandomTranslation,
-                                        RandomZoom)
+                                        RandomFlip, RandomHeight, RandomRotation,
+                                        RandomTranslation, RandomWidth, RandomZoom)
 from .layers_text_vectorization import TextVectorization  # noqa: F401
 from .layers_reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,  # noqa: F401
                                ZeroPadding2D)

@@ -1,5 +1,6 @@
 """Keras's random image augmentation layers (tf-keras 2): `RandomFlip`, `RandomRotation`,
-`RandomZoom`, `RandomTranslation`, `RandomContrast`, `RandomBrightness`, `RandomCrop`.
+`RandomZoom`, `RandomTranslation`, `RandomContrast`, `RandomBrightness`, `RandomCrop`,
+`RandomHeight`, `RandomWidth`.
 
 As in tf-keras, `call`'s `training` defaults to True: called directly, a layer transforms;
 inside a model it follows the model's mode (`fit` trains, `predict`/`evaluate` do not), and
@@ -292,3 +293,56 @@ class RandomCrop(_RandomLayer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+_RESIZE_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
+                   "gaussian", "mitchellcubic")
+
+
+class _RandomSide(_RandomLayer):
+    """RandomHeight / RandomWidth: one side resized by 1 + a factor drawn in [lower, upper]
+    (one draw per call); in inference the input as it is (its dtype kept)."""
+    axis = -3
+
+    def __init__(self, factor, interpolation="bilinear", seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.factor = factor
+        self.lower, self.upper = _bounds(factor, "factor", type(self).__name__)
+        if self.lower < -1.0 or self.upper < -1.0:
+            raise ValueError(f"`factor` argument must have values larger than -1. Received: "
+                             f"factor={factor}")
+        if interpolation not in _RESIZE_METHODS:
+            raise NotImplementedError(f"Value not recognized for `interpolation`: "
+                                      f"{interpolation}. Supported values are: "
+                                      f"{set(_RESIZE_METHODS)}")
+        self.interpolation = interpolation
+
+    def call(self, inputs, training=True):
+        from ..engine.convert import convert_to_tensor
+        from ..image_resize import resize
+        x = convert_to_tensor(inputs)
+        if not training:
+            return x
+        factor = self._uniform([], 1.0 + self.lower, 1.0 + self.upper)
+        size = [int(x.shape[-3]), int(x.shape[-2])]
+        side = 0 if self.axis == -3 else 1
+        size[side] = int(factor * np.float32(size[side]))
+        out = resize(x, size, method=self.interpolation)
+        return out if out.dtype == self._dtype else cast(out, self._dtype)
+
+    def compute_output_shape(self, input_shape):
+        shape = list(input_shape)
+        shape[self.axis] = None
+        return tuple(shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor,
+                "interpolation": self.interpolation}
+
+
+class RandomHeight(_RandomSide):
+    axis = -3
+
+
+class RandomWidth(_RandomSide):
+    axis = -2

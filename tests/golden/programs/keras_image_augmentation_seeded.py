@@ -28,3 +28,12 @@ model = tf.keras.Sequential([L.RandomFlip(seed=1), L.RandomRotation(0.1, seed=2)
                              L.RandomZoom(0.2, seed=3)])
 report("sequential", [model(batch, training=True), model(batch, training=False),
                       model(batch, training=True)])
+
+pixels = tf.constant(rng.integers(0, 256, size=(2, 9, 8, 3)).astype(np.uint8))
+for name, layer in [("height", L.RandomHeight(0.4, seed=21)),
+                    ("width", L.RandomWidth((-0.5, 0.3), interpolation="nearest", seed=22)),
+                    ("height_area", L.RandomHeight((0.2, 0.9), interpolation="area", seed=23))]:
+    report(name, [layer(pixels, training=True), layer(pixels[0], training=True),
+                  layer(pixels, training=False), list(layer.compute_output_shape((2, 9, 8, 3)))])
+expect_error("height.below_minus_one", lambda: L.RandomHeight(-1.5))
+expect_error("width.bad_interpolation", lambda: L.RandomWidth(0.2, interpolation="cubic"))
