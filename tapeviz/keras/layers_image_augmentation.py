@@ -7,16 +7,18 @@ inside a model it follows the model's mode (`fit` trains, `predict`/`evaluate` d
 in inference it returns its input cast to the layer's dtype (RandomCrop: the largest centred
 window of the target's aspect ratio, resized). The transforms are TensorFlow's (the same
 matrices, ImageProjectiveTransformV3's sampling and fill modes, AdjustContrastv2's channel
-means). With a `seed`, the random parameters are TensorFlow's too (its Philox streams, in
-philox.py); without one they are drawn from tapeviz's generator (`tv.random.set_seed`), as
-TensorFlow's unseeded draws cannot be reproduced.
+means), and so are the random parameters (TensorFlow's Philox streams, philox.py) given a
+`seed`, or when Python's `random` is seeded (`tf.keras.utils.set_random_seed`), from which
+tf-keras seeds an unseeded layer.
 """
 from __future__ import annotations
+
+import random
 
 import numpy as np
 
 from ..engine.ops import cast, clip_by_value, reduce_mean, reverse, where
-from ..engine.ops.makers import _make, _rng
+from ..engine.ops.makers import _make
 from .. import image_transform as it
 from .. import philox
 from .layers_base import Layer
@@ -24,27 +26,31 @@ from .layers_image_preprocessing import _image, smart_resize
 
 
 class _RandomLayer(Layer):
-    """Given a `seed`, a layer draws as tf-keras's does: from its own
-    tf.random.Generator.from_seed(seed) (philox.py), directly or through make_seeds() and a
-    stateless draw. Without one TensorFlow's draws are not reproducible, and tapeviz's
-    generator (`tv.random.set_seed`) is used."""
+    """A layer draws as tf-keras's does: from its own tf.random.Generator.from_seed(seed)
+    (philox.py), directly or through make_seeds() and a stateless draw. Without a `seed`,
+    tf-keras draws one at the first random call with random.randint(1, 10**9), from the
+    generator `set_random_seed` made, else from Python's global one: so is it here, and a
+    program that seeds Python's `random` gets TensorFlow's numbers."""
 
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = seed
         self._generator = philox.Generator(seed) if seed is not None else None
 
+    def _philox(self):
+        if self._generator is None:
+            from .initializers import seed_generator
+            source = getattr(seed_generator, "generator", None) or random
+            self._generator = philox.Generator(source.randint(1, int(1e9)))
+        return self._generator
+
     def _uniform(self, shape, low, high):
         """Generator.uniform(shape, low, high), float32."""
-        if self._generator is not None:
-            return self._generator.uniform(shape, low, high)
-        return _rng(None).uniform(low, high, size=shape).astype(np.float32)
+        return self._philox().uniform(shape, low, high)
 
     def _stateless_uniform(self, shape, low, high):
         """A stateless uniform draw seeded by the generator's make_seeds()[:, 0]."""
-        if self._generator is not None:
-            return philox.stateless_uniform(shape, self._generator.make_seed(), low, high)
-        return self._uniform(shape, low, high)
+        return philox.stateless_uniform(shape, self._philox().make_seed(), low, high)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
@@ -279,11 +285,8 @@ class RandomCrop(_RandomLayer):
         h_diff = int(x.shape[-3]) - self.height
         w_diff = int(x.shape[-2]) - self.width
         if training and h_diff >= 0 and w_diff >= 0:
-            if self._generator is not None:        # (two int32 below 2^31 - 1, then mod)
-                draws = self._generator.uniform_int([2], 0, 2 ** 31 - 1)
-                top, left = int(draws[0]) % (h_diff + 1), int(draws[1]) % (w_diff + 1)
-            else:
-                top, left = (int(_rng(None).integers(d + 1)) for d in (h_diff, w_diff))
+            draws = self._philox().uniform_int([2], 0, 2 ** 31 - 1)   # (then mod, as Keras)
+            top, left = int(draws[0]) % (h_diff + 1), int(draws[1]) % (w_diff + 1)
             return x[..., top:top + self.height, left:left + self.width, :]
         out = smart_resize(x, [self.height, self.width])
         return out if out.dtype == self._dtype else cast(out, self._dtype)

@@ -37,3 +37,10 @@ for name, layer in [("height", L.RandomHeight(0.4, seed=21)),
                   layer(pixels, training=False), list(layer.compute_output_shape((2, 9, 8, 3)))])
 expect_error("height.below_minus_one", lambda: L.RandomHeight(-1.5))
 expect_error("width.bad_interpolation", lambda: L.RandomWidth(0.2, interpolation="cubic"))
+
+# unseeded layers: tf-keras seeds each from Python's random (set_random_seed's generator)
+# at its first random call
+tf.keras.utils.set_random_seed(7)
+unseeded = [L.RandomFlip(), L.RandomRotation(0.2), L.RandomContrast(0.5), L.RandomCrop(5, 5)]
+report("unseeded", [layer(batch, training=True) for layer in unseeded] +
+       [layer(batch, training=True) for layer in reversed(unseeded)])
