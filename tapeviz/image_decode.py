@@ -197,6 +197,53 @@ def _channels(pixels, channels, op):
     return gray if gray is not None else _libpng_gray(pixels)
 
 
+def _format(data):
+    if data[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if data[:2] == b"BM":
+        return "BMP"
+    if data[:3] == b"GIF":
+        return "GIF"
+    return None
+
+
+def _pixels(data, op, channels, dct_method="", scaled16=False):
+    """The pixels of JPEG, PNG or BMP `data` whatever the decoder asked (TensorFlow's
+    decoders each read all three), with `channels` as TensorFlow converts them. A 16-bit
+    PNG gives its high byte, or floats in [0, 1] with `scaled16`."""
+    kind = _format(data)
+    if kind is None:
+        raise InvalidArgumentError(f"{op}: Unknown image file format. One of JPEG, PNG, GIF, "
+                                   f"BMP required. (got {len(data)} bytes starting "
+                                   f"{data[:8]!r}) [Op:{op}]", op)
+    if kind == "GIF":
+        raise NotImplementedError(f"{op}: GIF decoding is not imitated (TensorFlow composes "
+                                  "its frames its own way). Fix: convert the files to PNG")
+    if (kind == "BMP") != (op == "DecodeBmp") and op != "DecodeImage":
+        raise InvalidArgumentError(
+            f"{op}: Trying to decode {kind} format using a wrong op. Use `decode_"
+            f"{kind.lower()}` or `decode_image` instead. [Op:{op}]", op)
+    if kind == "BMP" and channels not in (None, 0, 3, 4):
+        raise InvalidArgumentError(f"{op}: `channels` must be 0, 3 or 4 for BMP, but got "
+                                   f"{channels} [Op:{op}]", op)
+    try:
+        if kind == "JPEG":
+            pixels = _jpeg_pixels(data, op, dct_method, channels)
+        else:
+            pixels = _pillow_pixels(_open(data, op, kind))
+    except (OSError, SyntaxError, ValueError) as exc:     # (Pillow's truncated or bad data)
+        what = "jpeg::Uncompress failed. Invalid JPEG data or crop window." \
+            if kind == "JPEG" else f"Invalid {kind} data: {exc}"
+        raise InvalidArgumentError(f"{op}: {what} Fix: check the file is whole "
+                                   f"[Op:{op}]", op) from None
+    if pixels.dtype == np.uint16:
+        pixels = pixels.astype(np.float32) * np.float32(1.0 / 65535) if scaled16 else \
+            (pixels >> 8).astype(np.uint8)
+    return _channels(pixels, channels or 0, op)
+
+
 def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
                 try_recover_truncated=False, acceptable_fraction=1, dct_method="",
                 name=None):
@@ -208,12 +255,7 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
         raise InvalidArgumentError(f"DecodeJpeg: JPEG does not support {channels} channels. "
                                    "Fix: channels=0 (as stored), 1 or 3 [Op:DecodeJpeg]",
                                    "DecodeJpeg")
-    data = _bytes(contents, "DecodeJpeg")
-    pixels = _jpeg_pixels(data, "DecodeJpeg", dct_method, channels)
-    if pixels is None:
-        raise InvalidArgumentError("DecodeJpeg: Unknown image file format. One of JPEG, PNG, "
-                                   "GIF, BMP required. [Op:DecodeJpeg]", "DecodeJpeg")
-    return _make(_channels(pixels, channels, "DecodeJpeg"))
+    return _make(_pixels(_bytes(contents, "DecodeJpeg"), "DecodeJpeg", channels, dct_method))
 
 
 def decode_png(contents, channels=0, dtype="uint8", name=None):
@@ -222,42 +264,23 @@ def decode_png(contents, channels=0, dtype="uint8", name=None):
     if getattr(dtype, "name", dtype) != "uint8":
         raise TypeError(f"decode_png: dtype {getattr(dtype, 'name', dtype)!r} is not "
                         "imitated: tapeviz has only uint8 images. Fix: dtype=tf.uint8")
-    data = _bytes(contents, "DecodePng")
-    pixels = _pillow_pixels(_open(data, "DecodePng", "PNG"))
-    if pixels.dtype == np.uint16:
-        pixels = (pixels >> 8).astype(np.uint8)
-    return _make(_channels(pixels, channels, "DecodePng"))
+    return _make(_pixels(_bytes(contents, "DecodePng"), "DecodePng", channels))
 
 
 def decode_bmp(contents, channels=0, name=None):
-    data = _bytes(contents, "DecodeBmp")
-    return _make(_channels(_pillow_pixels(_open(data, "DecodeBmp", "BMP")), channels,
-                           "DecodeBmp"))
+    return _make(_pixels(_bytes(contents, "DecodeBmp"), "DecodeBmp", channels))
 
 
 def decode_image(contents, channels=None, dtype="uint8", name=None, expand_animations=True):
     """JPEG, PNG or BMP by the file's own signature, in `dtype` (a float dtype scales to
-    [0, 1] as convert_image_dtype). GIF is not imitated."""
+    [0, 1] as convert_image_dtype; a 16-bit PNG from its 16 bits). GIF is not imitated."""
     from .engine import dtypes as dt
     from .image_ops import convert_image_dtype
-    data = _bytes(contents, "DecodeImage")
-    if data[:3] == b"\xff\xd8\xff":
-        image = decode_jpeg(contents, channels or 0)
-    elif data[:8] == b"\x89PNG\r\n\x1a\n":
-        pixels = _pillow_pixels(_open(data, "DecodeImage", "PNG"))
-        if pixels.dtype == np.uint16 and dt.as_dtype(dtype).is_floating:
-            # (TensorFlow decodes 16 bits then scales by 1/65535; no uint16 tensor needed)
-            scaled = pixels.astype(np.float32) * np.float32(1.0 / 65535)
-            return _make(_channels(scaled, channels or 0, "DecodeImage").astype(
-                dt.as_dtype(dtype).np))
-        image = decode_png(contents, channels or 0)
-    elif data[:2] == b"BM":
-        image = decode_bmp(contents, channels or 0)
-    elif data[:3] == b"GIF":
-        raise NotImplementedError("decode_image: GIF decoding is not imitated (TensorFlow "
-                                  "composes its frames its own way). Fix: convert the files "
-                                  "to PNG")
-    else:
-        raise InvalidArgumentError("DecodeImage: Unknown image file format. One of JPEG, PNG, "
-                                   "GIF, BMP required. [Op:DecodeImage]", "DecodeImage")
-    return convert_image_dtype(image, dt.as_dtype(dtype))
+    out = dt.as_dtype(dtype)
+    if channels not in (None, 0, 1, 3, 4):
+        raise ValueError("channels must be in (None, 0, 1, 3, 4)")
+    pixels = _pixels(_bytes(contents, "DecodeImage"), "DecodeImage", channels,
+                     scaled16=out.is_floating)
+    if pixels.dtype == np.float32:
+        return _make(pixels.astype(out.np))
+    return convert_image_dtype(_make(pixels), out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine.errors import NotFoundError
+from .engine.errors import FailedPreconditionError, NotFoundError
 from .engine.ops.makers import _make
 from .image_decode import decode_bmp, decode_image, decode_jpeg, decode_png  # noqa: F401
 
@@ -29,6 +29,10 @@ def read_file(filename, name=None):
     except FileNotFoundError:
         raise NotFoundError(f"{path}; No such file or directory [Op:ReadFile]",
                             "ReadFile") from None
+    except IsADirectoryError:
+        raise FailedPreconditionError(f"{path}; Is a directory. Fix: read a file in it, e.g. "
+                                      "tf.data.Dataset.list_files(folder + '/*') "
+                                      "[Op:ReadFile]", "ReadFile") from None
     return _make(np.asarray(data, dtype=object))
 
 

@@ -77,3 +77,15 @@ expect_error("jpeg.not_an_image", lambda: tf.io.decode_jpeg(tf.constant(b"hello 
 expect_error("image.not_an_image", lambda: tf.io.decode_image(tf.constant(b"hello world")))
 expect_error("read_file.missing", lambda: tf.io.read_file(os.path.join(folder, "nope.jpg")))
 expect_error("jpeg.batch", lambda: tf.io.decode_jpeg(tf.stack([tf.io.read_file(jpegs["420"])] * 2)))
+
+# every decoder reads JPEG, PNG and BMP alike; truncated data and a folder are errors
+report("any_format.png_by_decode_jpeg", tf.io.decode_jpeg(tf.io.read_file(pngs["rgb"])))
+report("any_format.jpeg_by_decode_png", tf.io.decode_png(tf.io.read_file(jpegs["444"])))
+expect_error("any_format.bmp_by_decode_png", lambda: tf.io.decode_png(tf.io.read_file(bmp)))
+expect_error("any_format.png_by_decode_bmp", lambda: tf.io.decode_bmp(tf.io.read_file(
+    pngs["rgb"])))
+expect_error("bmp.one_channel", lambda: tf.io.decode_bmp(tf.io.read_file(bmp), channels=1))
+whole = open(jpegs["420"], "rb").read()
+expect_error("jpeg.truncated", lambda: tf.io.decode_jpeg(whole[:300]))
+expect_error("png.garbage", lambda: tf.io.decode_png(b"\x89PNG\r\n\x1a\n" + b"x" * 40))
+expect_error("read_file.folder", lambda: tf.io.read_file(folder))
