@@ -45,3 +45,9 @@ report("text_dataset", [[[x, y] for x, y in texts] for _ in range(2)])
 tf.random.set_seed(5)
 report("global_seed", [[int(x) for x in tf.data.Dataset.range(10).shuffle(3, seed=1)]
                        for _ in range(1)])
+
+files = tempfile.mkdtemp()
+for i in [3, 1, 4, 10, 5, 9, 2, 6]:
+    open(os.path.join(files, "f%d.txt" % i), "w").close()
+listed = tf.data.Dataset.list_files(os.path.join(files, "*.txt"), seed=3)
+report("list_files", [[os.path.basename(x.numpy().decode()) for x in listed] for _ in range(2)])
