@@ -61,5 +61,20 @@ def shuffled(items, size, generator):
 
 
 def shuffled_order(n, size, generator):
-    """`shuffled(range(n), ...)` as an index array."""
-    return np.fromiter(shuffled(range(n), min(size, max(n, 1)), generator), np.intp, count=n)
+    """`shuffled(range(n), ...)` as an index array: the same ring buffer over indices, with
+    its n draws taken at once."""
+    size = min(size, max(n, 1))
+    draws = generator.take(n)
+    buffer = list(range(min(size, n)))
+    out = [0] * n
+    start, end = 0, len(buffer)
+    for k in range(n):
+        index = (start + draws[k] % (end - start)) % size
+        oldest = start % size
+        out[k] = buffer[index]
+        buffer[index] = buffer[oldest]
+        start += 1
+        if end < n:                    # refill the freed slot with the next index
+            buffer[oldest] = end
+            end += 1
+    return np.asarray(out, np.intp)

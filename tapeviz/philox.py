@@ -18,15 +18,16 @@ def philox_blocks(key, counter, n):
     """`n` blocks (n, 4) uint32 from `key` (2 ints) and `counter` (4 ints), counters
     counter, counter + 1, ... (a 128-bit count, word 0 lowest)."""
     c = np.empty((n, 4), np.uint64)
-    low = (int(counter[0]) | int(counter[1]) << 32) + np.arange(n, dtype=object)
+    start = int(counter[0]) | int(counter[1]) << 32
     high = int(counter[2]) | int(counter[3]) << 32
-    carry = np.asarray([int(v) >> 64 for v in low], dtype=object)
-    low = np.asarray([int(v) & (2 ** 64 - 1) for v in low], dtype=object)
-    hi = np.asarray([(high + int(k)) & (2 ** 128 - 1) for k in carry], dtype=object)
-    c[:, 0] = np.asarray([v & _MASK32 for v in low], np.uint64)
-    c[:, 1] = np.asarray([v >> 32 for v in low], np.uint64)
-    c[:, 2] = np.asarray([v & _MASK32 for v in hi], np.uint64)
-    c[:, 3] = np.asarray([(v >> 32) & _MASK32 for v in hi], np.uint64)
+    if start + n <= 2 ** 64:           # (the low half never carries into the high one)
+        low = np.uint64(start) + np.arange(n, dtype=np.uint64)
+        c[:, 0], c[:, 1] = low & np.uint64(_MASK32), low >> np.uint64(32)
+        c[:, 2], c[:, 3] = high & _MASK32, high >> 32
+    else:
+        for i in range(n):
+            value = ((high << 64) + start + i) & (2 ** 128 - 1)
+            c[i] = [(value >> shift) & _MASK32 for shift in (0, 32, 64, 96)]
     k0, k1 = np.uint64(int(key[0]) & _MASK32), np.uint64(int(key[1]) & _MASK32)
     mask = np.uint64(_MASK32)
     for round_ in range(10):
@@ -51,6 +52,23 @@ class SingleSample:
         self._blocks_used = 0
         self._pool = np.empty(0, np.uint32)
         self._next = 0
+
+    def take(self, n) -> list:
+        """The next `n` numbers at once, as Python ints."""
+        out = self._pool[self._next:].tolist()
+        self._next = len(self._pool)
+        missing = n - len(out)
+        if missing > 0:
+            blocks = -(-missing // 4)
+            counter = [self._blocks_used & _MASK32, self._blocks_used >> 32] + self._counter[2:]
+            self._pool = philox_blocks(self._key, counter, blocks).reshape(-1)
+            self._blocks_used += blocks
+            out += self._pool[:missing].tolist()
+            self._next = missing
+        else:
+            self._next -= len(out) - n
+            out = out[:n]
+        return out
 
     def __call__(self) -> int:
         if self._next == len(self._pool):
