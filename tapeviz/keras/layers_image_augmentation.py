@@ -25,6 +25,11 @@ from .layers_base import Layer
 from .layers_image_preprocessing import _image, smart_resize
 
 
+def _probing():
+    from .functional import probing
+    return probing()
+
+
 class _RandomLayer(Layer):
     """A layer draws as tf-keras's does: from its own tf.random.Generator.from_seed(seed)
     (philox.py), directly or through make_seeds() and a stateless draw. Without a `seed`,
@@ -46,11 +51,21 @@ class _RandomLayer(Layer):
 
     def _uniform(self, shape, low, high):
         """Generator.uniform(shape, low, high), float32."""
+        if _probing():
+            return self._placeholder(shape, low, high)
         return self._philox().uniform(shape, low, high)
 
     def _stateless_uniform(self, shape, low, high):
         """A stateless uniform draw seeded by the generator's make_seeds()[:, 0]."""
+        if _probing():
+            return self._placeholder(shape, low, high)
         return philox.stateless_uniform(shape, self._philox().make_seed(), low, high)
+
+    def _placeholder(self, shape, low, high):
+        # a call on a tf.keras.Input's stand-ins: tf-keras traces its random ops into a graph
+        # then, which makes the generator (drawing an unseeded layer's seed) but runs no draw
+        self._philox()
+        return np.full(shape, (np.float32(low) + np.float32(high)) / 2, np.float32)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
@@ -285,7 +300,8 @@ class RandomCrop(_RandomLayer):
         h_diff = int(x.shape[-3]) - self.height
         w_diff = int(x.shape[-2]) - self.width
         if training and h_diff >= 0 and w_diff >= 0:
-            draws = self._philox().uniform_int([2], 0, 2 ** 31 - 1)   # (then mod, as Keras)
+            draws = self._philox().uniform_int([2], 0, 2 ** 31 - 1) if not _probing() \
+                else [0, 0]                                  # (then mod, as Keras)
             top, left = int(draws[0]) % (h_diff + 1), int(draws[1]) % (w_diff + 1)
             return x[..., top:top + self.height, left:left + self.width, :]
         out = smart_resize(x, [self.height, self.width])

@@ -44,3 +44,21 @@ tf.keras.utils.set_random_seed(7)
 unseeded = [L.RandomFlip(), L.RandomRotation(0.2), L.RandomContrast(0.5), L.RandomCrop(5, 5)]
 report("unseeded", [layer(batch, training=True) for layer in unseeded] +
        [layer(batch, training=True) for layer in reversed(unseeded)])
+
+# built on a tf.keras.Input, tf-keras traces the random ops without drawing (an unseeded
+# layer takes its seed from Python's random then); fit draws once per step
+import random
+
+tf.keras.utils.set_random_seed(3)
+small = tf.constant(rng.uniform(0, 1, size=(16, 6, 6, 2)).astype(np.float32))
+targets = tf.constant(rng.uniform(0, 1, size=(16, 1)).astype(np.float32))
+model = tf.keras.Sequential([L.Input((6, 6, 2)), L.RandomFlip(seed=1), L.RandomRotation(0.1),
+                             L.RandomZoom(0.2, seed=3), L.Flatten(), L.Dense(1)])
+report("input.python_random_after_build", random.random())
+model.layers[-1].set_weights([np.linspace(-1, 1, 72).reshape(72, 1).astype(np.float32),
+                              np.zeros(1, np.float32)])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.01), loss="mse")
+history = model.fit(small, targets, batch_size=4, epochs=2, shuffle=False, verbose=0)
+report("fit.loss", history.history["loss"])
+report("fit.predict", model.predict(small[:3], verbose=0))
+report("fit.call_after", model(small[:2], training=True))
