@@ -159,3 +159,8 @@ class Generator:
 def stateless_uniform(shape, seed, minval=0.0, maxval=1.0):
     key, counter = stateless_key_counter(seed)
     return uniform_float(key, counter, tuple(int(d) for d in shape), minval, maxval)
+
+
+def stateless_uniform_int(shape, seed, minval, maxval):
+    key, counter = stateless_key_counter(seed)
+    return uniform_int(key, counter, tuple(int(d) for d in shape), minval, maxval)
