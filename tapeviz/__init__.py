@@ -31,7 +31,7 @@ from .engine.ops import abs, pow, range, round  # noqa: F401
 from .engine.ops import __all__ as _ops_all
 from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
-from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
+from . import data, distribute, dtypes, image, io, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import autograph, compat, debugging, sparse, strings, version  # noqa: F401,E402
 from . import experimental  # noqa: F401,E402

@@ -32,6 +32,10 @@ utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's p
 from . import saving  # noqa: F401,E402
 utils.register_keras_serializable = saving.register_keras_serializable
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
+utils.image_dataset_from_directory = preprocessing.image_dataset_from_directory
+utils.text_dataset_from_directory = preprocessing.text_dataset_from_directory
+for _name in ("load_img", "img_to_array", "array_to_img", "save_img"):
+    setattr(utils, _name, getattr(preprocessing.image, _name))
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
               "categorical_crossentropy", "sparse_categorical_crossentropy",
@@ -80,6 +84,15 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
+# tf.keras.layers.experimental.preprocessing: the preprocessing layers' older path
+layers.experimental.preprocessing = _types.ModuleType(
+    layers.experimental.__name__ + ".preprocessing", "Keras's preprocessing layers.")
+for _name in ("CategoryEncoding", "CenterCrop", "Normalization", "RandomBrightness",
+              "RandomContrast", "RandomCrop", "RandomFlip", "RandomHeight", "RandomRotation",
+              "RandomTranslation", "RandomWidth", "RandomZoom", "Rescaling", "Resizing",
+              "TextVectorization"):
+    setattr(layers.experimental.preprocessing, _name, getattr(layers, _name))
+_sys.modules[layers.experimental.preprocessing.__name__] = layers.experimental.preprocessing
 
 from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
 

@@ -222,6 +222,16 @@ def _node_index(node) -> int:
     return next((i for i, n in enumerate(nodes) if n is node), 0)
 
 
+def _declared_input_shape(layer):
+    """The batch input shape a first layer declares, as tf-keras's get_input_shape_and_dtype:
+    a nested Sequential that only learnt its shape from a call (an unbatched image, say)
+    declares what its own first layer declares."""
+    while isinstance(layer, Sequential) and layer.__dict__.get("_input_shape_inferred") \
+            and layer._layers:
+        layer = layer._layers[0]
+    return getattr(layer, "_batch_input_shape", None)
+
+
 class Sequential(Model):
     """Layers applied one after another: `Sequential([Dense(64, 'relu'), Dense(10)])`."""
 
@@ -256,7 +266,7 @@ class Sequential(Model):
                              f"names. Name {layer.name!r} is already the name of a layer in "
                              "this model. Update the `name` argument to pass a unique name.")
         self._layers.append(layer)
-        shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
+        shape = self._batch_input_shape or _declared_input_shape(self._layers[0])
         if shape is not None:
             try:
                 self.build(shape)
@@ -344,6 +354,7 @@ class Sequential(Model):
         # called on the first __call__: each layer builds itself when the data reaches it
         if input_shape is not None and self._batch_input_shape is None:
             self._batch_input_shape = (None,) + tuple(input_shape[1:])
+            self._input_shape_inferred = True
         self.built = True
 
     def _output_shapes(self) -> list:
