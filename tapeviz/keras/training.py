@@ -9,6 +9,8 @@ Data comes in batches as Keras's data adapter cuts them (`training_data.py`).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..engine import nest
@@ -111,7 +113,8 @@ class Trainer:
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight,
                                                             validation_split)
-        batches = Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch)
+        passes = epochs - initial_epoch     # (the arrays' passes: one per epoch)
+        batches = Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch, passes)
         history = _callbacks.History()
         verbose = 1 if verbose == "auto" else verbose
         params = {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
@@ -139,6 +142,14 @@ class Trainer:
             cbs.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
             if self.stop_training:
+                break
+            if batches.ran_out:
+                warnings.warn(f"Your input ran out of data; interrupting training. Make sure "
+                              f"that your dataset or generator can generate at least "
+                              f"`steps_per_epoch * epochs` batches (in this case, "
+                              f"{passes * batches.steps} batches). Fix: "
+                              "steps_per_epoch at most the batches in one pass over the data",
+                              stacklevel=2)
                 break
             batches.on_epoch_end()
         cbs.on_train_end(logs)

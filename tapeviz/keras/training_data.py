@@ -71,8 +71,10 @@ _END = object()
 class Batches:
     """The batches of one epoch, from arrays or from a `tv.data.Dataset`."""
 
-    def __init__(self, x, y, sample_weight, batch_size, shuffle, steps):
+    def __init__(self, x, y, sample_weight, batch_size, shuffle, steps, epochs=1):
         from ..data import Dataset
+        #: set when the arrays' passes (one per epoch of the fit) ran out before `steps`
+        self.ran_out = False
         self.dataset = x if isinstance(x, Dataset) else None
         if isinstance(x, Sequence):
             self.dataset = SequenceFeed(x, y, sample_weight, shuffle)
@@ -108,9 +110,10 @@ class Batches:
                              f"{sorted(sizes)} along the first axis. Fix: make sure all arrays "
                              "contain the same number of samples")
         self.n = sizes.pop()
-        self.batch_size = int(batch_size or 32)
+        # (without a batch_size, Keras makes `steps` batches of an epoch's examples)
+        self.batch_size = int(batch_size or (math.ceil(self.n / steps) if steps else 32))
         self.steps = steps or max(1, math.ceil(self.n / self.batch_size))
-        self._stream = None
+        self._stream, self._passes_left = None, epochs
 
     def on_epoch_end(self):
         if isinstance(self.dataset, SequenceFeed):
@@ -127,18 +130,22 @@ class Batches:
                 drawn += 1
                 yield element
             return
-        if self.limit is None:
-            yield from self._one_pass()
-            return
-        # steps_per_epoch over arrays: Keras keeps one stream of batches across epochs (the
-        # next epoch starts where the last stopped), a new pass, reshuffled, when one ends
+        # Keras makes one stream of batches over arrays for a whole fit: one pass over the
+        # examples (reshuffled) per epoch it was asked for; an epoch takes the next `steps`
+        # batches (where the last stopped, after steps_per_epoch batches or after a fit
+        # resumed mid-epoch by BackupAndRestore), and when the stream runs out the epoch ends
         if self._stream is None:
             self._stream = self._passes()
-        for _ in range(self.limit):
-            yield next(self._stream)
+        for _ in range(math.ceil(self.steps)):     # (steps_per_epoch may be a float)
+            batch = next(self._stream, _END)
+            if batch is _END:
+                self.ran_out = True
+                return
+            yield batch
 
     def _passes(self):
-        while True:
+        while self._passes_left > 0:
+            self._passes_left -= 1
             yield from self._one_pass()
 
     def _one_pass(self):
