@@ -95,3 +95,7 @@ callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpo
 from .callbacks_csv import CSVLogger as _CSVLogger  # noqa: E402
 
 callbacks.CSVLogger = _CSVLogger   # tf.keras.callbacks.CSVLogger("training.log")
+
+from .callbacks_backup import BackupAndRestore as _BackupAndRestore  # noqa: E402
+
+callbacks.BackupAndRestore = _BackupAndRestore   # tf.keras.callbacks.BackupAndRestore(dir)
