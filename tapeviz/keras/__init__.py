@@ -99,3 +99,7 @@ callbacks.CSVLogger = _CSVLogger   # tf.keras.callbacks.CSVLogger("training.log"
 from .callbacks_backup import BackupAndRestore as _BackupAndRestore  # noqa: E402
 
 callbacks.BackupAndRestore = _BackupAndRestore   # tf.keras.callbacks.BackupAndRestore(dir)
+
+from .sidecar_evaluator import SidecarEvaluator as _SidecarEvaluator  # noqa: E402
+
+utils.SidecarEvaluator = _SidecarEvaluator   # tf.keras.utils.SidecarEvaluator(model, data, dir)
