@@ -43,7 +43,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program (of the corpus or a trial) -> the missing feature it needs
 NEEDS = {
-    "guide_migration_debugging": "tf.compat.v1.keras.utils.DeterministicRandomTestTool",
     "tutorial_data_augmentation": "Keras's random image layers (RandomFlip, RandomRotation)",
 }
 

@@ -103,3 +103,8 @@ callbacks.BackupAndRestore = _BackupAndRestore   # tf.keras.callbacks.BackupAndR
 from .sidecar_evaluator import SidecarEvaluator as _SidecarEvaluator  # noqa: E402
 
 utils.SidecarEvaluator = _SidecarEvaluator   # tf.keras.utils.SidecarEvaluator(model, data, dir)
+
+from .migration_utils import DeterministicRandomTestTool as _DeterministicRandomTestTool  # noqa
+
+# (TensorFlow has it at tf.compat.v1.keras.utils, which is tapeviz's keras.utils)
+utils.DeterministicRandomTestTool = _DeterministicRandomTestTool
