@@ -7,8 +7,10 @@ Inside `scope()` each random op (`tv.random.uniform`, `normal`, `truncated_norma
 seed is always `operation_seed` (equal draws for equal shapes), with `mode='num_random_ops'`
 it is the number of random ops seen so far (`operation_seed` counts them and may be set; a
 seed used twice raises). As in tf-keras 2.x, Keras initializers and stateless ops are not
-the tool's. The draws are tapeviz's (NumPy), not TensorFlow's (Philox): which draws are equal
-is as in TensorFlow, their values are not.
+the tool's. Float32 `uniform`, `normal` and dropout draw TensorFlow's own numbers there
+(Philox for the op's seed pair: tapeviz/engine/ops/philox.py); other ops and dtypes draw
+from NumPy, seeded by the pair, so which draws are equal is as in TensorFlow, their values
+are not.
 """
 from __future__ import annotations
 

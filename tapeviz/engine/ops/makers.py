@@ -176,7 +176,8 @@ def _rng(seed):
     if isinstance(seed, np.random.Generator):   # a tv.random.Generator's own stream
         return seed
     if OpSeeds.source is not None:
-        return np.random.default_rng(list(OpSeeds.source()))
+        from .philox import PhiloxDraws
+        return PhiloxDraws(*OpSeeds.source())
     if seed is None:
         return _Random.rng
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):

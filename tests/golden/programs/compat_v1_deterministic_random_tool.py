@@ -2,9 +2,9 @@
 # (tf.random.uniform / normal, a Keras initializer) gets its seed from the tool, whatever seed
 # it was given: in mode='constant' the same operation seed every time (equal draws for equal
 # shapes), in mode='num_random_ops' the count of random ops so far (operation_seed, which may
-# be set; reusing one raises). The values themselves are each library's own (tapeviz draws
-# with NumPy, TensorFlow with Philox), so what is reported is which draws are equal, the
-# counters, the draws' dtypes and shapes, and the refusals.
+# be set; reusing one raises). Reported: which draws are equal, the counters, the draws'
+# dtypes and shapes, the refusals, and the float32 values of uniform, normal and dropout
+# (TensorFlow's Philox numbers for each op's seed pair).
 v1 = tf.compat.v1
 
 
@@ -77,3 +77,12 @@ with tool.scope():
         op()
         counts.append(tool.operation_seed)
 report("ops_counted", counts)
+
+# the float32 values themselves
+for mode in ("constant", "num_random_ops"):
+    with v1.keras.utils.DeterministicRandomTestTool(mode=mode).scope():
+        report(f"{mode}.values", [
+            tf.random.uniform([5]), tf.random.uniform([2, 3], minval=-2.0, maxval=3.0),
+            tf.random.normal([7]), tf.random.normal([3], mean=1.0, stddev=2.0),
+            tf.nn.dropout(tf.ones([6]), 0.5),
+            tf.keras.layers.Dropout(0.3)(tf.ones([2, 3]), training=True)])
