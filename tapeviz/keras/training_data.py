@@ -66,6 +66,7 @@ def _is_plain(values) -> bool:
 
 
 _END = object()
+_UNSTARTED = object()
 
 
 class Batches:
@@ -93,6 +94,9 @@ class Batches:
             n = self.dataset.cardinality()
             n = int(n.numpy()) if hasattr(n, "numpy") else int(n)
             self.steps = steps or (n if n >= 0 else None)
+            # as Keras: one iterator for the whole fit unless each epoch is the whole dataset
+            self._one_iterator = None if steps is None or steps == n or isinstance(
+                self.dataset, SequenceFeed) else _UNSTARTED
             return
         if x is None:
             raise ValueError("Expected input data `x`, got None. Fix: model.fit(x, y, ...)")
@@ -122,10 +126,13 @@ class Batches:
     def epoch(self):
         if self.dataset is not None:
             # (checked before drawing: a generator goes on where the last epoch stopped)
-            source, drawn = iter(self.dataset), 0
+            source, drawn = self._source(), 0
             while self.limit is None or drawn < self.limit:
                 element = next(source, _END)
                 if element is _END:
+                    # with steps_per_epoch, Keras stops training when the data runs out
+                    self.ran_out = self.limit is not None and not isinstance(
+                        self.dataset, SequenceFeed)
                     return
                 drawn += 1
                 yield element
@@ -142,6 +149,15 @@ class Batches:
                 self.ran_out = True
                 return
             yield batch
+
+    def _source(self):
+        """This epoch's iterator over the dataset: a new one, or the fit's one (see
+        __init__)."""
+        if getattr(self, "_one_iterator", None) is None:
+            return iter(self.dataset)
+        if self._one_iterator is _UNSTARTED:
+            self._one_iterator = iter(self.dataset)
+        return self._one_iterator
 
     def _passes(self):
         while self._passes_left > 0:
