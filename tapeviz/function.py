@@ -13,6 +13,7 @@ checked for the number of arguments only.
 from __future__ import annotations
 
 import functools
+import inspect
 
 from . import config as _config
 from .engine import nest
@@ -77,7 +78,21 @@ class Function:
         def bound(*args, **kwargs):
             self._check(args)
             return _run(self, (instance,) + args, kwargs)
-        return functools.update_wrapper(bound, self.python_function)
+        functools.update_wrapper(bound, self.python_function)
+        bound.__signature__ = self._bound_signature()
+        return bound
+
+    def _bound_signature(self):
+        """The method's signature without its instance, as a bound method's (what Keras reads
+        to see which arguments `call` requires)."""
+        if "_method_signature" not in self.__dict__:
+            try:
+                sig = inspect.signature(self.python_function)
+                sig = sig.replace(parameters=list(sig.parameters.values())[1:])
+            except (TypeError, ValueError):      # (a callable without one)
+                sig = None
+            self._method_signature = sig
+        return self._method_signature
 
     def _check(self, args):
         if self.input_signature is not None and len(args) > len(self.input_signature):

@@ -43,9 +43,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program (of the corpus or a trial) -> the missing feature it needs
 NEEDS = {
-    "guide_migrate_evaluator": "tf.keras.utils.SidecarEvaluator",
-    "guide_migrate_fault_tolerance": "tf.keras.callbacks.BackupAndRestore",
-    "guide_migration_debugging": "tf.compat.v1.keras.utils.DeterministicRandomTestTool",
 }
 
 

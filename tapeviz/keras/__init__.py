@@ -108,3 +108,16 @@ callbacks.ModelCheckpoint = _ModelCheckpoint   # tf.keras.callbacks.ModelCheckpo
 from .callbacks_csv import CSVLogger as _CSVLogger  # noqa: E402
 
 callbacks.CSVLogger = _CSVLogger   # tf.keras.callbacks.CSVLogger("training.log")
+
+from .callbacks_backup import BackupAndRestore as _BackupAndRestore  # noqa: E402
+
+callbacks.BackupAndRestore = _BackupAndRestore   # tf.keras.callbacks.BackupAndRestore(dir)
+
+from .sidecar_evaluator import SidecarEvaluator as _SidecarEvaluator  # noqa: E402
+
+utils.SidecarEvaluator = _SidecarEvaluator   # tf.keras.utils.SidecarEvaluator(model, data, dir)
+
+from .migration_utils import DeterministicRandomTestTool as _DeterministicRandomTestTool  # noqa
+
+# (TensorFlow has it at tf.compat.v1.keras.utils, which is tapeviz's keras.utils)
+utils.DeterministicRandomTestTool = _DeterministicRandomTestTool

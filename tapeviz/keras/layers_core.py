@@ -37,12 +37,20 @@ class Dense(Layer):
         self.kernel = None
         self.bias = None
 
-    def build(self, input_shape):
+    def _check_input_rank(self, input_shape):
+        """Keras's input spec (min_ndim=2), checked when the layer is called, not by a direct
+        `build((features,))`, which Keras accepts."""
         if input_shape is not None and len(input_shape) < 2:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
                              f"expected min_ndim=2, found ndim={len(input_shape)}. Full shape "
                              f"received: {tuple(input_shape)}. Fix: add a batch axis, e.g. "
                              "tv.reshape(x, (1, -1))")
+
+    def _maybe_build(self, input_shape):
+        self._check_input_rank(input_shape)
+        super()._maybe_build(input_shape)
+
+    def build(self, input_shape):
         if input_shape is None or len(input_shape) < 1 or input_shape[-1] is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
@@ -60,8 +68,7 @@ class Dense(Layer):
     def call(self, inputs):
         from ..engine.ops import add, matmul, tensordot
         x = _float_input(inputs, self._dtype, f"Dense layer {self.name!r}")
-        if x._value.ndim < 2:
-            self.build(tuple(x.shape))           # raises the min_ndim error
+        self._check_input_rank(tuple(x.shape))
         if x._value.shape[-1] != self.kernel._value.shape[0]:
             raise ValueError(
                 f"Input 0 of layer {self.name!r} is incompatible with the layer: expected "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from . import saving_models as _saving_models
+from .lambda_layer import safe_mode
 from .saving_config import json_default
 from .saving_h5 import KERAS_VERSION
 
@@ -30,12 +31,14 @@ class ModelConfig:
     @classmethod
     def from_config(cls, config, custom_objects=None):
         from .models import Sequential
-        if issubclass(cls, Sequential):
-            shape = config.get("build_input_shape")
-            return _saving_models._sequential_from_config(
-                config, None if shape is None else {"input_shape": shape}, custom_objects)
-        if "layers" in config and "input_layers" in config:
-            return _saving_models.functional_from_config(config, custom_objects)
+        # (a Lambda layer's function is refused, as tf-keras's safe mode refuses its code)
+        with safe_mode(True):
+            if issubclass(cls, Sequential):
+                shape = config.get("build_input_shape")
+                return _saving_models._sequential_from_config(
+                    config, None if shape is None else {"input_shape": shape}, custom_objects)
+            if "layers" in config and "input_layers" in config:
+                return _saving_models.functional_from_config(config, custom_objects)
         return super().from_config(config)
 
     def to_json(self, **kwargs) -> str:
@@ -52,7 +55,8 @@ def model_from_config(config, custom_objects=None):
     if not isinstance(config, dict):
         raise TypeError(f"`model_from_config` expects a dictionary, not a list. Received: "
                         f"config={config}. Did you meant to use `Sequential.from_config(config)`?")
-    return _saving_models.model_from_config(config, custom_objects)
+    with safe_mode(True):      # (as tf-keras: a Lambda layer's function is refused)
+        return _saving_models.model_from_config(config, custom_objects)
 
 
 def model_from_json(json_string, custom_objects=None):

@@ -62,6 +62,10 @@ class Optimizer:
 
     @property
     def learning_rate(self):
+        return self._current_learning_rate()
+
+    def _current_learning_rate(self):
+        """The learning rate now: a schedule's value at this step."""
         lr = self._learning_rate
         if callable(lr) and not isinstance(lr, _Operand):
             lr = lr(int(self.iterations._value))
@@ -79,7 +83,7 @@ class Optimizer:
 
     def _lr(self, dtype):
         """The learning rate now, as a NumPy scalar of ``dtype``."""
-        lr = self.learning_rate
+        lr = self._current_learning_rate()
         lr = lr._value if isinstance(lr, _Operand) else lr
         return np.asarray(lr, dtype=dtype)
 

@@ -24,6 +24,11 @@ def _legacy(base):
             super().__init__(*args, **kwargs)
             self.decay = float(decay)
 
+        # a schedule is the learning rate itself (`optimizer.learning_rate(step)`), as
+        # tf-keras's legacy optimizers keep it
+        learning_rate = property(lambda self: self._learning_rate, base.learning_rate.fset)
+        lr = learning_rate
+
         def _lr(self, dtype):
             lr = super()._lr(dtype)
             if self.decay > 0:

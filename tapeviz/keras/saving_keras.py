@@ -20,7 +20,7 @@ import json
 import os
 import zipfile
 
-from . import saving_h5, saving_models, saving_weights
+from . import lambda_layer, saving_h5, saving_models, saving_weights
 from .saving_config import Lookup, json_default
 
 MARKER = "tapeviz_saved_model.json"
@@ -115,7 +115,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         with zipfile.ZipFile(path) as archive:
             config = json.loads(archive.read(CONFIG))
             weights = io.BytesIO(archive.read(WEIGHTS))
-        return _from_parts(config, weights, custom_objects, compile)
+        with lambda_layer.safe_mode(safe_mode):    # (only a .keras file's, as tf-keras)
+            return _from_parts(config, weights, custom_objects, compile)
     return _load_h5(path, custom_objects, compile)
 
 

@@ -9,11 +9,15 @@ Data comes in batches as Keras's data adapter cuts them (`training_data.py`).
 """
 from __future__ import annotations
 
+import itertools
+import warnings
+
 import numpy as np
 
 from ..engine import nest
 from . import callbacks as _callbacks
 from . import optimizers as _optimizers
+from .callbacks_backup import resume_point
 from .compile_utils import LossesContainer, MetricsContainer
 from .step_function import run_step
 from .training_data import (Batches, _as_xyw, _batch, _class_weights, _pack, _split,
@@ -111,7 +115,8 @@ class Trainer:
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight,
                                                             validation_split)
-        batches = Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch)
+        passes = epochs - initial_epoch     # (the arrays' passes: one per epoch)
+        batches = Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch, passes)
         history = _callbacks.History()
         verbose = 1 if verbose == "auto" else verbose
         params = {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
@@ -119,11 +124,18 @@ class Trainer:
         cbs = _callbacks.CallbackList(extra + list(callbacks or []) + [history], self, params)
         self.stop_training = False
         cbs.on_train_begin()
+        # (a BackupAndRestore may have restored an interrupted fit's epoch and batch)
+        initial_epoch, first_step = resume_point(self, batches.steps, initial_epoch)
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
-            for step, data in enumerate(batches.epoch()):
+            # (a resumed epoch takes the batches that come next, numbered on from its first
+            # step, as TensorFlow's: NumPy integers then)
+            steps = itertools.count(first_step) if batches.steps is None else \
+                _numbered(first_step, batches.steps)
+            first_step = 0
+            for step, data in zip(steps, batches.epoch()):
                 cbs.on_train_batch_begin(step)
                 logs = _floats(run_step(self, self.train_step, data, "fit"))
                 cbs.on_train_batch_end(step, logs)
@@ -139,6 +151,14 @@ class Trainer:
             cbs.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
             if self.stop_training:
+                break
+            if batches.ran_out:
+                warnings.warn(f"Your input ran out of data; interrupting training. Make sure "
+                              f"that your dataset or generator can generate at least "
+                              f"`steps_per_epoch * epochs` batches (in this case, "
+                              f"{passes * batches.steps} batches). Fix: "
+                              "steps_per_epoch at most the batches in one pass over the data",
+                              stacklevel=2)
                 break
             batches.on_epoch_end()
         cbs.on_train_end(logs)
@@ -206,6 +226,14 @@ class Trainer:
     def predict_on_batch(self, x):
         out = self.predict_step((_batch(x),))
         return nest.pack_sequence_as(out, [np.asarray(t.numpy()) for t in nest.flatten(out)])
+
+
+def _numbered(first, stop):
+    """first, first + 1, ... below stop (which may be a float), of first's type."""
+    step = first
+    while step < stop:
+        yield step
+        step += 1
 
 
 def _floats(logs) -> dict:

@@ -66,13 +66,16 @@ def _is_plain(values) -> bool:
 
 
 _END = object()
+_UNSTARTED = object()
 
 
 class Batches:
     """The batches of one epoch, from arrays or from a `tv.data.Dataset`."""
 
-    def __init__(self, x, y, sample_weight, batch_size, shuffle, steps):
+    def __init__(self, x, y, sample_weight, batch_size, shuffle, steps, epochs=1):
         from ..data import Dataset
+        #: set when the arrays' passes (one per epoch of the fit) ran out before `steps`
+        self.ran_out = False
         self.dataset = x if isinstance(x, Dataset) else None
         if isinstance(x, Sequence):
             self.dataset = SequenceFeed(x, y, sample_weight, shuffle)
@@ -91,6 +94,9 @@ class Batches:
             n = self.dataset.cardinality()
             n = int(n.numpy()) if hasattr(n, "numpy") else int(n)
             self.steps = steps or (n if n >= 0 else None)
+            # as Keras: one iterator for the whole fit unless each epoch is the whole dataset
+            self._one_iterator = None if steps is None or steps == n or isinstance(
+                self.dataset, SequenceFeed) else _UNSTARTED
             return
         if x is None:
             raise ValueError("Expected input data `x`, got None. Fix: model.fit(x, y, ...)")
@@ -108,9 +114,10 @@ class Batches:
                              f"{sorted(sizes)} along the first axis. Fix: make sure all arrays "
                              "contain the same number of samples")
         self.n = sizes.pop()
-        self.batch_size = int(batch_size or 32)
+        # (without a batch_size, Keras makes `steps` batches of an epoch's examples)
+        self.batch_size = int(batch_size or (math.ceil(self.n / steps) if steps else 32))
         self.steps = steps or max(1, math.ceil(self.n / self.batch_size))
-        self._stream = None
+        self._stream, self._passes_left = None, epochs
 
     def on_epoch_end(self):
         if isinstance(self.dataset, SequenceFeed):
@@ -119,26 +126,42 @@ class Batches:
     def epoch(self):
         if self.dataset is not None:
             # (checked before drawing: a generator goes on where the last epoch stopped)
-            source, drawn = iter(self.dataset), 0
+            source, drawn = self._source(), 0
             while self.limit is None or drawn < self.limit:
                 element = next(source, _END)
                 if element is _END:
+                    # with steps_per_epoch, Keras stops training when the data runs out
+                    self.ran_out = self.limit is not None and not isinstance(
+                        self.dataset, SequenceFeed)
                     return
                 drawn += 1
                 yield element
             return
-        if self.limit is None:
-            yield from self._one_pass()
-            return
-        # steps_per_epoch over arrays: Keras keeps one stream of batches across epochs (the
-        # next epoch starts where the last stopped), a new pass, reshuffled, when one ends
+        # Keras makes one stream of batches over arrays for a whole fit: one pass over the
+        # examples (reshuffled) per epoch it was asked for; an epoch takes the next `steps`
+        # batches (where the last stopped, after steps_per_epoch batches or after a fit
+        # resumed mid-epoch by BackupAndRestore), and when the stream runs out the epoch ends
         if self._stream is None:
             self._stream = self._passes()
-        for _ in range(self.limit):
-            yield next(self._stream)
+        for _ in range(math.ceil(self.steps)):     # (steps_per_epoch may be a float)
+            batch = next(self._stream, _END)
+            if batch is _END:
+                self.ran_out = True
+                return
+            yield batch
+
+    def _source(self):
+        """This epoch's iterator over the dataset: a new one, or the fit's one (see
+        __init__)."""
+        if getattr(self, "_one_iterator", None) is None:
+            return iter(self.dataset)
+        if self._one_iterator is _UNSTARTED:
+            self._one_iterator = iter(self.dataset)
+        return self._one_iterator
 
     def _passes(self):
-        while True:
+        while self._passes_left > 0:
+            self._passes_left -= 1
             yield from self._one_pass()
 
     def _one_pass(self):

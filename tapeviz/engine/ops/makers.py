@@ -166,11 +166,21 @@ def _param(value, name, d, op_name):
     return _to_array(value, d, op=f"{op_name} argument `{name}`")
 
 
+class OpSeeds:
+    """While a `DeterministicRandomTestTool` scope is open, `source()` gives each seeded
+    random op its (global, operation) seed pair, whatever seed the op was given, as
+    TensorFlow's tool patches `get_seed`."""
+    source = None
+
+
 def _rng(seed):
-    if seed is None:
-        return _Random.rng
     if isinstance(seed, np.random.Generator):   # a tv.random.Generator's own stream
         return seed
+    if OpSeeds.source is not None:
+        from .philox import PhiloxDraws
+        return PhiloxDraws(*OpSeeds.source())
+    if seed is None:
+        return _Random.rng
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"random: seed must be an int or None, got {seed!r} "
                         f"({type(seed).__name__}). Fix: e.g. seed=42, or tv.random.set_seed(42) "
