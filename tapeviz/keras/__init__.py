@@ -29,6 +29,8 @@ from . import models  # noqa: F401
 from . import preprocessing  # noqa: F401
 
 utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
+from . import datasets, data_download  # noqa: F401,E402
+utils.get_file = data_download.get_file
 from . import saving  # noqa: F401,E402
 utils.register_keras_serializable = saving.register_keras_serializable
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
