@@ -58,7 +58,8 @@ for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
               "get"):
     setattr(metrics, _name, getattr(_metrics_accuracy, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
-              "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
+              "Dot", "dot", "add", "concatenate", "multiply", "subtract", "average", "maximum",
+              "minimum"):
     setattr(layers, _name, getattr(merging, _name))
 
 
