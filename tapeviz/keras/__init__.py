@@ -33,6 +33,10 @@ from . import datasets, data_download  # noqa: F401,E402
 utils.get_file = data_download.get_file
 from . import saving  # noqa: F401,E402
 utils.register_keras_serializable = saving.register_keras_serializable
+from . import saving_config as _saving_config  # noqa: E402
+
+utils.CustomObjectScope = utils.custom_object_scope = _saving_config.CustomObjectScope
+utils.get_custom_objects = _saving_config.get_custom_objects
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
