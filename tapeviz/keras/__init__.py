@@ -87,6 +87,9 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
+from . import experimental_names as _experimental_names  # noqa: E402
+
+_experimental_names.install(_sys.modules[__name__])
 
 from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
 
