@@ -219,6 +219,16 @@ SPECS = [
     S("MatrixSolve", lambda a, b: tv.linalg.solve(a, b, adjoint=True),
       [((2, 3, 3), _well_conditioned), ((2, 3, 1), _real)], note="adjoint, batched"),
     S("MatrixDeterminant", tv.linalg.det, [((2, 3, 3), _well_conditioned)]),
+    # segment reductions (ids fixed; -1 drops a row from the unsorted forms)
+    S("SegmentSum", lambda x: tv.math.segment_sum(x, [0, 0, 2, 3]), [((4, 3), _real)]),
+    S("UnsortedSegmentSum", lambda x: tv.math.unsorted_segment_sum(
+        x, [[2, 0], [-1, 2]], 4), [((2, 2, 3), _real)], note="rank-2 ids, a dropped row"),
+    S("SegmentMax", lambda x: tv.math.segment_max(x, [0, 0, 1, 3, 3]), [((5, 2), _distinct)]),
+    S("SegmentMin", lambda x: tv.math.segment_min(x, [0, 0, 1, 3, 3]), [((5, 2), _distinct)]),
+    S("UnsortedSegmentMax", lambda x: tv.math.unsorted_segment_max(x, [1, 0, 1, -1, 0], 2),
+      [((5, 2), _distinct)]),
+    S("UnsortedSegmentMin", lambda x: tv.math.unsorted_segment_min(x, [1, 0, 1, -1, 0], 2),
+      [((5, 2), _distinct)]),
     # decompositions: vectors enter only squared (their signs are arbitrary, see decompositions)
     S("Svd", lambda a: _sign_free_svd(a), [((3, 5), _real)], note="wide"),
     S("Svd", lambda a: _sign_free_svd(a), [((4, 2), _real)], note="tall"),
