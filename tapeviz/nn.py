@@ -10,6 +10,7 @@ from .engine.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
 from .engine.ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
 from .distribute import compute_average_loss, scale_regularization_loss  # noqa: F401
 from .engine.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
+from .engine.ops.normalization import local_response_normalization, lrn  # noqa: F401
 from .engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from .engine.ops.scatter import embedding_lookup  # noqa: F401
 from .engine.ops.arrange import top_k  # noqa: F401
