@@ -37,6 +37,9 @@ from . import saving_config as _saving_config  # noqa: E402
 
 utils.CustomObjectScope = utils.custom_object_scope = _saving_config.CustomObjectScope
 utils.get_custom_objects = _saving_config.get_custom_objects
+from .progbar import Progbar as _Progbar  # noqa: E402
+
+utils.Progbar = _Progbar
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
