@@ -33,7 +33,7 @@ from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  #
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
-from . import autograph, compat, debugging, sparse, strings, version  # noqa: F401,E402
+from . import autograph, compat, debugging, sets, sparse, strings, version  # noqa: F401,E402
 from .strings import as_string  # noqa: F401,E402
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
