@@ -53,3 +53,4 @@ def yuv_to_rgb(images, name=None):
 
 from .image_resize import ResizeMethod, resize  # noqa: E402,F401
 from .image_ops import *  # noqa: E402,F401,F403
+from .image_nms import *  # noqa: E402,F401,F403
