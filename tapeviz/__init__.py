@@ -34,6 +34,9 @@ from . import math, nn, linalg, random, errors, events, config, debug, keras  # 
 from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import autograph, compat, debugging, sets, sparse, strings, version  # noqa: F401,E402
+from . import io_records as _io_records  # noqa: E402
+
+_io_records.install(_sys.modules[__name__])    # tf.io's records, tf.train.Example, ...
 from .strings import as_string  # noqa: F401,E402
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
