@@ -57,6 +57,9 @@ for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegative
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 metrics.AUC = metrics_auc.AUC
+from .metrics_iou import MeanIoU as _MeanIoU  # noqa: E402
+
+metrics.MeanIoU = _MeanIoU
 from . import metrics_accuracy as _metrics_accuracy  # noqa: E402
 
 for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
