@@ -1,13 +1,13 @@
 """Where the record names live: `tf.io` (TFRecordWriter, TFRecordOptions, FixedLenFeature,
-VarLenFeature, parse_example, parse_single_example, gfile), `tf.train` (Example and its parts)
-and `tf.data.TFRecordDataset`. `install` attaches them to those namespaces (making `tv.io` if
+VarLenFeature, parse_example, parse_single_example, serialize_tensor, parse_tensor, gfile),
+`tf.train` (Example and its parts) and `tf.data.TFRecordDataset`. `install` attaches them to those namespaces (making `tv.io` if
 no other module has)."""
 from __future__ import annotations
 
 import sys
 import types
 
-from . import gfile, parsing, tfrecord, train_example
+from . import gfile, parsing, tensor_proto, tfrecord, train_example
 
 
 def TFRecordDataset(filenames, compression_type=None, buffer_size=None,  # noqa: N802
@@ -30,8 +30,9 @@ def install(tv):
         sys.modules[io.__name__] = tv.io = io
     for name in ("TFRecordWriter", "TFRecordOptions"):
         setattr(io, name, getattr(tfrecord, name))
-    for name in parsing.__all__:
-        setattr(io, name, getattr(parsing, name))
+    for module in (parsing, tensor_proto):
+        for name in module.__all__:
+            setattr(io, name, getattr(module, name))
     io.gfile = gfile
     sys.modules[io.__name__ + ".gfile"] = gfile
     for name in train_example.__all__:
