@@ -1,5 +1,5 @@
-"""Non-max suppression (`tf.image.non_max_suppression`, `_with_scores`, `_padded`), as
-TensorFlow's CPU kernel selects boxes.
+"""Non-max suppression (`tf.image.non_max_suppression`, `_with_scores`, `_padded`,
+`combined_non_max_suppression`), as TensorFlow's CPU kernel selects boxes.
 
 Boxes are (y1, x1, y2, x2) in any corner order. Candidates above `score_threshold` are taken
 by decreasing score (the lower index first on a tie); one is kept unless its IoU with a kept
@@ -17,7 +17,8 @@ import numpy as np
 from .engine.convert import convert_to_tensor
 from .engine.errors import InvalidArgumentError
 
-__all__ = ["non_max_suppression", "non_max_suppression_padded", "non_max_suppression_with_scores"]
+__all__ = ["combined_non_max_suppression", "non_max_suppression", "non_max_suppression_padded",
+           "non_max_suppression_with_scores"]
 
 
 def _iou(boxes, i, j):
@@ -128,3 +129,47 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if pad_to_max_output_size:
         kept = kept + [0] * (size - valid)
     return convert_to_tensor(np.array(kept, np.int32)), convert_to_tensor(np.int32(valid))
+
+
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size,
+                                 iou_threshold=0.5, score_threshold=float("-inf"),
+                                 pad_per_class=False, clip_boxes=True, name=None):
+    """Per image and per class non-max suppression, the survivors of all classes ranked by
+    score: `(boxes [B, K, 4], scores [B, K], classes [B, K], valid_detections [B])`, K =
+    `max_total_size` (with `pad_per_class`, at most per-class size × classes), zero-padded.
+    `boxes` are [B, N, q, 4] with q = 1 (shared by all classes) or one per class."""
+    op = "CombinedNonMaxSuppression"
+    b = convert_to_tensor(boxes)
+    s = convert_to_tensor(scores, dtype=b.dtype)
+    bv, sv = b._value, s._value
+    if bv.ndim != 4 or bv.shape[-1] != 4 or sv.ndim != 3 or sv.shape[:2] != bv.shape[:2] or \
+            bv.shape[2] not in (1, sv.shape[2]):
+        raise InvalidArgumentError(f"{op}: boxes must be [batch, boxes, q, 4] and scores "
+                                   f"[batch, boxes, classes] with q 1 or classes, got "
+                                   f"{tuple(bv.shape)} and {tuple(sv.shape)} [Op:{op}]", op)
+    per_class = int(getattr(max_output_size_per_class, "_value", max_output_size_per_class))
+    total = int(getattr(max_total_size, "_value", max_total_size))
+    iou = sv.dtype.type(float(getattr(iou_threshold, "_value", iou_threshold)))
+    threshold = sv.dtype.type(float(getattr(score_threshold, "_value", score_threshold)))
+    classes = sv.shape[2]
+    size = min(total, per_class * classes) if pad_per_class else total
+    out_boxes = np.zeros((bv.shape[0], size, 4), bv.dtype)
+    out_scores = np.zeros((bv.shape[0], size), sv.dtype)
+    out_classes = np.zeros((bv.shape[0], size), sv.dtype)
+    valid = np.zeros((bv.shape[0],), np.int32)
+    for image in range(bv.shape[0]):
+        found = []                      # (score, class, box index)
+        for c in range(classes):
+            class_boxes = bv[image, :, c if bv.shape[2] > 1 else 0]
+            kept, kept_scores = _select(class_boxes, sv[image, :, c], per_class, iou,
+                                        threshold, 0.0)
+            found += [(score, c, i) for i, score in zip(kept, kept_scores)]
+        found.sort(key=lambda item: -item[0])
+        found = found[:size]
+        valid[image] = len(found)
+        for k, (score, c, i) in enumerate(found):
+            box = bv[image, i, c if bv.shape[2] > 1 else 0]
+            out_boxes[image, k] = np.clip(box, 0, 1) if clip_boxes else box
+            out_scores[image, k], out_classes[image, k] = score, c
+    return (convert_to_tensor(out_boxes), convert_to_tensor(out_scores),
+            convert_to_tensor(out_classes), convert_to_tensor(valid))
