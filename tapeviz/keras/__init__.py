@@ -38,8 +38,10 @@ from . import saving_config as _saving_config  # noqa: E402
 utils.CustomObjectScope = utils.custom_object_scope = _saving_config.CustomObjectScope
 utils.get_custom_objects = _saving_config.get_custom_objects
 from .progbar import Progbar as _Progbar  # noqa: E402
+from .dataset_split import split_dataset as _split_dataset  # noqa: E402
 
 utils.Progbar = _Progbar
+utils.split_dataset = _split_dataset
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
