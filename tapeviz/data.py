@@ -316,3 +316,7 @@ experimental.get_single_element = Dataset.get_single_element
 experimental.Counter = Counter
 experimental.shuffle_and_repeat = shuffle_and_repeat
 experimental.AutoShardPolicy = AutoShardPolicy
+
+from . import data_grouping as _grouping  # noqa: E402
+
+_grouping.install(Dataset, experimental)   # group_by_window, bucket_by_sequence_length
