@@ -320,3 +320,6 @@ experimental.AutoShardPolicy = AutoShardPolicy
 from . import data_grouping as _grouping  # noqa: E402
 
 _grouping.install(Dataset, experimental)   # group_by_window, bucket_by_sequence_length
+from .data_csv import CsvDataset as _CsvDataset  # noqa: E402
+
+experimental.CsvDataset = _CsvDataset
