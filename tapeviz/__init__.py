@@ -31,9 +31,10 @@ from .engine.ops import abs, pow, range, round  # noqa: F401
 from .engine.ops import __all__ as _ops_all
 from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
-from . import data, distribute, dtypes, image, summary  # noqa: F401,E402
+from . import data, distribute, dtypes, image, io, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
 from . import autograph, compat, debugging, sets, sparse, strings, version  # noqa: F401,E402
+from . import experimental  # noqa: F401,E402
 from . import io_records as _io_records  # noqa: E402
 
 _io_records.install(_sys.modules[__name__])    # tf.io's records, tf.train.Example, ...
@@ -61,6 +62,8 @@ keras.op_layers.wrap_top_level(_sys.modules[__name__], _ops_all + ["abs", "pow",
 keras.op_layers.wrap_functions(math, "math.", [n for n in dir(math) if not n.startswith("_")])
 keras.op_layers.wrap_functions(nn, "nn.", [n for n in dir(nn) if not n.startswith("_")])
 keras.op_layers.wrap_functions(linalg, "linalg.", [n for n in dir(linalg) if not n.startswith("_")])
+keras.op_layers.wrap_functions(experimental.numpy, "experimental.numpy.",
+                               experimental.numpy.FUNCTIONS)
 
 # TensorFlow's shorter names for the Keras kit (tf.losses.MeanSquaredError, tf.optimizers.Adam)
 losses, optimizers, initializers = keras.losses, keras.optimizers, keras.initializers

@@ -10,6 +10,7 @@ TensorFlow's own error: tapeviz, like TensorFlow 2, runs eagerly.
 from __future__ import annotations
 
 import logging as _logging
+import types
 
 from . import compat_v1_losses as losses  # noqa: F401
 from .random import set_seed as set_random_seed  # noqa: F401
@@ -45,44 +46,14 @@ disable_v2_behavior = _graph_only("disable_v2_behavior")
 global_variables_initializer = _graph_only("global_variables_initializer")
 
 
-class logging:  # noqa: N801  (TensorFlow's module name)
-    """`tf.compat.v1.logging`: TensorFlow's logger (the standard library's "tensorflow"
-    logger) at its numeric levels."""
-
-    DEBUG, INFO, WARN, ERROR, FATAL = 10, 20, 30, 40, 50
-    _logger = _logging.getLogger("tensorflow")
-
-    @classmethod
-    def set_verbosity(cls, level) -> None:
-        cls._logger.setLevel(level)
-
-    @classmethod
-    def get_verbosity(cls) -> int:
-        return cls._logger.getEffectiveLevel()
-
-    @classmethod
-    def log(cls, level, msg, *args, **kwargs) -> None:
-        cls._logger.log(level, msg, *args, **kwargs)
-
-    @classmethod
-    def debug(cls, msg, *args, **kwargs) -> None:
-        cls._logger.debug(msg, *args, **kwargs)
-
-    @classmethod
-    def info(cls, msg, *args, **kwargs) -> None:
-        cls._logger.info(msg, *args, **kwargs)
-
-    @classmethod
-    def warning(cls, msg, *args, **kwargs) -> None:
-        cls._logger.warning(msg, *args, **kwargs)
-
-    warn = warning
-
-    @classmethod
-    def error(cls, msg, *args, **kwargs) -> None:
-        cls._logger.error(msg, *args, **kwargs)
-
-    fatal = error
+_logger = _logging.getLogger("tensorflow")
+#: `tf.compat.v1.logging`: TensorFlow's logger (the standard library's "tensorflow" logger)
+#: at its numeric levels
+logging = types.SimpleNamespace(
+    DEBUG=10, INFO=20, WARN=30, ERROR=40, FATAL=50,
+    set_verbosity=_logger.setLevel, get_verbosity=_logger.getEffectiveLevel, log=_logger.log,
+    debug=_logger.debug, info=_logger.info, warning=_logger.warning, warn=_logger.warning,
+    error=_logger.error, fatal=_logger.critical)
 
 
 def __getattr__(name):

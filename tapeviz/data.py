@@ -3,10 +3,12 @@
 An element is what TensorFlow's would be: a tensor, or a tuple / dict of tensors (lists given
 to `from_tensor_slices` are tensors, as in TensorFlow). Each transformation returns a new
 dataset; iterating a dataset starts its pipeline afresh, so a dataset can be iterated once
-per epoch. What is not imitated: `shuffle` is seeded by `tv.random.set_seed` (or `seed=`) and
-reproducible, but its order is not TensorFlow's (TensorFlow's generator is its own);
-`prefetch`, `cache`, `num_parallel_calls` and `with_options` change nothing (everything runs in the caller's
-thread, in order), and functions given to `map`/`filter` run eagerly on every element.
+per epoch. `shuffle(..., seed=n)` gives TensorFlow's order (data_shuffle.py). What is not
+imitated: `shuffle` without `seed` is seeded by `tv.random.set_seed` and reproducible, but its
+order is not TensorFlow's;
+`prefetch`, `num_parallel_calls` and `with_options` change nothing (everything runs in the
+caller's thread, in order), `cache` keeps its elements in memory even given a file name, and
+functions given to `map`/`filter` run eagerly on every element.
 """
 from __future__ import annotations
 
@@ -91,6 +93,29 @@ class _Rows:
             if drop_remainder and len(part) < size:
                 return
             yield nest.pack_sequence_as(self.structure, [Tensor(a[part]) for a in self.arrays])
+
+
+class _CachedRows(_Rows):
+    """Rows whose order is the one of the first iteration that went to the end."""
+
+    def __init__(self, upstream: _Rows):
+        super().__init__(upstream.structure, upstream.arrays, upstream.order)
+        self._kept = None
+
+    def _this_order(self):
+        return self._kept if self._kept is not None else self.order()
+
+    def elements(self):
+        order = self._this_order()
+        for i in order:
+            yield self.element(i)
+        self._kept = order
+
+    def batches(self, size, drop_remainder):
+        order = self._this_order()
+        yield from _Rows(self.structure, self.arrays, lambda: order).batches(size,
+                                                                             drop_remainder)
+        self._kept = order
 
 
 def _batched(dataset, size):
@@ -212,8 +237,10 @@ class Dataset(WindowMethods, TransformMethods):
         if size <= 0:
             raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got "
                              f"{buffer_size}")
+        if seed is not None:                   # TensorFlow's order (data_shuffle.py)
+            return self._seeded_shuffle(size, seed, reshuffle_each_iteration)
         # drawn now, from tv.random's generator: tv.random.set_seed makes the order repeat
-        base = int(seed) if seed is not None else int(_makers._Random.rng.integers(2 ** 62))
+        base = int(_makers._Random.rng.integers(2 ** 62))
         epochs = itertools.count()
 
         def epoch_rng():
@@ -230,6 +257,22 @@ class Dataset(WindowMethods, TransformMethods):
             rows = _Rows(upstream.structure, upstream.arrays, order)
             return Dataset(rows.elements, self._cardinality, rows)
         return Dataset(lambda: _shuffled(self, size, epoch_rng()), self._cardinality)
+
+    def _seeded_shuffle(self, size, seed, reshuffle_each_iteration):
+        from . import data_shuffle
+        seeds = data_shuffle.SeedGenerator(*data_shuffle.seed_pair(int(seed)),
+                                           reshuffle_each_iteration is not False)
+        if self._rows is not None:
+            upstream = self._rows
+
+            def order():
+                indices = upstream.order()
+                return indices[data_shuffle.shuffled_order(len(indices), size,
+                                                           seeds.next_generator())]
+            rows = _Rows(upstream.structure, upstream.arrays, order)
+            return Dataset(rows.elements, self._cardinality, rows)
+        return Dataset(lambda: data_shuffle.shuffled(self, size, seeds.next_generator()),
+                       self._cardinality)
 
     def repeat(self, count=None, name=None):
         times = None if count is None or int(count) < 0 else int(count)
@@ -272,7 +315,24 @@ class Dataset(WindowMethods, TransformMethods):
         return self
 
     def cache(self, filename="", name=None):
-        return self
+        """The elements of the first complete iteration, kept (in memory, whatever
+        `filename`) and given again by every later one, as TensorFlow's cache: a shuffle
+        before it is frozen; an iteration stopped early keeps nothing."""
+        if self._rows is not None:
+            rows = _CachedRows(self._rows)
+            return Dataset(rows.elements, self._cardinality, rows)
+        kept = []
+
+        def cached():
+            if kept:
+                yield from kept[0]
+                return
+            seen = []
+            for element in self:
+                seen.append(element)
+                yield element
+            kept.append(seen)
+        return Dataset(cached, self._cardinality)
 
     # --- reading -------------------------------------------------------------------------------
     def __iter__(self):

@@ -186,7 +186,11 @@ class OneDeviceStrategy(Strategy):
         self.device = device
 
 
-_DEFAULT = Strategy()
+class _DefaultDistributionStrategy(Strategy):
+    """The strategy outside any scope (its class named as TensorFlow's, which programs print)."""
+
+
+_DEFAULT = _DefaultDistributionStrategy()
 
 
 def get_strategy():

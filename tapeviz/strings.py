@@ -2,7 +2,8 @@
 its kernels' rules: lengths and substrings in bytes or UTF-8 characters, `to_number` refusing
 what does not parse, `as_string` with printf's formats, `format` writing tensors as `tf.print`
 does. String tensors carry no gradient, as in TensorFlow. Functions that give ragged results
-(`split`, `unicode_decode`, `bytes_split`) are not here: tapeviz has no RaggedTensor.
+(`unicode_decode`, `bytes_split`, `split` of more than one string) are not here: tapeviz has
+no RaggedTensor.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from .engine.errors import InvalidArgumentError
 from .engine.ops.makers import _make
 
 __all__ = ["as_string", "format", "join", "length", "lower", "reduce_join",
-           "regex_full_match", "regex_replace", "strip", "substr", "to_number", "upper"]
+           "regex_full_match", "regex_replace", "split", "strip", "substr", "to_number",
+           "upper"]
 
 
 def _strings(x):
@@ -88,6 +90,23 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
 def regex_full_match(input, pattern, name=None):
     rx = re.compile(_strings(pattern)[()])
     return _make(_each(lambda b: rx.fullmatch(b) is not None, _strings(input), bool))
+
+
+def split(input, sep=None, maxsplit=-1, name=None):   # noqa: A002  (TensorFlow's names)
+    """The pieces of one string as a 1-D string tensor (`sep=None` or "": runs of whitespace,
+    empty pieces dropped; else every `sep`, empty pieces kept), at most `maxsplit` splits.
+    TensorFlow gives a RaggedTensor for a batch of strings, which tapeviz does not have."""
+    s = _strings(input)
+    if s.ndim != 0:
+        raise NotImplementedError(f"tf.strings.split of a string tensor of shape "
+                                  f"{list(s.shape)} gives a RaggedTensor, which tapeviz does not "
+                                  "have. Fix: split one string at a time (e.g. inside "
+                                  "Dataset.map), or tf.strings.regex_replace")
+    separator = _strings(sep)[()] if sep is not None else b""
+    text = s[()]
+    limit = -1 if maxsplit is None or int(maxsplit) < 0 else int(maxsplit)
+    pieces = text.split(None, limit) if separator == b"" else text.split(separator, limit)
+    return _make(np.asarray(pieces, dtype=object).reshape(-1))
 
 
 def join(inputs, separator="", name=None):

@@ -38,11 +38,12 @@ def test_shuffled_slices_come_in_the_order_of_any_shuffled_dataset_and_batch_as_
     x = np.arange(60, dtype=np.float32).reshape(30, 2)
     sliced = tv.data.Dataset.from_tensor_slices((x, np.arange(30))).shuffle(
         buffer, seed=5, reshuffle_each_iteration=False)
-    order = _order(tv.data.Dataset.range(30).shuffle(buffer, seed=5))
+    order = _order(tv.data.Dataset.range(30).shuffle(buffer, seed=5,
+                                                     reshuffle_each_iteration=False))
     assert [int(i) for _, i in sliced] == order
     assert sorted(order) == list(range(30))
     mapped = tv.data.Dataset.from_tensor_slices((x, np.arange(30))).map(
-        lambda a, i: (a, i)).shuffle(buffer, seed=5)
+        lambda a, i: (a, i)).shuffle(buffer, seed=5, reshuffle_each_iteration=False)
     assert [int(i) for _, i in mapped] == order
     batches = list(sliced.batch(8))
     assert [tuple(b.shape) for b, _ in batches] == [(8, 2)] * 3 + [(6, 2)]

@@ -345,3 +345,18 @@ def test_add_metric_finds_the_metric_of_a_result_made_in_another_thread():
     assert errors == []
     assert (metric_of(made["a"]), metric_of(made["b"])) == (mean, total)
     assert (float(made["a"]), float(made["b"])) == (2.0, 7.0)
+
+
+def test_an_unknown_compiled_loss_names_every_loss_known_by_name():
+    import ast
+    import re
+    model = tv.keras.Sequential([layers.Dense(1, input_shape=(2,))])
+    model.compile(optimizer="sgd", loss="hubr")
+    with pytest.raises(ValueError, match="Unknown loss function: 'hubr'") as info:
+        model.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), verbose=0)
+    listed = ast.literal_eval(re.search(r"use one of (\[.*?\])", str(info.value)).group(1))
+    assert "huber" in listed                      # the name the user meant is offered
+    for name in listed:                           # and every name offered is accepted
+        assert callable(losses.get(name)), name
+    with pytest.raises(ValueError, match="Known names"):
+        losses.get("hubr")

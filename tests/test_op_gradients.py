@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tv
+from tapeviz import image_transform
 from tapeviz.engine.op import REGISTRY, apply
 
 
@@ -335,6 +336,11 @@ SPECS = [
     S("AvgPoolGrad",
       _direct("AvgPoolGrad", input_hw=(5, 4), ksize=(3, 2), strides=(2, 2), pads=(1, 1, 0, 0)),
       [((1, 3, 2, 2), _real)]),
+    S("ImageProjectiveTransformV3",
+      lambda x: image_transform.transform(x, [1, 0, -2, 0, 1, 1, 0, 0], fill_mode="constant",
+                                          interpolation="nearest"),
+      [((2, 4, 5, 3), _real)],
+      note="a whole-pixel shift: TensorFlow's gradient, the inverse shift, is then exact"),
 ]
 
 # Registered ops with VJPs that need no spec of their own, and why.

@@ -46,7 +46,6 @@ NEEDS = {
     "guide_migrate_evaluator": "tf.keras.utils.SidecarEvaluator",
     "guide_migrate_fault_tolerance": "tf.keras.callbacks.BackupAndRestore",
     "guide_migration_debugging": "tf.compat.v1.keras.utils.DeterministicRandomTestTool",
-    "tutorial_data_augmentation": "Keras's random image layers (RandomFlip, RandomRotation)",
 }
 
 

@@ -7,7 +7,7 @@ inputs that lead back to a source are called.
 from __future__ import annotations
 
 from .. import events as _events
-from .ops import add, broadcast_to, cast, reduce_sum, sum_to, zeros
+from .ops import add_v2, broadcast_to, cast, reduce_sum, sum_to, zeros
 from .tensor import Tensor, Variable
 from .threadstate import quietly
 
@@ -164,7 +164,7 @@ def _walk(entries, grads, reach, keep, batch, call, observer, emitting, apart=No
                                                     gv.dtype != dtype):
                 gx = _fit(gx, x, batch, g)
             prev = get(xid)
-            total = grads[xid] = gx if prev is None else add(prev, gx)
+            total = grads[xid] = gx if prev is None else add_v2(prev, gx)
             if op is _GATHER and not batch:
                 _note_gather(grads, xid, prev, total, g, inputs[1], attrs)
             elif op is _IDENTITY and not batch and SLICES in grads:
@@ -261,7 +261,7 @@ def _fit(gx, x, batch, g):
 
 def _accumulate(grads, key, g):
     prev = grads.get(key)
-    grads[key] = g if prev is None else add(prev, g)
+    grads[key] = g if prev is None else add_v2(prev, g)
 
 
 from .ops.gradient_ops import _identity as _IDENTITY  # noqa: E402

@@ -85,6 +85,8 @@ class _Operand:
     def ndim(self) -> int:
         return self._value.ndim
 
+    device = property(lambda self: "/job:localhost/replica:0/task:0/device:CPU:0")  # as TF's CPU
+
     def get_shape(self) -> TensorShape:
         return self.shape
 
@@ -158,7 +160,6 @@ class _Operand:
 
     def __hash__(self):
         return id(self)
-
 
     # arithmetic: each operator is one line calling the op function (in engine/ops)
     def __add__(self, other): return engine.ops.add(self, other)
@@ -395,6 +396,5 @@ def watch_on_read(var: Variable) -> None:
 
 
 def _like(other, t):
-    """`other` (a Python or NumPy value) as a tensor of `t`'s dtype: the left operand of a
-    reflected operator (`2.0 * t`)."""
+    """`other` (a Python or NumPy value) as `t`'s dtype: a reflected operator's (`2.0 * t`)."""
     return engine.convert.like(other, t)

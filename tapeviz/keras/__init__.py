@@ -43,6 +43,10 @@ from .dataset_split import split_dataset as _split_dataset  # noqa: E402
 utils.Progbar = _Progbar
 utils.split_dataset = _split_dataset
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
+utils.image_dataset_from_directory = preprocessing.image_dataset_from_directory
+utils.text_dataset_from_directory = preprocessing.text_dataset_from_directory
+for _name in ("load_img", "img_to_array", "array_to_img", "save_img"):
+    setattr(utils, _name, getattr(preprocessing.image, _name))
 # the loss functions Keras also lists as metrics (`keras.metrics.mean_squared_error(y, p)`)
 for _name in ("mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
               "categorical_crossentropy", "sparse_categorical_crossentropy",

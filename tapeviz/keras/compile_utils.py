@@ -18,9 +18,10 @@ from . import masking as _masking
 from . import metrics as _metrics
 from . import metrics_accuracy as _accuracy
 
-_LOSS_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
-               "sparse_categorical_crossentropy", "categorical_crossentropy",
-               "binary_crossentropy")
+#: the loss functions that are metrics by name too
+_LOSS_METRIC_NAMES = ("mse", "mean_squared_error", "mae", "mean_absolute_error",
+                      "sparse_categorical_crossentropy", "categorical_crossentropy",
+                      "binary_crossentropy")
 
 
 def get_loss(identifier):
@@ -37,7 +38,7 @@ def get_loss(identifier):
             return _RefusedLoss(
                 f"Unknown loss function: {identifier!r}. Please ensure you are using a "
                 "`keras.utils.custom_object_scope` and that this object is included in the "
-                f"scope. Fix: use one of {list(_LOSS_NAMES)}, a tf.keras.losses object or a "
+                f"scope. Fix: use one of {sorted(_losses.BY_NAME)}, a tf.keras.losses object or a "
                 "function of (y_true, y_pred)")
         return _FunctionLoss(fn, identifier)
     if callable(identifier):
@@ -202,7 +203,7 @@ _METRIC_FUNCTIONS = {
     "categorical_accuracy": _categorical_accuracy,
     "top_k_categorical_accuracy": _accuracy.top_k_categorical_accuracy,
     "sparse_top_k_categorical_accuracy": _accuracy.sparse_top_k_categorical_accuracy,
-    **{name: _losses.get(name) for name in _LOSS_NAMES},
+    **{name: _losses.get(name) for name in _LOSS_METRIC_NAMES},
 }
 
 

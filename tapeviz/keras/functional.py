@@ -17,6 +17,7 @@ import numpy as np
 
 from ..engine import nest
 from ..engine.convert import convert_to_tensor
+from ..engine.errors import InvalidArgumentError
 from ..engine.tensor import Tensor, _Operand
 from ..engine.threadstate import unrecorded
 from .keras_tensor import KerasNode, KerasTensor, _shape_text
@@ -129,7 +130,12 @@ def _run_on_stand_ins(layer, structure, size):
     inputs, args, kwargs = nest.pack_sequence_as(
         structure, [stand_in(t) for t in nest.flatten(structure)])
     with stand_in_call():
-        out = layer(inputs, *args, **kwargs)
+        try:
+            out = layer(inputs, *args, **kwargs)
+        except InvalidArgumentError as exc:
+            # an op refusing the shapes while a graph is built is a ValueError in TensorFlow
+            raise ValueError(f'Exception encountered when calling layer "{layer.name}" (type '
+                             f"{type(layer).__name__}).\n\n{exc}") from exc
     return nest.pack_sequence_as(out, [_as_output(layer, t) for t in nest.flatten(out)])
 
 

@@ -33,6 +33,10 @@ from .layers_attention import MultiHeadAttention  # noqa: F401
 from .layers_dense_attention import Attention  # noqa: F401
 from .layers_preprocessing import CategoryEncoding, Normalization, Rescaling  # noqa: F401
 from .layers_image_preprocessing import CenterCrop, Resizing  # noqa: F401
+from .layers_image_augmentation import (RandomBrightness, RandomContrast, RandomCrop,  # noqa: F401
+                                        RandomFlip, RandomHeight, RandomRotation,
+                                        RandomTranslation, RandomWidth, RandomZoom)
+from .layers_text_vectorization import TextVectorization  # noqa: F401
 from .layers_reshaping import (Cropping2D, Permute, RepeatVector, UpSampling2D,  # noqa: F401
                                ZeroPadding2D)
 from .layers_pooling import (AveragePooling1D, AveragePooling2D,  # noqa: F401

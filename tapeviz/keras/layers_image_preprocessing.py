@@ -5,6 +5,8 @@ aspect ratio first, as `smart_resize`) and `CenterCrop` (the centre window, or a
 channels) or one (height, width, channels); outputs in the layer's dtype."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine.convert import convert_to_tensor
 from ..engine.ops import cast
 from .layers_base import Layer
@@ -24,9 +26,10 @@ def smart_resize(x, size, interpolation="bilinear"):
     from ..image_resize import resize
     height, width = int(x.shape[-3]), int(x.shape[-2])
     target_height, target_width = size
-    crop_height = min(height, int(float(width * target_height) / target_width))
-    crop_width = min(width, int(float(height * target_width) / target_height))
-    top, left = int(float(height - crop_height) / 2), int(float(width - crop_width) / 2)
+    f32 = np.float32                       # (Keras computes the box in float32)
+    crop_height = min(height, int(f32(width * target_height) / f32(target_width)))
+    crop_width = min(width, int(f32(height * target_width) / f32(target_height)))
+    top, left = int(f32(height - crop_height) / f32(2)), int(f32(width - crop_width) / f32(2))
     x = x[..., top:top + crop_height, left:left + crop_width, :]
     return resize(x, size, method=interpolation)
 

@@ -292,19 +292,19 @@ class _Reduce(Loss):
         return y_pred
 
 
+#: the loss functions known by name to `get` and to compile's `loss=`
+BY_NAME = {"mse": mean_squared_error, "mean_squared_error": mean_squared_error,
+           "mae": mean_absolute_error, "mean_absolute_error": mean_absolute_error,
+           "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+           "categorical_crossentropy": categorical_crossentropy,
+           "binary_crossentropy": binary_crossentropy, "huber": huber,
+           "huber_loss": huber, "kld": kl_divergence, "kl_divergence": kl_divergence,
+           "kullback_leibler_divergence": kl_divergence, "hinge": hinge}
+
+
 def get(identifier):
     if isinstance(identifier, Loss) or callable(identifier):
         return identifier
-    table = {"mse": mean_squared_error, "mean_squared_error": mean_squared_error,
-             "mae": mean_absolute_error, "mean_absolute_error": mean_absolute_error,
-             "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
-             "categorical_crossentropy": categorical_crossentropy,
-             "binary_crossentropy": binary_crossentropy, "huber": huber,
-             "huber_loss": huber, "kld": kl_divergence, "kl_divergence": kl_divergence,
-             "kullback_leibler_divergence": kl_divergence, "hinge": hinge}
-    if identifier in table:
-        return table[identifier]
-    raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(table)}")
-
-
-del Tensor
+    if identifier in BY_NAME:
+        return BY_NAME[identifier]
+    raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(BY_NAME)}")

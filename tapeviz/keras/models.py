@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.tensor import Tensor, TensorShape
+from ..engine.tensor import Tensor, TensorShape, Variable
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
-from .keras_tensor import KerasTensor, _shape_text
+from .keras_tensor import KerasTensor, SymbolicTensorError, _shape_text
 from .layers import Layer, _accepts, _unique
+from .layers_base import _leaves
 from .model_build import build_by_calling
 from .layer_aliases import ModelAliases
 from .model_config_api import ModelConfig, clone_model, model_from_config, model_from_json  # noqa: F401,E501
@@ -40,10 +41,22 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
     def weights(self) -> list:
         """Layer by layer, each layer's own order (its trainable weights, then the others), then
         the model's own: Keras's order for a model (a layer's is all trainable weights first),
-        the order of `get_weights` and `set_weights`."""
+        the order of `get_weights` and `set_weights`. Keras tracks a list (or dict) assigned
+        to a subclassed model's attribute as one of these layers: the variables in it now
+        come in its place (`self.kernels = []`, appended to in `build`, comes first)."""
         out = []
-        for layer in self._sublayers():
-            out += layer.weights
+        if getattr(self, "_graph", None) is not None:
+            for layer in self._sublayers():
+                out += layer.weights
+        else:
+            for name, value in vars(self).items():
+                if name == "_own_weights":
+                    continue
+                for leaf in _leaves(value):
+                    if isinstance(leaf, Layer) and leaf is not self:
+                        out += leaf.weights
+                    elif isinstance(leaf, Variable) and isinstance(value, (list, tuple, dict)):
+                        out.append(leaf)
         return _unique(out + [w for w in self._own_weights if w.trainable] +
                        [w for w in self._own_weights if not w.trainable])
 
@@ -209,6 +222,16 @@ def _node_index(node) -> int:
     return next((i for i, n in enumerate(nodes) if n is node), 0)
 
 
+def _declared_input_shape(layer):
+    """The batch input shape a first layer declares, as tf-keras's get_input_shape_and_dtype:
+    a nested Sequential that only learnt its shape from a call (an unbatched image, say)
+    declares what its own first layer declares."""
+    while isinstance(layer, Sequential) and layer.__dict__.get("_input_shape_inferred") \
+            and layer._layers:
+        layer = layer._layers[0]
+    return getattr(layer, "_batch_input_shape", None)
+
+
 class Sequential(Model):
     """Layers applied one after another: `Sequential([Dense(64, 'relu'), Dense(10)])`."""
 
@@ -243,17 +266,22 @@ class Sequential(Model):
                              f"names. Name {layer.name!r} is already the name of a layer in "
                              "this model. Update the `name` argument to pass a unique name.")
         self._layers.append(layer)
-        shape = self._batch_input_shape or getattr(self._layers[0], "_batch_input_shape", None)
+        shape = self._batch_input_shape or _declared_input_shape(self._layers[0])
         if shape is not None:
-            self.build(shape)
-            self._trace(layer, shape)
+            try:
+                self.build(shape)
+                self._trace(layer, shape)
+            except Exception:
+                self._layers.pop()    # as tf-keras: a layer that does not fit is not added
+                raise
 
     def _trace(self, layer, shape):
         """As tf-keras, with the input shape known, also call the added layer on the
         KerasTensor the layers before it gave, so that `model.input`, `model.output` and each
         layer's `output` exist (`Model(model.input, [l.output for l in model.layers])`
-        extracts feature maps). A layer that cannot be called on KerasTensors leaves them
-        unknown; the model runs as before."""
+        extracts feature maps), and a layer that does not fit is refused now (a ValueError, as
+        tf-keras). A layer whose code needs values (NumPy on its input, a Python `if` on a
+        tensor) leaves them unknown; the model runs as before."""
         from .functional import Input
         symbolic = self.__dict__.get("_symbolic")
         try:
@@ -267,7 +295,7 @@ class Sequential(Model):
             else:
                 inputs, outputs = symbolic[0], layer(symbolic[1])
             self._symbolic = (inputs, outputs, Graph(self, inputs, outputs))
-        except Exception:  # noqa: BLE001  (see the docstring)
+        except (SymbolicTensorError, NotImplementedError):
             self._symbolic = None
 
     @property
@@ -326,6 +354,7 @@ class Sequential(Model):
         # called on the first __call__: each layer builds itself when the data reaches it
         if input_shape is not None and self._batch_input_shape is None:
             self._batch_input_shape = (None,) + tuple(input_shape[1:])
+            self._input_shape_inferred = True
         self.built = True
 
     def _output_shapes(self) -> list:

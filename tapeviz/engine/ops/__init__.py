@@ -16,6 +16,7 @@ from .clip import *  # noqa: F401,F403
 from .einstein import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import abs, pow, round  # noqa: F401  (names that shadow builtins)
+from .elementwise import add_v2  # noqa: F401  (`+`, TensorFlow's raw AddV2: `tf.add` converts as it does)
 from .gradient_ops import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .info import *  # noqa: F401,F403

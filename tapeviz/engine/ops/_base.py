@@ -58,23 +58,13 @@ def pair(x, y, op_name: str):
             return x, _read_variable(y)
     # the first operand that is a tensor sets the dtype; a Python or NumPy value beside it is
     # converted to that dtype (a float into an int dtype is refused, as TF refuses it), so
-    # tf.maximum(0, x) of a float x is float. tf.add (math_ops.add) converts its first
-    # argument alone, and its second to that dtype only if it can: a mismatch, not a refusal.
-    first_alone = op_name == "AddV2"
-    if isinstance(y, _Operand) and not isinstance(x, _Operand) and not first_alone:
+    # tf.maximum(0, x) of a float x is float.
+    if isinstance(y, _Operand) and not isinstance(x, _Operand):
         y = tensor(y)
         x = like(x, y, op_name)
     else:
         x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
-        if isinstance(y, _Operand):
-            y = tensor(y)
-        elif not first_alone:
-            y = like(y, x, op_name)
-        else:
-            try:
-                y = like(y, x, op_name)
-            except TypeError:
-                y = convert_to_tensor(y)
+        y = tensor(y) if isinstance(y, _Operand) else like(y, x, op_name)
     if x._value.dtype != y._value.dtype:
         raise dtype_mismatch(op_name, x, y)
     return x, y

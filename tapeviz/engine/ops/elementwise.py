@@ -14,7 +14,7 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..op import apply, defop
 from ._base import _PY_NUMBERS, FLOAT, NUMERIC, SCALARS, pair, require, scalar, tensor
 from .makers import ones_like, zeros_like
-from ..convert import like
+from ..convert import convert_to_tensor, like
 from ..tensor import Tensor, _Operand
 from ..threadstate import _local, graph_output
 
@@ -82,9 +82,27 @@ _CHECKS = {"FloorDiv": _no_int_zero_divisor, "FloorMod": _no_int_zero_divisor,
 
 
 # --- arithmetic ---------------------------------------------------------------------------
-add = _binary("AddV2", operator.add, [lambda g, y, a, b: g, lambda g, y, a, b: g],
+add_v2 = _binary("AddV2", operator.add, [lambda g, y, a, b: g, lambda g, y, a, b: g],
               "y = a + b", ["∂a = g", "∂b = g"], kinds="fiuO", what="a numeric or string",
               saves=((), False))
+
+
+def add(x, y, name=None):
+    """`tf.add` and `x + y`. Unlike the other binary ops, TensorFlow converts `x` alone first
+    and then `y` to its dtype only if it can (its `_add_dispatch`), so `tf.add(2, x)` of a
+    float `x` and `i + 2.0` of an int `i` are dtype mismatches (InvalidArgumentError), not
+    refusals to convert (TypeError) as in `tf.multiply(i, 2.0)`."""
+    if not isinstance(y, _Operand):
+        x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
+        try:
+            y = like(y, x, "AddV2")
+        except TypeError:
+            y = convert_to_tensor(y)
+    elif not isinstance(x, _Operand):
+        x = convert_to_tensor(x)
+    return add_v2(x, y)
+
+
 subtract = _binary("Sub", operator.sub, [lambda g, y, a, b: g, lambda g, y, a, b: -g],
                    "y = a - b", ["∂a = g", "∂b = -g"], saves=((), False))
 multiply = _binary("Mul", operator.mul, [lambda g, y, a, b: g * b, lambda g, y, a, b: g * a],

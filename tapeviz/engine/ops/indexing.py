@@ -24,7 +24,10 @@ def _index_key(key):
 
 def _getitem_forward(x, key):
     out = x[key]
-    return out.copy() if isinstance(out, np.ndarray) else out
+    if isinstance(out, np.ndarray):
+        return out.copy()
+    # (one element of a string tensor stays an object array, as every string tensor is)
+    return np.asarray(out, dtype=object) if x.dtype == object else out
 
 
 def _scatter_forward(g, x_like, key, k):

@@ -144,6 +144,7 @@ class _Random:
 
 def set_seed(seed):
     _Random.rng = np.random.default_rng(None if seed is None else int(seed))
+    _Random.seed = None if seed is None else int(seed)   # (a seeded Dataset.shuffle's pair)
 
 
 def _random_dims(shape, op_name):

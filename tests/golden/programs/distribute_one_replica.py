@@ -133,3 +133,6 @@ weights = tf.Variable([1.0, -2.0, 0.5, 3.0])
 with tf.GradientTape() as tape:
     average = tf.nn.compute_average_loss(per_example * weights, sample_weight=[1.0, 0.5, 2.0, 0.0])
 report("average_loss.gradient", tape.gradient(average, weights))
+
+# programs print the default strategy's class (keras.io's examples fall back to it)
+report("default.class_name", type(tf.distribute.get_strategy()).__name__)

@@ -1,0 +1,107 @@
+# tf.experimental.numpy.experimental_enable_numpy_behavior(): tensors get NumPy's methods
+# (.T, .reshape, .astype, ...; a Variable does not), operators promote dtypes as NumPy does
+# (tf.add and the other functions keep TensorFlow's rules), tnp's float functions take ints,
+# and gradients flow through the methods and the promoted operators
+tnp = tf.experimental.numpy
+f32 = tf.constant([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])
+f64 = tf.constant(np.array([[0.25, 2.0, -1.0], [3.0, -0.5, 1.5]]))
+i32 = tf.constant([[1, 2, 3], [4, 5, 6]])
+v = tf.Variable([[1.0, 2.0]])
+expect_error("before.T", lambda: f32.T)
+tnp.experimental_enable_numpy_behavior()
+
+# methods
+report("T", f32.T)
+report("reshape_args", f32.reshape(3, 2))
+report("reshape_tuple", f32.reshape((3, 2)))
+report("reshape_minus_one", i32.reshape(-1))
+report("reshape_F", i32.reshape([3, 2], order="F"))
+report("ravel", f32.ravel())
+report("flatten", i32.flatten())
+report("transpose", f32.transpose())
+report("astype_numpy", f32.astype(tnp.float64))
+report("astype_tf", f32.astype(tf.int32))
+report("astype_str", i32.astype("float32"))
+report("clip", f32.clip(-1, 2.5))
+report("max", f32.max())
+report("max_axis", f32.max(axis=1))
+report("min_keepdims", f32.min(axis=0, keepdims=True))
+report("mean", i32.mean())
+report("mean_axis", f32.mean(axis=0))
+report("size", f32.size)
+report("ndim", f32.ndim)
+report("data_is_self", f32.data is f32)
+report("tolist", i32.tolist())
+report("round", round(tf.constant([1.5, 2.5, -0.4])))
+report("positive", +i32)
+expect_error("variable.T", lambda: v.T)
+expect_error("variable.reshape", lambda: v.reshape(-1))
+expect_error("reshape_bad_kwarg", lambda: f32.reshape(6, shape=1))
+expect_error("unknown_attribute", lambda: f32.no_such_method)
+# operators promote as NumPy
+report("f32_plus_f64", f32 + f64)
+report("i32_plus_f32", i32 + f32)
+report("i32_plus_float", i32 + 2.5)
+report("float_plus_i32", 2.5 + i32)
+report("f32_plus_float", f32 + 2.5)
+report("f32_times_int", f32 * 3)
+report("f32_plus_numpy64", f32 + np.ones(3))
+report("numpy64_plus_f32", np.ones(3) + f32)
+report("f32_times_list", f32 * [1.0, 2.0, 3.0])
+report("i32_div_i32", i32 / i32)
+report("i32_div_int", i32 / 2)
+report("i32_floordiv_float", i32 // 2.0)
+report("i32_mod_float", i32 % 2.5)
+report("i32_pow_float", i32 ** 2.0)
+report("rsub", 1.5 - i32)
+report("matmul_mixed", f32 @ tf.transpose(f64))
+report("matmul_vector", f32 @ tf.constant([1.0, 0.0, 2.0]))
+report("variable_plus_f64", v + tf.constant(1.0, tf.float64))
+report("f64_times_variable", tf.constant([[2.0]], tf.float64) * v)
+report("less_float", i32 < 2.5)
+report("greater_equal_mixed", f32 >= f64)
+report("bool_and", (f32 > 0) & (f64 > 0))
+report("equal_float", i32 == 2.0)
+expect_error("f32_plus_shape", lambda: tf.constant([1.0, 2.0]) + tf.constant([[1, 2]]).shape)
+report("i32_plus_shape", tf.constant([1, 2]) + tf.constant([[1, 2]]).shape)
+expect_error("tf_add_mixed", lambda: tf.add(f32, f64))
+expect_error("tf_multiply_mixed", lambda: tf.multiply(i32, f32))
+report("tf_constant_float", tf.constant(1.5))
+report("tf_ones", tf.ones([2]))
+# tnp with the switch on
+report("sqrt_int", tnp.sqrt(32))
+report("exp_int", tnp.exp(i32))
+report("tanh_py_int", tnp.tanh(1))
+report("around", tnp.around(tf.constant([1.25, 2.5, -0.555]), 1))
+report("around_int", tnp.around(i32, -1))
+report("asarray_float", tnp.asarray([1.0, 2.0]))
+report("maximum_int_half", tnp.maximum(i32, 0.5))
+report("indexing_list", f32[:, [0, 2]])
+report("indexing_bool", tf.constant([1, 2, 3])[tf.constant([True, False, True])])
+# the guide's model: a float32 model on float64 draws, via .astype
+w = tnp.asarray(np.linspace(-1, 1, 6).reshape(3, 2)).astype(tnp.float32)
+report("guide.stddev", tnp.sqrt(3).astype(tnp.float32))
+report("guide.scaled", w / tnp.sqrt(3).astype(tnp.float32))
+
+
+def grads(f, *values):
+    xs = [tf.constant(x) for x in values]
+    with tf.GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        y = f(*xs)
+    return tape.gradient(y, xs)
+
+
+a = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)
+b = np.array([[1.0, 2.0], [-1.0, 0.5], [0.25, -2.0]])
+report("grad.T_reshape", grads(lambda x: tnp.sum(x.T * x.reshape(3, 2)), a))
+report("grad.astype_promoted", grads(lambda x, y: tnp.sum((x.astype(tnp.float64) @ y) ** 2),
+                                     a, b))
+report("grad.mixed_operator", grads(lambda x, y: (x @ y).mean() + (x * 2.5).max(), a, b))
+report("grad.int_scale", grads(lambda x: tnp.sum(x * tf.constant([1, 2, 3])), a))
+report("grad.clip_ravel", grads(lambda x: tnp.sum(x.clip(-0.5, 1.0).ravel() ** 2), a))
+report("grad.relu_fast_path", grads(lambda x: tnp.sum(tnp.maximum(x, 0) * x), a))
+with tf.GradientTape() as tape:
+    loss = tnp.sum((v * tf.constant([[0.5, 2.0]], tf.float64)) ** 2)
+report("grad.variable_mixed", tape.gradient(loss, v))

@@ -1,0 +1,18 @@
+# experimental_enable_numpy_behavior(prefer_float32=True): Python floats become float32 in
+# tnp's dtype inference (float types and ints keep NumPy's rules)
+tnp = tf.experimental.numpy
+tnp.experimental_enable_numpy_behavior(prefer_float32=True)
+report("array_float", tnp.array(1.5))
+report("asarray_list", tnp.asarray([1.0, 2.0]))
+report("asarray_numpy64", tnp.asarray(np.ones(2)))
+report("arange_float", tnp.arange(3.0))
+report("linspace", tnp.linspace(0, 1, 3))
+report("ones", tnp.ones([2]))
+report("zeros", tnp.zeros([2]))
+report("sqrt_int", tnp.sqrt(4))
+report("mean_int", tnp.mean(tf.constant([1, 2])))
+report("i32_plus_float", tf.constant([1]) + 2.5)
+report("f32_plus_float", tf.constant([1.0]) + 2.5)
+report("add_int_float", tnp.add(tf.constant([1]), 2.5))
+report("result_type", tnp.result_type(1.5).name)
+report("random.randn", tnp.random.randn(2).dtype.name)
