@@ -33,8 +33,14 @@ from .engine.custom import custom_gradient, grad_pass_through, recompute_grad  #
 from . import math, nn, linalg, random, errors, events, config, debug, keras  # noqa: F401,E402
 from . import data, distribute, dtypes, image, io, summary  # noqa: F401,E402
 from . import nest, test, train  # noqa: F401,E402
-from . import autograph, compat, debugging, sparse, strings, version  # noqa: F401,E402
+from . import autograph, compat, debugging, sets, sparse, strings, version  # noqa: F401,E402
 from . import experimental  # noqa: F401,E402
+from . import io_records as _io_records  # noqa: E402
+
+_io_records.install(_sys.modules[__name__])    # tf.io's records, tf.train.Example, ...
+from .moving_average import ExponentialMovingAverage as _ExponentialMovingAverage  # noqa: E402
+
+train.ExponentialMovingAverage = _ExponentialMovingAverage
 from .strings import as_string  # noqa: F401,E402
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402

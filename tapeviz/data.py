@@ -118,6 +118,13 @@ class _CachedRows(_Rows):
         self._kept = order
 
 
+def _batched(dataset, size):
+    """`dataset`, marked as made by `batch(size)` (TF-Keras's split_dataset looks for the
+    `_batch_size` of a batched dataset, to batch its splits alike)."""
+    dataset._batch_size = size
+    return dataset
+
+
 class Dataset(WindowMethods, TransformMethods):
     """A sequence of elements, built by the static constructors and transformed by methods
     (`window`, `flat_map` and `shard` in data_windows.py; `from_generator`, `interleave`,
@@ -191,7 +198,7 @@ class Dataset(WindowMethods, TransformMethods):
         if n >= 0:
             n = n // size if drop_remainder else -(-n // size)
         if self._rows is not None:
-            return Dataset(lambda: self._rows.batches(size, drop_remainder), n)
+            return _batched(Dataset(lambda: self._rows.batches(size, drop_remainder), n), size)
 
         def batches():
             it = iter(self)
@@ -202,7 +209,7 @@ class Dataset(WindowMethods, TransformMethods):
                 flats = [nest.flatten(e) for e in chunk]
                 yield nest.pack_sequence_as(chunk[0], [stack(list(parts))
                                                        for parts in zip(*flats)])
-        return Dataset(batches, n)
+        return _batched(Dataset(batches, n), size)
 
     def unbatch(self, name=None):
         def rows():
@@ -369,3 +376,10 @@ experimental.get_single_element = Dataset.get_single_element
 experimental.Counter = Counter
 experimental.shuffle_and_repeat = shuffle_and_repeat
 experimental.AutoShardPolicy = AutoShardPolicy
+
+from . import data_grouping as _grouping  # noqa: E402
+
+_grouping.install(Dataset, experimental)   # group_by_window, bucket_by_sequence_length
+from .data_csv import CsvDataset as _CsvDataset  # noqa: E402
+
+experimental.CsvDataset = _CsvDataset

@@ -8,3 +8,4 @@ from .engine.ops.clip import global_norm  # noqa: F401,E402
 from .engine.ops.normalization import l2_normalize  # noqa: F401,E402
 from .linalg_parts import (adjoint, band_part, cross, diag, normalize, set_diag,  # noqa: F401,E402
                            tensor_diag, tensor_diag_part)
+from .engine.ops.decompositions import eigh, eigvalsh, svd  # noqa: F401,E402

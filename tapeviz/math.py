@@ -8,3 +8,4 @@ from .engine.ops.nn import softplus, softsign  # noqa: F401,E402
 from .engine.ops.arrange import top_k  # noqa: F401,E402
 from .engine.ops.scatter import confusion_matrix  # noqa: F401,E402
 from .math_safe import multiply_no_nan, xdivy, xlogy  # noqa: F401,E402
+from .engine.ops.segment import *  # noqa: F401,F403,E402

@@ -10,6 +10,7 @@ from .engine.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
 from .engine.ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
 from .distribute import compute_average_loss, scale_regularization_loss  # noqa: F401
 from .engine.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
+from .engine.ops.normalization import local_response_normalization, lrn  # noqa: F401
 from .engine.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from .engine.ops.scatter import embedding_lookup  # noqa: F401
 from .engine.ops.arrange import top_k  # noqa: F401
@@ -89,3 +90,21 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
                                    f"{tuple(x.shape)} should be divisible by block_size: {bs}")
     y = transpose(reshape(x, [b, h // bs, bs, w // bs, bs, c]), [0, 1, 3, 2, 4, 5])
     return reshape(y, [b, h // bs, w // bs, bs * bs * c])
+
+
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,
+                dilations=None, name=None):
+    """The N-D convolution the filters' rank asks for: conv1d for [k, in, out] filters,
+    conv2d for [kh, kw, in, out]; `strides` and `dilations` an int or one per spatial axis."""
+    from .engine.convert import convert_to_tensor
+    rank = convert_to_tensor(filters)._value.ndim
+    if rank == 4:
+        return conv2d(input, filters, 1 if strides is None else strides, padding,
+                      data_format or "NHWC", dilations)
+    if rank == 3:
+        first = (lambda v: v[0] if isinstance(v, (list, tuple)) else v)
+        return conv1d(input, filters, 1 if strides is None else first(strides), padding,
+                      data_format or "NWC", None if dilations is None else first(dilations))
+    raise NotImplementedError(f"convolution: filters of rank {rank} ask for a "
+                              f"{rank - 2}-D convolution, which tapeviz does not imitate (1-D "
+                              "and 2-D only). Fix: use 1-D or 2-D convolutions")

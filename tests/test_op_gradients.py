@@ -98,6 +98,16 @@ class Spec:
         return self.op + (f"[{self.note}]" if self.note else "")
 
 
+def _sign_free_svd(a, **kwargs):
+    s, u, v = tv.linalg.svd(a, **kwargs)
+    return [s, u * u, v * v]
+
+
+def _sign_free_eigh(a):
+    e, v = tv.linalg.eigh(a)
+    return [e, v * v]
+
+
 def _direct(name, **attrs):
     """Call a registered op by name (internal ops: gradient kernels, unbroadcast)."""
     return lambda *xs: apply(REGISTRY[name], tuple(xs), attrs)
@@ -210,6 +220,27 @@ SPECS = [
     S("MatrixSolve", lambda a, b: tv.linalg.solve(a, b, adjoint=True),
       [((2, 3, 3), _well_conditioned), ((2, 3, 1), _real)], note="adjoint, batched"),
     S("MatrixDeterminant", tv.linalg.det, [((2, 3, 3), _well_conditioned)]),
+    # segment reductions (ids fixed; -1 drops a row from the unsorted forms)
+    S("SegmentSum", lambda x: tv.math.segment_sum(x, [0, 0, 2, 3]), [((4, 3), _real)]),
+    S("UnsortedSegmentSum", lambda x: tv.math.unsorted_segment_sum(
+        x, [[2, 0], [-1, 2]], 4), [((2, 2, 3), _real)], note="rank-2 ids, a dropped row"),
+    S("SegmentMax", lambda x: tv.math.segment_max(x, [0, 0, 1, 3, 3]), [((5, 2), _distinct)]),
+    S("SegmentMin", lambda x: tv.math.segment_min(x, [0, 0, 1, 3, 3]), [((5, 2), _distinct)]),
+    S("UnsortedSegmentMax", lambda x: tv.math.unsorted_segment_max(x, [1, 0, 1, -1, 0], 2),
+      [((5, 2), _distinct)]),
+    S("UnsortedSegmentMin", lambda x: tv.math.unsorted_segment_min(x, [1, 0, 1, -1, 0], 2),
+      [((5, 2), _distinct)]),
+    # decompositions: vectors enter only squared (their signs are arbitrary, see decompositions)
+    S("Svd", lambda a: _sign_free_svd(a), [((3, 5), _real)], note="wide"),
+    S("Svd", lambda a: _sign_free_svd(a), [((4, 2), _real)], note="tall"),
+    S("Svd", lambda a: _sign_free_svd(a), [((2, 3, 3), _real)], note="square, batched"),
+    S("Svd", lambda a: _sign_free_svd(a, full_matrices=True), [((3, 2), _real)],
+      note="full_matrices, one more row"),
+    S("Svd", lambda a: tv.linalg.svd(a, compute_uv=False), [((3, 4), _real)],
+      note="values only"),
+    S("SelfAdjointEigV2", lambda a: _sign_free_eigh(a), [((2, 3, 3), _real)],
+      note="values and squared vectors"),
+    S("SelfAdjointEigV2", tv.linalg.eigvalsh, [((4, 4), _real)], note="values only"),
     S("MatrixDiagPart", tv.linalg.diag_part, [((3, 3), _real)]),
     S("MatrixDiagPart", tv.linalg.diag_part, [((2, 3, 4), _real)], note="batched, non-square"),
     S("MatrixSetDiagGrad", lambda d: _direct("MatrixSetDiagGrad", shape=(3, 4))(d),

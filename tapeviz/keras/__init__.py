@@ -29,8 +29,19 @@ from . import models  # noqa: F401
 from . import preprocessing  # noqa: F401
 
 utils.pad_sequences = preprocessing.sequence.pad_sequences   # both of Keras's paths
+from . import datasets, data_download  # noqa: F401,E402
+utils.get_file = data_download.get_file
 from . import saving  # noqa: F401,E402
 utils.register_keras_serializable = saving.register_keras_serializable
+from . import saving_config as _saving_config  # noqa: E402
+
+utils.CustomObjectScope = utils.custom_object_scope = _saving_config.CustomObjectScope
+utils.get_custom_objects = _saving_config.get_custom_objects
+from .progbar import Progbar as _Progbar  # noqa: E402
+from .dataset_split import split_dataset as _split_dataset  # noqa: E402
+
+utils.Progbar = _Progbar
+utils.split_dataset = _split_dataset
 utils.timeseries_dataset_from_array = preprocessing.timeseries_dataset_from_array
 utils.image_dataset_from_directory = preprocessing.image_dataset_from_directory
 utils.text_dataset_from_directory = preprocessing.text_dataset_from_directory
@@ -52,6 +63,9 @@ for _name in ("TruePositives", "FalsePositives", "TrueNegatives", "FalseNegative
               "Precision", "Recall"):
     setattr(metrics, _name, getattr(metrics_confusion, _name))
 metrics.AUC = metrics_auc.AUC
+from .metrics_iou import MeanIoU as _MeanIoU  # noqa: E402
+
+metrics.MeanIoU = _MeanIoU
 from . import metrics_accuracy as _metrics_accuracy  # noqa: E402
 
 for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
@@ -60,7 +74,8 @@ for _name in ("categorical_accuracy", "sparse_categorical_accuracy",
               "get"):
     setattr(metrics, _name, getattr(_metrics_accuracy, _name))
 for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
-              "add", "concatenate", "multiply", "subtract", "average", "maximum", "minimum"):
+              "Dot", "dot", "add", "concatenate", "multiply", "subtract", "average", "maximum",
+              "minimum"):
     setattr(layers, _name, getattr(merging, _name))
 
 
@@ -84,15 +99,9 @@ layers.experimental = _types.ModuleType(layers.__name__ + ".experimental",
                                         "Keras's experimental layers: RandomFourierFeatures.")
 layers.experimental.RandomFourierFeatures = _RandomFourierFeatures
 _sys.modules[layers.experimental.__name__] = layers.experimental
-# tf.keras.layers.experimental.preprocessing: the preprocessing layers' older path
-layers.experimental.preprocessing = _types.ModuleType(
-    layers.experimental.__name__ + ".preprocessing", "Keras's preprocessing layers.")
-for _name in ("CategoryEncoding", "CenterCrop", "Normalization", "RandomBrightness",
-              "RandomContrast", "RandomCrop", "RandomFlip", "RandomHeight", "RandomRotation",
-              "RandomTranslation", "RandomWidth", "RandomZoom", "Rescaling", "Resizing",
-              "TextVectorization"):
-    setattr(layers.experimental.preprocessing, _name, getattr(layers, _name))
-_sys.modules[layers.experimental.preprocessing.__name__] = layers.experimental.preprocessing
+from . import experimental_names as _experimental_names  # noqa: E402
+
+_experimental_names.install(_sys.modules[__name__])
 
 from . import optimizers_legacy as _optimizers_legacy  # noqa: E402
 

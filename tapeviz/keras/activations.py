@@ -106,6 +106,10 @@ def get(identifier):
     if identifier is None:
         return linear
     if isinstance(identifier, str):
+        from .saving_config import custom_object     # `get_custom_objects()["mish"] = mish`
+        found = custom_object(identifier)
+        if found is not None:
+            return found
         try:
             return _BY_NAME[identifier]
         except KeyError:

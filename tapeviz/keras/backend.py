@@ -282,10 +282,12 @@ def set_value(x, value):
 
 
 def _more():
-    # (K.ndim, K.one_hot, K.zeros, ...: defined in backend_tensors, Keras's names here)
-    from . import backend_tensors
-    for name in backend_tensors.NAMES:
-        globals()[name] = getattr(backend_tensors, name)
+    # (K.ndim, K.one_hot, K.zeros, K.batch_dot, ...: defined in backend_tensors and
+    # backend_batch, Keras's names here)
+    from . import backend_batch, backend_tensors
+    for module in (backend_tensors, backend_batch):
+        for name in module.NAMES:
+            globals()[name] = getattr(module, name)
 
 
 _more()

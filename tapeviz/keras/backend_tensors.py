@@ -1,8 +1,9 @@
 """More of `tf.keras.backend` (`K.`), as tf-keras defines them on TensorFlow ops: the image
 data format, `ndim`, `eval`, `dtype`, `cast_to_floatx`, `one_hot`, `permute_dimensions`,
 `arange`, `stack`, `gather`, `cumsum`, `repeat_elements`, `tile`, `l2_normalize`,
-`sin`, `cos`, `softplus`, `softsign`, and `zeros`/`ones` (Variables, as Keras's, unless a
-dimension is 0)."""
+`sin`, `cos`, `softplus`, `softsign`, `zeros`/`ones` (Variables, as Keras's, unless a
+dimension is 0), `name_scope`, and the random draws `random_normal`, `random_uniform`,
+`truncated_normal`, `random_bernoulli`."""
 from __future__ import annotations
 
 import numpy as np
@@ -120,7 +121,45 @@ def ones(shape, dtype=None, name=None):
     return _filled(_ops.ones, shape, dtype, name)
 
 
+def name_scope(name):
+    from ..engine.tape import name_scope as _name_scope
+    return _name_scope(name)
+
+
+def _seed(seed):
+    # tf-keras draws an unseeded call's seed from NumPy's global generator: drawn here too,
+    # so that a program's own NumPy draws afterwards are the ones they are under TensorFlow
+    return np.random.randint(10e6) if seed is None else seed
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    from .backend import floatx
+    return _ops.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                       seed=_seed(seed))
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    from .backend import floatx
+    return _ops.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(),
+                        seed=_seed(seed))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    from .backend import floatx
+    return _ops.truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                                 seed=_seed(seed))
+
+
+def random_bernoulli(shape, p=0.0, dtype=None, seed=None):
+    """1 where a uniform draw is <= p, else 0."""
+    from .backend import floatx
+    dtype = dtype or floatx()
+    draws = _ops.uniform(shape, dtype=dtype, seed=_seed(seed))
+    return _ops.where(draws <= p, _ops.ones(shape, dtype=dtype), _ops.zeros(shape, dtype=dtype))
+
+
 NAMES = ("image_data_format", "set_image_data_format", "ndim", "eval", "dtype",
          "cast_to_floatx", "one_hot", "permute_dimensions", "arange", "stack", "gather",
          "cumsum", "repeat_elements", "tile", "l2_normalize", "sin", "cos",
-         "softplus", "softsign", "zeros", "ones")
+         "softplus", "softsign", "zeros", "ones", "name_scope", "random_normal",
+         "random_uniform", "truncated_normal", "random_bernoulli")

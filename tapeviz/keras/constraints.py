@@ -78,6 +78,8 @@ def get(identifier):
     """A constraint from None, a name ('max_norm', 'non_neg', ...), an object or a callable."""
     if identifier is None or callable(identifier):
         return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
              "min_max_norm": MinMaxNorm, "MaxNorm": MaxNorm, "NonNeg": NonNeg,
              "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm}
@@ -86,3 +88,18 @@ def get(identifier):
     raise ValueError(f"Could not interpret constraint identifier: {identifier!r}. Fix: use "
                      "'max_norm', 'non_neg', 'unit_norm' or e.g. "
                      "tf.keras.constraints.MaxNorm(2.0)")
+
+
+def serialize(constraint) -> dict:
+    """Keras's description of a constraint (what a layer's `get_config` stores)."""
+    return {"module": "keras.constraints", "class_name": type(constraint).__name__,
+            "config": constraint.get_config(), "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    """A constraint from a name or Keras's `{"class_name", "config"}`."""
+    if isinstance(config, dict) and "class_name" in config:
+        from .saving_config import find_class
+        cls = find_class(config["class_name"], "constraint", custom_objects)
+        return cls(**(config.get("config") or {}))
+    return get(config)

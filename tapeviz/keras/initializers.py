@@ -81,6 +81,9 @@ class Constant(Initializer):
     def __init__(self, value=0):
         self.value = value
 
+    def get_config(self) -> dict:
+        return {"value": self.value}
+
     def __call__(self, shape, dtype=None, **kwargs):
         d = _dt.as_dtype(dtype or _dt.float32)
         value = np.asarray(getattr(self.value, "_value", self.value))
@@ -96,6 +99,9 @@ class RandomUniform(RandomInitializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
+    def get_config(self) -> dict:
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
     def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         values = _rng(self.seed).uniform(self.minval, self.maxval, size=_shape(shape, self))
@@ -105,6 +111,9 @@ class RandomUniform(RandomInitializer):
 class RandomNormal(RandomInitializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def get_config(self) -> dict:
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
     def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
@@ -127,6 +136,12 @@ class TruncatedNormal(RandomNormal):
 class VarianceScaling(RandomInitializer):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def get_config(self) -> dict:
+        if type(self).__init__ is not VarianceScaling.__init__:
+            return {"seed": self.seed}        # (Glorot, He, Lecun: their seed is all they take)
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "seed": self.seed}
 
     def _sample(self, shape, dtype):
         fan_in, fan_out = _fans(tuple(shape))
@@ -167,14 +182,44 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
+class LecunUniform(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+class Identity(Initializer):
+    """`gain` times the identity matrix (2-D shapes only; rectangular ones too, as tf.eye)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        d = _dt.as_dtype(dtype or _dt.float32)
+        if not d.is_floating:
+            raise ValueError(f"Expected floating point type, got {d}.")
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        return _makers._make((self.gain * np.eye(*shape)).astype(d.np))
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain}
+
+
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform,
             "random_normal": RandomNormal, "truncated_normal": TruncatedNormal,
             "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
             "he_normal": HeNormal, "he_uniform": HeUniform, "lecun_normal": LecunNormal,
+            "lecun_uniform": LecunUniform, "variance_scaling": VarianceScaling,
+            "identity": Identity,
             "uniform": RandomUniform, "normal": RandomNormal}   # (Keras's short names too)
-zeros, ones = Zeros, Ones
+# Keras's lowercase aliases of the classes (`tf.keras.initializers.truncated_normal(...)`)
+zeros, ones, constant = Zeros, Ones, Constant
+random_uniform, random_normal, truncated_normal = RandomUniform, RandomNormal, TruncatedNormal
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, \
     HeUniform
+lecun_normal, lecun_uniform, variance_scaling, identity = LecunNormal, LecunUniform, \
+    VarianceScaling, Identity
 
 
 def get(identifier):
@@ -199,6 +244,15 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret initializer identifier: {identifier!r}")
+
+
+def deserialize(config, custom_objects=None):
+    """An initializer from a name or Keras's `{"class_name", "config"}`."""
+    if isinstance(config, dict) and "class_name" in config:
+        from .saving_config import find_class
+        cls = find_class(config["class_name"], "initializer", custom_objects)
+        return cls(**(config.get("config") or {}))
+    return get(config)
 
 
 def serialize(initializer) -> dict:

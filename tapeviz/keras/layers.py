@@ -46,8 +46,10 @@ from .layers_recurrent import GRU, LSTM, RNN, SimpleRNN  # noqa: F401
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
 from .layers_wrappers import Bidirectional, TimeDistributed  # noqa: F401
 from .masking import Masking  # noqa: F401
-from .layers_noise import (GaussianDropout, GaussianNoise, SpatialDropout1D,  # noqa: F401
-                           SpatialDropout2D, SpatialDropout3D)
+from .layers_discretization import Discretization  # noqa: F401
+from .layers_noise import (ActivityRegularization, AlphaDropout,  # noqa: F401
+                           GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D,
+                           SpatialDropout3D)
 
 # Keras's other spellings
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose

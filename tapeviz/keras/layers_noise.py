@@ -1,6 +1,6 @@
 """Keras's regularization layers that add noise only when training: `GaussianNoise`,
-`GaussianDropout`, `SpatialDropout1D`/`2D`/`3D` (one dropout draw per channel, kept or dropped
-over every step or pixel). Called with `training=False` or None (inference, `predict`) each
+`GaussianDropout`, `AlphaDropout`, `SpatialDropout1D`/`2D`/`3D` (one dropout draw per channel,
+kept or dropped over every step or pixel); and `ActivityRegularization`. Called with `training=False` or None (inference, `predict`) each
 returns its input unchanged, as Keras's; the random draws come from tapeviz's generator, so
 their values are not TensorFlow's."""
 from __future__ import annotations
@@ -109,3 +109,54 @@ class SpatialDropout2D(_SpatialDropout):
 class SpatialDropout3D(_SpatialDropout):
     """Dropout of whole feature volumes of a 5-D input."""
     rank = 5
+
+
+class AlphaDropout(Layer):
+    """Dropout that keeps a SELU network's mean and variance when training: dropped units
+    are set to SELU's negative saturation -αλ, then all are scaled by a and shifted by b."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.rate, self.noise_shape, self.seed = _rate(rate, "AlphaDropout"), noise_shape, seed
+
+    def call(self, inputs, training=None):
+        x = convert_to_tensor(inputs)
+        if not training or not 0 < self.rate < 1:
+            return x
+        from ..engine.ops import cast
+        from ..random import uniform
+        rate = self.rate
+        alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+        shape = tuple(self.noise_shape) if self.noise_shape else tuple(x.shape)
+        kept = cast(uniform(shape, seed=self.seed) >= rate, x.dtype)
+        a = ((1 - rate) * (1 + rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * rate
+        return a * (x * kept + alpha_p * (1 - kept)) + b
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
+
+class ActivityRegularization(Layer):
+    """Passes its input through and adds `l1·Σ|x| + l2·Σx²` (over the batch size) to the
+    layer's losses."""
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        from . import regularizers
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.supports_masking = True
+        self.l1, self.l2 = l1, l2
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        config = {k: v for k, v in super().get_config().items() if k != "activity_regularizer"}
+        return {**config, "l1": self.l1, "l2": self.l2}

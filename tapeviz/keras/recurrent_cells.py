@@ -30,6 +30,9 @@ class Orthogonal(_initializers.RandomInitializer):
     def __init__(self, gain=1.0, seed=None):
         self.gain, self.seed = gain, seed
 
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "seed": self.seed}
+
     def _sample(self, shape, dtype):
         d = _dt.as_dtype(dtype or _dt.float32)
         shape = tuple(int(s) for s in shape)

@@ -58,8 +58,25 @@ def get(identifier):
     """A regularizer from None, a name ('l1', 'l2', 'l1_l2'), an object or a callable."""
     if identifier is None or callable(identifier):
         return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     table = {"l1": L1, "l2": L2, "l1_l2": l1_l2, "L1": L1, "L2": L2, "L1L2": L1L2}
     if isinstance(identifier, str) and identifier in table:
         return table[identifier]()
     raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}. Fix: use "
                      "'l1', 'l2', 'l1_l2' or e.g. tf.keras.regularizers.l2(1e-4)")
+
+
+def serialize(regularizer) -> dict:
+    """Keras's description of a regularizer (what a layer's `get_config` stores)."""
+    return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
+            "config": regularizer.get_config(), "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    """A regularizer from a name or Keras's `{"class_name", "config"}`."""
+    if isinstance(config, dict) and "class_name" in config:
+        from .saving_config import find_class
+        cls = find_class(config["class_name"], "regularizer", custom_objects)
+        return cls(**(config.get("config") or {}))
+    return get(config)

@@ -14,6 +14,7 @@ error, as Keras's safe mode.
 from __future__ import annotations
 
 import inspect
+import threading
 
 import numpy as np
 
@@ -35,6 +36,43 @@ def register_keras_serializable(package="Custom", name=None):
         cls._registered_name = f"{package}>{key}"
         return cls
     return decorate
+
+
+def get_custom_objects() -> dict:
+    """`tf.keras.utils.get_custom_objects`: the live table of custom classes and functions
+    found by name (`get_custom_objects()["mish"] = mish` makes `activation="mish"` work)."""
+    return _REGISTERED
+
+
+#: the tables of the `custom_object_scope`s open in this thread, innermost last
+_SCOPES = threading.local()
+
+
+class CustomObjectScope:
+    """`with tf.keras.utils.custom_object_scope({"Name": obj}):` names found inside it only."""
+
+    def __init__(self, *args):
+        self.custom_objects = {}
+        for table in args:
+            self.custom_objects.update(table or {})
+
+    def __enter__(self):
+        _SCOPES.__dict__.setdefault("tables", []).append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc):
+        _SCOPES.tables.pop()
+
+
+custom_object_scope = CustomObjectScope
+
+
+def custom_object(name):
+    """The object `name` names in an open scope or the global table, or None."""
+    for table in reversed(_SCOPES.__dict__.get("tables", [])):
+        if name in table:
+            return table[name]
+    return _REGISTERED.get(name)
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -179,9 +217,10 @@ class Lookup(dict):
 def find_class(class_name, kind, custom_objects=None):
     """The class a config names: from `custom_objects`, registered classes, or tapeviz."""
     error = getattr(custom_objects, "unknown_error", ValueError)
-    for table in (custom_objects or {}, _REGISTERED):
-        if class_name in table:
-            return table[class_name]
+    if class_name in (custom_objects or {}):
+        return custom_objects[class_name]
+    if custom_object(class_name) is not None:
+        return custom_object(class_name)
     short = class_name.split(">")[-1]
     for module in _modules_of(kind):
         found = getattr(module, short, None)

@@ -119,3 +119,33 @@ class CosineDecay(LearningRateSchedule):
         s = min(s, self.decay_steps)
         cosine = 0.5 * (1.0 + math.cos(math.pi * s / self.decay_steps))
         return _f32(start * ((1 - self.alpha) * cosine + self.alpha))
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): each period is `t_mul` times longer than the
+    one before, and starts from `m_mul` times the previous period's initial rate."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name=None):
+        self.initial_learning_rate, self.first_decay_steps = initial_learning_rate, \
+            first_decay_steps
+        self._t_mul, self._m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
+
+    def __call__(self, step):
+        f32 = np.float32       # (TensorFlow computes in the initial rate's float32)
+        t_mul, m_mul, alpha = f32(self._t_mul), f32(self._m_mul), f32(self.alpha)
+        fraction = f32(_step(step)) / f32(self.first_decay_steps)
+        if t_mul == 1.0:
+            restart = np.floor(fraction)
+            fraction = fraction - restart
+        else:
+            restart = np.floor(np.log(f32(1.0) - fraction * (f32(1.0) - t_mul)) / np.log(t_mul))
+            done = (f32(1.0) - t_mul ** restart) / (f32(1.0) - t_mul)
+            fraction = (fraction - done) / t_mul ** restart
+        cosine = f32(0.5) * m_mul ** restart * (f32(1.0) + np.cos(f32(math.pi) * fraction))
+        return _f32(f32(self.initial_learning_rate) * ((f32(1) - alpha) * cosine + alpha))
+
+    def get_config(self) -> dict:
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
+                "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}

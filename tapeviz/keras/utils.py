@@ -47,3 +47,23 @@ def normalize(x, axis=-1, order=2):
     norm = np.atleast_1d(np.linalg.norm(x, order, axis))
     norm[norm == 0] = 1
     return x / np.expand_dims(norm, axis)
+
+
+def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False,
+               show_layer_names=True, rankdir="TB", expand_nested=False, dpi=96,
+               layer_range=None, show_layer_activations=False, show_trainable=False):
+    """What TF-Keras's `plot_model` does where pydot and graphviz are not installed (a plain
+    `pip install tensorflow`): in a notebook it prints why and returns None, so the notebook
+    goes on; in a script it raises ImportError. tapeviz draws no model graphs: its dashboard
+    shows the ops of each step (`tapeviz run script.py`), `model.summary()` the layers."""
+    import sys
+    if not model.built:
+        raise ValueError("This model has not yet been built. Build the model first by calling "
+                         "`build()` or by calling the model on a batch of data.")
+    message = ("You must install pydot (`pip install pydot`) and install graphviz (see "
+               "instructions at https://graphviz.gitlab.io/download/) for plot_model to work.")
+    if "IPython.core.magics.namespace" in sys.modules:
+        print(message)
+        return None
+    raise ImportError(message + " (tapeviz draws no model graphs. Fix: model.summary(), or "
+                      "`tapeviz run script.py` to see each step's ops)")

@@ -3,9 +3,13 @@ TensorFlow writes them, so their gradients are those ops' gradients and match Te
 """
 from __future__ import annotations
 
+import numpy as np
+
+from ..errors import InvalidArgumentError
 from ._base import norm_axis, tensor
+from .linalg import matmul
 from .axes import squeeze
-from .elementwise import cast, maximum, rsqrt, square, squared_difference
+from .elementwise import cast, maximum, pow, rsqrt, square, squared_difference
 from .gradient_ops import stop_gradient
 from .reduce import reduce_mean, reduce_sum
 
@@ -55,3 +59,25 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     axis = dim if axis is None else axis
     square_sum = reduce_sum(square(x), axis, keepdims=True)
     return x * rsqrt(maximum(square_sum, epsilon))
+
+
+def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.5, name=None):
+    """Each channel divided by (bias + alpha · the sum of squares of the channels within
+    depth_radius of it) ** beta (4-D float32/float16 input, channels last). The window sum
+    is one matmul with a band matrix, so the gradient is the ops'."""
+    x = tensor(input)
+    if x.dtype.name not in ("float32", "float16"):
+        raise InvalidArgumentError(f"LRN: Value for attr 'T' of {x.dtype.name} is not in the "
+                                   "list of allowed values: half, bfloat16, float (input shape "
+                                   f"{tuple(x.shape)}). Fix: tf.cast(x, tf.float32) "
+                                   "[Op:LRN]", "LRN")
+    if x._value.ndim != 4:
+        raise InvalidArgumentError(f"LRN: in must be 4-dimensional, got shape {tuple(x.shape)}."
+                                   " Fix: pass (batch, height, width, channels) [Op:LRN]", "LRN")
+    channels = np.arange(x._value.shape[-1])
+    band = (np.abs(channels[:, None] - channels[None, :]) <= depth_radius).astype(x._value.dtype)
+    window = matmul(square(x), band)
+    return x / pow(bias + alpha * window, beta)
+
+
+lrn = local_response_normalization
