@@ -159,7 +159,6 @@ class _Operand:
     def __hash__(self):
         return id(self)
 
-
     # arithmetic: each operator is one line calling the op function (in engine/ops)
     def __add__(self, other): return engine.ops.add(self, other)
     def __radd__(self, other): return engine.ops.add(_like(other, self), self)
@@ -382,7 +381,8 @@ def _read_variable(var: Variable) -> Tensor:
 
 def watch_on_read(var: Variable) -> None:
     """TensorFlow's rule: a trainable variable read inside a tape is watched by it (by this
-    thread's recording tapes: another thread's tape does not see this thread's reads)."""
+    thread's recording tapes: another thread's tape does not see this thread's reads), at the
+    line that read it: past this function, `_read_variable` and its caller (tapeviz's own)."""
     if var.trainable:
         state = _local.state
         reads = state.variable_reads      # inside a custom_gradient function
@@ -391,7 +391,7 @@ def watch_on_read(var: Variable) -> None:
         for ref in state.recording:
             tape = ref()
             if tape is not None and tape._watch_accessed and var._id not in tape._ids:
-                tape._watch_variable(var, "auto")
+                tape._watch_variable(var, "auto", user_site(4))
 
 
 def _like(other, t):
