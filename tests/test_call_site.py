@@ -96,3 +96,25 @@ def test_assignments_and_optimizer_updates_take_a_line_only_when_it_can_be_read(
     with tv.events.capture():
         v.assign_add([1.0, 1.0]); line = _line()           # noqa: E702
     assert v._node.site[1] == line
+
+
+def test_a_variable_watched_on_read_gets_the_line_that_read_it_however_it_is_read():
+    v = tv.Variable([[1.0, 2.0], [3.0, 4.0]], name="v")
+    dense = tv.keras.layers.Dense(2)
+    dense.build((None, 2))
+    reads = [
+        (v, lambda: tv.matmul(v, v)),            # a wrapped public op: pair reads it
+        (v, lambda: v * 2.0),                    # an operator
+        (v, lambda: tv.nn.relu(v)),              # an op that converts one argument
+        (v, lambda: v.read_value()),             # the variable's own read methods
+        (v, lambda: v.value()),
+        (v, lambda: tv.convert_to_tensor(v)),
+        (dense.kernel, lambda: dense(tv.ones([1, 2]))),   # a Keras layer's call
+    ]
+    for var, read in reads:
+        with tv.GradientTape() as tape:
+            read()
+        watched, how, site = tape._watched[var._id]
+        assert (watched, how) == (var, "auto")
+        # the site is the lambda that read it: its own code, at its line
+        assert site == (read.__code__, read.__code__.co_firstlineno), (read, site)

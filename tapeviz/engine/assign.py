@@ -12,7 +12,7 @@ from .refs import _assigned_payload
 from .call_site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand
-from .threadstate import here, tapes
+from .threadstate import _local, here, tapes
 
 
 def _kind_of(value) -> str:
@@ -122,11 +122,11 @@ def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool
     no one listens (no event holds it either), the new value is written into it: the update
     then makes one array, not two, and writes it where ``delta`` was just written, in cache
     (a fresh array for an MLP's first layer misses the cache on every line it writes)."""
-    if here().open or delta.dtype is not var._value.dtype:
+    if _local.state.open or delta.dtype is not var._value.dtype:
         return False
     new = Tensor(delta)    # (drawn before the update, as `_assign` draws its value's id)
-    site = watched_site(2)      # (None, with no walk, unless someone listens)
     listening = _events.ACTIVE     # (read once: its event must get ``delta`` unwritten)
+    site = user_site(2) if listening else None    # (`watched_site`, with no tape open)
     reuse = spare and not listening and type(delta) is np.ndarray
     result = _combined(var, delta, method, delta if reuse else None)
     _commit(var, result, method, new, site)

@@ -28,7 +28,7 @@ def backward(tape, targets, upstreams, source_ids, batch=0, call=None, observer=
     watched = tape._ids
     if apart:
         return _walk_apart(tape, targets, upstreams, source_ids, batch, call, observer, apart)
-    if tape._watched.keys() <= source_ids and all(i in watched for i in source_ids):
+    if tape._watched.keys() <= source_ids <= watched:
         # the sources are every tensor the tape watches: what they reach is what the tape
         # marked as it recorded (the float outputs of differentiable ops fed by them); the
         # walk skips the rest (integer outputs, ops without VJPs) on its own

@@ -383,7 +383,8 @@ def _read_variable(var: Variable) -> Tensor:
 
 def watch_on_read(var: Variable) -> None:
     """TensorFlow's rule: a trainable variable read inside a tape is watched by it (by this
-    thread's recording tapes: another thread's tape does not see this thread's reads)."""
+    thread's recording tapes: another thread's tape does not see this thread's reads), at the
+    line that read it: past this function, `_read_variable` and its caller (tapeviz's own)."""
     if var.trainable:
         state = _local.state
         reads = state.variable_reads      # inside a custom_gradient function
@@ -392,7 +393,7 @@ def watch_on_read(var: Variable) -> None:
         for ref in state.recording:
             tape = ref()
             if tape is not None and tape._watch_accessed and var._id not in tape._ids:
-                tape._watch_variable(var, "auto")
+                tape._watch_variable(var, "auto", user_site(4))
 
 
 def _like(other, t):

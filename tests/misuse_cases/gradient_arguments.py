@@ -204,6 +204,15 @@ def output_gradients_wrong_shape(tf):
     return tape.gradient(y, x, output_gradients=tf.ones(3))
 
 
+@raises("InvalidArgumentError", "MatMul", "float32", "float64")
+def output_gradients_of_another_dtype_through_matmul(tf):
+    x = tf.constant([[1.0, 2.0]])
+    w = tf.Variable([[1.0], [2.0]])
+    with tf.GradientTape() as tape:
+        y = tf.matmul(x, w)
+    return tape.gradient(y, w, output_gradients=tf.ones((1, 1), tf.float64))
+
+
 @raises("RuntimeError", "stop_recording")
 def stop_recording_outside_with(tf):
     tape = tf.GradientTape()

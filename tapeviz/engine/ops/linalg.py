@@ -5,7 +5,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..op import apply, defop
-from ._base import flag, norm_axis, pair, require, tensor
+from ._base import dtype_mismatch, flag, norm_axis, pair, require, tensor
 from .axes import reshape, transpose
 from .elementwise import abs, sqrt
 from .lu import lu_determinant, lu_factor, lu_inverse, lu_solve
@@ -34,7 +34,11 @@ def _matmul_db(g, y, a, b, ta, tb):
 
 
 def _vjp_product(x, y, ta, tb):
-    return matmul(x, y, transpose_a=ta, transpose_b=tb)
+    # the op itself, not `matmul`: a recorded product's operand and the upstream gradient
+    # fit together, but for an `output_gradients` of another dtype, refused as TensorFlow's
+    if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
+        raise dtype_mismatch("MatMul", x, y)
+    return apply(_matmul, (x, y), {"ta": ta, "tb": tb})
 
 
 _matmul = defop("MatMul", _matmul_forward, [_matmul_da, _matmul_db], "y = a @ b",
