@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import statistics
 import sys
@@ -142,6 +143,7 @@ def main(argv=None):
     parser.add_argument("--w3-steps", type=int, default=100)
     parser.add_argument("--holding", action="store_true",
                         help="add the modes listen, hold-call and hold (see the module's doc)")
+    parser.add_argument("--json", default=None, help="also write the numbers to this file")
     args = parser.parse_args(argv)
     loops = {"dense": ("Dense 16-16-4, SGD, 300 steps", lambda t: dense(300, t)),
              "w3": (f"W3 784-256-256-10, batch 256, SGD, {args.w3_steps} steps",
@@ -149,7 +151,7 @@ def main(argv=None):
              "regression": ("3-4-1 regression, 300 steps, NaN at step 217",
                             lambda t: nan_regression.train(300, 217, ticks=t))}
     modes = list(MODES) + (list(HOLDING) if args.holding else [])
-    ratios = {}
+    ratios, numbers = {}, {}
     with tempfile.TemporaryDirectory(prefix="tapeviz-flight-") as folder:
         for key, (name, loop) in loops.items():
             one(loop, "off", folder)                     # warm-up: imports, op definitions
@@ -169,6 +171,9 @@ def main(argv=None):
             for m in modes:
                 med, mean = statistics.median(steps[m]), statistics.median(means[m])
                 ratios[key, m] = (med / off_median, mean / off_mean)
+                numbers[f"{key} {m}"] = {"median_us": med * 1e6, "ratio": med / off_median,
+                                         "mean_ratio": mean / off_mean,
+                                         "kib_per_step": sizes[m] / 1024}
                 print(f"  {m:8s} {med * 1e6:9.0f} us {med / off_median:5.2f}x "
                       f"{mean * 1e6:8.0f} us {mean / off_mean:5.2f}x "
                       f"{sizes[m] / 1024:10.2f}")
@@ -176,6 +181,9 @@ def main(argv=None):
     for key, target in (("w3", 1.05), ("dense", 1.5)):
         med, mean = ratios[key, "default"]
         print(f"  {loops[key][0]:40s} target <= {target:.2f}x: {med:.2f}x / {mean:.2f}x")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(numbers, fh, indent=1)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@
    returns them).
 2. Cost of events on the MLP step (batch 32, 8-16-16-1, tanh and relu, MSE, gradient of
    five variables): no subscriber (the engine's flag check only), a no-op subscriber (events
-   built and delivered), and a recording to a file, with its size per training step.
+   built and delivered), a recording of every event to a file and one with the default
+   (flight) policy, each with its size per training step; the writer's share of a recorded
+   step is what the full recording adds to the no-op subscriber's step, over that step.
 3. With --instructions: what the writer costs a process per event in instructions (callgrind:
    steady where CPU time on a shared VM moves 10-30%). A fresh Python makes 6,000 fresh MLP
    events chunk by chunk, once feeding them to a writer and once not; the difference is the
@@ -246,15 +248,24 @@ def cost_of_events(n=300):
         with record(path, full=True):
             rec = per_step(step, n)
         size = os.path.getsize(path) / (n + 1)      # per_step runs one step before timing
+        path = os.path.join(d, "flight.tvz")
+        with record(path):                          # the default (flight) policy
+            flight = per_step(step, n)
+        flight_size = os.path.getsize(path) / (n + 1)
     with events.capture() as seen:
         step()
     print(f"MLP step, CPU time: events off {off * 1e6:,.0f} us | no-op subscriber {on * 1e6:,.0f} us "
           f"(x{on / off:.2f}) | recording to a file {rec * 1e6:,.0f} us (x{rec / off:.2f}), "
           f"{size / 1024:.1f} KiB of recording per step\n"
           f"  recording adds {(rec - on) * 1e6 / len(seen):.1f} us per event to the no-op "
-          f"subscriber's cost ({len(seen)} events a step: payloads built, then written)")
+          f"subscriber's cost ({len(seen)} events a step: payloads built, then written): "
+          f"the writer's share of a recorded step {(rec - on) / rec:.0%}\n"
+          f"  default (flight) recording {flight * 1e6:,.0f} us (x{flight / off:.2f}), "
+          f"{flight_size / 1024:.2f} KiB of recording per step (the first calls and every "
+          f"100th in full)")
     return {"events_off_us": off * 1e6, "events_noop_us": on * 1e6,
-            "events_recording_us": rec * 1e6, "recording_kib_per_step": size / 1024}
+            "events_recording_us": rec * 1e6, "recording_kib_per_step": size / 1024,
+            "events_flight_us": flight * 1e6, "flight_kib_per_step": flight_size / 1024}
 
 
 _FOLLOW = r"""

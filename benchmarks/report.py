@@ -208,11 +208,43 @@ def recording_rows(d):
                         if b else "writer, scalar events, CPU time",
                         d["scalar_writer_events_per_s_cpu"], "events/s", target=WRITER_TARGET))
     off = d.get("events_off_us")
-    for key, what in (("events_noop_us", "no-op subscriber"),
-                      ("events_recording_us", "recording to a file")):
+    for key, what, size in (("events_noop_us", "no-op subscriber", None),
+                            ("events_recording_us", "recording every event to a file",
+                             "recording_kib_per_step"),
+                            ("events_flight_us", "default (flight) recording",
+                             "flight_kib_per_step")):
         if key in d and off:
-            rows.append(row("recording", f"small MLP step, {what} vs events off", d[key], "us",
-                            label="", peer="off", peer_value=off, ratio=d[key] / off))
+            kib = f" ({d[size]:.2f} KiB a step)" if size in d else ""
+            rows.append(row("recording", f"small MLP step, {what}{kib} vs events off", d[key],
+                            "us", label="", peer="off", peer_value=off, ratio=d[key] / off))
+    noop, full = d.get("events_noop_us"), d.get("events_recording_us")
+    if noop and full:
+        # (what the full recording adds to delivering the events: payloads built and written)
+        rows.append(row("recording", "small MLP step, the writer's share of a step recording "
+                        "every event", 100 * (full - noop) / full, "%"))
+    return rows
+
+
+#: the default (flight) recording's targets: a loop's median step, as a ratio to unrecorded
+FLIGHT_TARGETS = {"w3": ("<=", 1.05, "ratio"), "dense": ("<=", 1.5, "ratio")}
+FLIGHT_LOOPS = {"dense": "Dense 16-16-4 loop", "w3": "W3 784-256-256-10 loop",
+                "regression": "3-4-1 regression loop, a NaN at step 217"}
+
+
+def flight_rows(d):
+    """Rows from flight_recording.py's JSON: each loop's median step recorded with the
+    default policy and with every event, as a ratio to unrecorded, and the KiB a step."""
+    rows = []
+    for key, name in FLIGHT_LOOPS.items():
+        off = d.get(f"{key} off")
+        for mode, what in (("default", "default (flight) recording"),
+                           ("full", "recording every event")):
+            m = d.get(f"{key} {mode}")
+            if off and m:
+                rows.append(row("recording", f"{name}, {what} ({m['kib_per_step']:.2f} KiB a "
+                                "step) vs off", m["median_us"], "us", label="", peer="off",
+                                peer_value=off["median_us"], ratio=m["ratio"],
+                                target=FLIGHT_TARGETS.get(key) if mode == "default" else None))
     return rows
 
 
@@ -235,6 +267,7 @@ RECORDING_KEYS = {"writer_events_per_s_cpu", "writer_events_per_s_wall", "writer
                   "scalar_writer_events_per_s_cpu", "scalar_writer_events_per_s_wall",
                   "scalar_writer_bytes_per_event", "events_off_us", "events_noop_us",
                   "events_recording_us", "recording_kib_per_step", "writer_events",
+                  "events_flight_us", "flight_kib_per_step",
                   "machine", "load", "loop_ns"}
 
 

@@ -24,13 +24,15 @@ Engine workloads (workloads.py, peers.py):
   W6  Hessian of a 50-parameter function (jacobian of a gradient under nested tapes) vs
       autograd.hessian and torch.autograd.functional.hessian
   events on/off: W1 and W3 with a no-op subscriber vs none; W1 with a subscriber of
-  gradient_finished only (subscribe(kinds=...)) vs none; W3 recording to a file vs none
+  gradient_finished only (subscribe(kinds=...)) vs none; W3 recording every event to a
+  file vs none, and with the default (flight) policy vs none
   W1 at the top level of a script after 1,000 other lines vs in a function (the cost of
       source lines in large code objects)
   A/A  W3 and W1 each against itself in a second worker: the ratio and spread that where a
       worker landed alone gives (a target closer to 1 than that cannot be resolved)
   import   `python -c "import tapeviz"`, whole process, beside `python -c "import numpy"`
-Then recording_throughput.py, diff_speed.py (tv.diff of two 1,000-op recordings against
+Then recording_throughput.py, flight_recording.py (three training loops recorded with the
+default policy, with every event and not at all: ratios and KiB a step), diff_speed.py (tv.diff of two 1,000-op recordings against
 opening one) and dashboard.py run as subprocesses (``--json``) and their
 numbers join the table. Method: see timing.py (a worker process per system, one thread,
 CPU time, round-robin samples of one run, or of W3's five steps, medians of per-round
@@ -208,10 +210,13 @@ def engine_rows(args):
             ("W1", None, "W1 chain per op, events on vs off", "us", us, 1.20),
             ("W1", w.GRADIENT_KINDS, "W1 with a subscriber of gradient_finished only vs off",
              "us", us, None),
-            ("W3", "recording", "W3 MLP step, recording to a file vs off", "ms", ms, None)):
-        events_name = (f"tapeviz {wl} recording" if kinds == "recording" else
+            ("W3", "recording", "W3 MLP step, recording every event to a file vs off", "ms",
+             ms, None),
+            ("W3", "flight", "W3 MLP step, default (flight) recording vs off", "ms", ms,
+             1.05)):
+        events_name = (f"tapeviz {wl} {kinds}" if kinds in ("recording", "flight") else
                        f"tapeviz {wl} {'gradient ' if kinds else ''}events")
-        if args.in_process and kinds == "recording":
+        if args.in_process and kinds in ("recording", "flight"):
             continue     # a recording takes every event of its process: off's too
         if args.in_process:
             on = w.Events(w.FACTORIES[f"tapeviz {wl}"](), kinds)
@@ -375,6 +380,10 @@ def main(argv=None):
                                       problems)
             recording = recording if isinstance(recording, dict) else None
             rows += report.recording_rows(recording or {})
+        if not (args.engine_only or args.no_recording):
+            flight = sub_benchmark("flight_recording.py", ["--rounds", "3"] if args.quick
+                                   else [], tmp, args.timeout, problems)
+            rows += report.flight_rows(flight if isinstance(flight, dict) else {})
         if not (args.engine_only or args.no_diff):
             diff = sub_benchmark("diff_speed.py", ["--rounds", "5"] if args.quick else [],
                                  tmp, args.timeout, problems)

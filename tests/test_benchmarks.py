@@ -56,6 +56,34 @@ def test_recording_rows_and_targets():
     assert report.recording_rows({}) == []
 
 
+def test_the_default_recording_rows_give_its_ratio_its_size_and_the_writer_share():
+    rows = _by_name(report.recording_rows(dict(RECORDING, events_flight_us=342.0,
+                                               flight_kib_per_step=0.8)))
+    flight = rows["small MLP step, default (flight) recording (0.80 KiB a step) vs events off"]
+    assert abs(flight["ratio"] - 342 / 228) < 1e-12
+    full = rows["small MLP step, recording every event to a file (40.00 KiB a step) vs events "
+                "off"]
+    assert abs(full["ratio"] - 1806 / 228) < 1e-12
+    share = rows["small MLP step, the writer's share of a step recording every event"]
+    assert share["unit"] == "%" and abs(share["value"] - 100 * (1806 - 323) / 1806) < 1e-9
+
+
+def test_flight_rows_hold_both_targets_of_the_default_recording():
+    loop = {"median_us": 100.0, "ratio": 1.0, "mean_ratio": 1.0, "kib_per_step": 0.0}
+    numbers = {"dense off": loop, "w3 off": dict(loop, median_us=5000.0),
+               "dense default": dict(loop, median_us=140.0, ratio=1.4, kib_per_step=1.09),
+               "dense full": dict(loop, median_us=460.0, ratio=4.6, kib_per_step=23.5),
+               "w3 default": dict(loop, median_us=5450.0, ratio=1.09, kib_per_step=2.4)}
+    rows = _by_name(report.flight_rows(numbers))
+    dense = rows["Dense 16-16-4 loop, default (flight) recording (1.09 KiB a step) vs off"]
+    assert report.met(dense) is True and dense["peer_value"] == 100.0
+    w3 = rows["W3 784-256-256-10 loop, default (flight) recording (2.40 KiB a step) vs off"]
+    assert report.met(w3) is False                          # 1.09x misses "at most 1.05x"
+    full = rows["Dense 16-16-4 loop, recording every event (23.50 KiB a step) vs off"]
+    assert report.met(full) is None and len(rows) == 3      # (no W3 full, no regression)
+    assert report.flight_rows({}) == []
+
+
 def test_dashboard_rows_and_targets():
     rows = _by_name(report.dashboard_rows(DASHBOARD))
     first = rows["open 100 ops (first tab)"]
