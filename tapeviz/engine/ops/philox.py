@@ -11,35 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_W0, _W1 = 0x9E3779B9, 0xBB67AE85
-_LOW = np.uint64(0xFFFFFFFF)
-_32 = np.uint64(32)
+from ...philox import philox_blocks, uint32_to_float as _floats
+
+_MASK32 = 0xFFFFFFFF
 
 
 def philox_words(seed: int, seed2: int, groups: int) -> np.ndarray:
-    """The first `groups` outputs of Philox-4x32-10, (groups, 4) uint32."""
-    c0 = np.arange(groups, dtype=np.uint64) & _LOW
-    c1 = (np.arange(groups, dtype=np.uint64) >> _32).astype(np.uint32)
-    c2 = np.full(groups, seed2 & 0xFFFFFFFF, np.uint32)
-    c3 = np.full(groups, (seed2 >> 32) & 0xFFFFFFFF, np.uint32)
-    c0 = c0.astype(np.uint32)
-    k0, k1 = seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF
-    for round_ in range(10):
-        p0 = c0.astype(np.uint64) * _M0
-        p1 = c2.astype(np.uint64) * _M1
-        hi0, lo0 = (p0 >> _32).astype(np.uint32), (p0 & _LOW).astype(np.uint32)
-        hi1, lo1 = (p1 >> _32).astype(np.uint32), (p1 & _LOW).astype(np.uint32)
-        c0, c1, c2, c3 = hi1 ^ c1 ^ np.uint32(k0), lo1, hi0 ^ c3 ^ np.uint32(k1), lo0
-        if round_ < 9:
-            k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
-    return np.stack([c0, c1, c2, c3], axis=1)
-
-
-def _floats(words) -> np.ndarray:
-    """uint32 -> float32 in [0, 1), as TensorFlow's Uint32ToFloat."""
-    return ((words & np.uint32(0x7FFFFF)) | np.uint32(0x7F << 23)).view(np.float32) - \
-        np.float32(1.0)
+    """The first `groups` outputs of Philox-4x32-10 keyed by `seed`, counters (group, 0,
+    seed2): (groups, 4) uint32."""
+    seed, seed2 = int(seed) & (2 ** 64 - 1), int(seed2) & (2 ** 64 - 1)
+    return philox_blocks((seed & _MASK32, seed >> 32),
+                         (0, 0, seed2 & _MASK32, seed2 >> 32), groups)
 
 
 class PhiloxDraws:
