@@ -40,10 +40,8 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
     @property
     def weights(self) -> list:
         """Layer by layer, each layer's own order (its trainable weights, then the others), then
-        the model's own: Keras's order for a model (a layer's is all trainable weights first),
-        the order of `get_weights` and `set_weights`. Keras tracks a list (or dict) assigned
-        to a subclassed model's attribute as one of these layers: the variables in it now
-        come in its place (`self.kernels = []`, appended to in `build`, comes first)."""
+        the model's own: Keras's order, that of `get_weights`/`set_weights`. A list (or dict)
+        assigned to a subclassed model's attribute is one of these layers, as in Keras."""
         out = []
         if getattr(self, "_graph", None) is not None:
             for layer in self._sublayers():
@@ -223,9 +221,8 @@ def _node_index(node) -> int:
 
 
 def _declared_input_shape(layer):
-    """The batch input shape a first layer declares, as tf-keras's get_input_shape_and_dtype:
-    a nested Sequential that only learnt its shape from a call (an unbatched image, say)
-    declares what its own first layer declares."""
+    """The batch input shape a first layer declares, as tf-keras's get_input_shape_and_dtype
+    (a nested Sequential that only learnt its shape from a call: its first layer's)."""
     while isinstance(layer, Sequential) and layer.__dict__.get("_input_shape_inferred") \
             and layer._layers:
         layer = layer._layers[0]
@@ -276,12 +273,9 @@ class Sequential(Model):
                 raise
 
     def _trace(self, layer, shape):
-        """As tf-keras, with the input shape known, also call the added layer on the
-        KerasTensor the layers before it gave, so that `model.input`, `model.output` and each
-        layer's `output` exist (`Model(model.input, [l.output for l in model.layers])`
-        extracts feature maps), and a layer that does not fit is refused now (a ValueError, as
-        tf-keras). A layer whose code needs values (NumPy on its input, a Python `if` on a
-        tensor) leaves them unknown; the model runs as before."""
+        """As tf-keras, with the input shape known, call the added layer on the KerasTensors
+        before it: `model.input`, `model.output` and each layer's `output` exist, and a layer
+        that does not fit is refused now. One whose code needs values leaves them unknown."""
         from .functional import Input
         symbolic = self.__dict__.get("_symbolic")
         try:
