@@ -7,7 +7,8 @@
 # values in [0, 1) instead of reading and decoding data/celtic_spiral_knot.jpg
 # (tf.io.read_file, tf.io.decode_image); the sampled pixel coordinates drawn by seeded
 # NumPy instead of tf.random.uniform(seed=0/1) (so the 25 samples are one batch and the
-# shuffle decides nothing); 5 epochs instead of 5000; the model's weights fixed from
+# shuffle decides no step), and tf.random.set_seed(0) added (the shuffle still orders the
+# batch's rows, and so the loss's sums: two unseeded TensorFlow runs differed by it); 5 epochs instead of 5000; the model's weights fixed from
 # seeded NumPy (adapt.fixed_weights, each layer with the limits of its own SIREN
 # initializer: 1/fan_in for the first, sqrt(6/fan_in)/w0 for the others, and the bias
 # limits of he_uniform) instead of its random initializers; the checkpoint and the
@@ -180,6 +181,7 @@ EPOCHS = 5
 
 
 def main():
+    tf.random.set_seed(0)
     workdir = tempfile.mkdtemp()
     # Image Reference - http://earthsongtiles.com/celtic_tiles.html
     img_ground_truth = tf.constant(np.random.default_rng(0).uniform(size=(16, 16, 3)).astype("float32"))
