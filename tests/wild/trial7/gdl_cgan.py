@@ -13,8 +13,9 @@
 # to ones) instead of the random initializers; the checkpoint, TensorBoard logs and saved
 # models written under a temporary folder (removed at the end) instead of the working
 # directory; the display (matplotlib, the notebook's utils) left out, the callback's
-# generated images collected instead; main() returns fit's history and the generated
-# images for both labels.
+# generated images collected instead; main() returns fit's history (each metric an
+# answer of its own) and the generated images for both labels (every 8th pixel of the
+# first two of each, to keep the answers small).
 import os
 import shutil
 import tempfile
@@ -324,5 +325,5 @@ def main():
     class_label = np.repeat([[0, 1]], 10, axis=0)
     imgs = cgan.generator.predict([z_sample, class_label])
     shutil.rmtree(workdir, ignore_errors=True)
-    return {"history": history.history, "epoch_images": [np.round(im, 3) for im in shown],
-            "imgs_0": np.round(imgs_0, 4), "imgs_1": np.round(imgs, 4)}
+    return {**history.history, "epoch_images": [im[:2, ::8, ::8] for im in shown],
+            "imgs_0": imgs_0[:2, ::8, ::8], "imgs_1": imgs[:2, ::8, ::8]}

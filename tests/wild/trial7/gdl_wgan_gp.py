@@ -13,7 +13,8 @@
 # initializers; the checkpoint, TensorBoard logs and saved models written under a
 # temporary folder (removed at the end) instead of the working directory; the display
 # (matplotlib, the notebook's utils) left out, the callback's generated images collected
-# instead; main() returns fit's history and the generated images.
+# instead; main() returns fit's history and the generated images (every 8th pixel of the
+# first two, to keep the answers small).
 import os
 import shutil
 import tempfile
@@ -269,5 +270,5 @@ def main():
     z_sample = RNG.normal(size=(10, Z_DIM))
     imgs = wgangp.generator.predict(z_sample)
     shutil.rmtree(workdir, ignore_errors=True)
-    return {"history": history.history, "epoch_images": np.round(shown[0], 3),
-            "imgs": np.round(imgs, 4)}
+    return {"history": history.history, "epoch_images": shown[0][:2, ::8, ::8],
+            "imgs": imgs[:2, ::8, ::8]}

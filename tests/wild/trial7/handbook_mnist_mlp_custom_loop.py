@@ -7,7 +7,8 @@
 # 50); the model called once on one batch and its weights fixed from seeded NumPy
 # (adapt.fixed_weights) instead of the random initializers; main() returns every batch's
 # printed loss, the printed test accuracy, the custom SparseCategoricalAccuracy metric of
-# utils.py on the same predictions, and the trained weights.
+# utils.py on the same predictions, and the trained weights (every
+# 40th row of the first kernel, to keep the answers small).
 import tensorflow as tf
 import numpy as np
 from adapt import fixed_weights
@@ -100,4 +101,4 @@ def main():
     print("test accuracy: %f" % sparse_categorical_accuracy.result())
     return {"losses": losses, "test_accuracy": sparse_categorical_accuracy.result(),
             "custom_accuracy": custom_accuracy.result(),
-            "weights": [v.numpy() for v in model.variables]}
+            "weights": [v.numpy()[::40] if v.shape[0] == 784 else v.numpy() for v in model.variables]}

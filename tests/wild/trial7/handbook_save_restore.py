@@ -8,7 +8,8 @@
 # (removed at the end) instead of ./save; the MLP called once on one batch and its
 # weights fixed from seeded NumPy (adapt.fixed_weights) instead of the random
 # initializers; main() returns every batch's printed loss, the printed checkpoint names,
-# the printed test accuracy and the restored weights.
+# the printed test accuracy and the restored weights (every 40th
+# row of the first kernel, to keep the answers small).
 import argparse
 import os
 import shutil
@@ -92,7 +93,7 @@ def test():
     y_pred = np.argmax(model_to_be_restored.predict(data_loader.test_data), axis=-1)
     print("test accuracy: %f" % (sum(y_pred == data_loader.test_label) / data_loader.num_test_data))
     printed["test_accuracy"] = sum(y_pred == data_loader.test_label) / data_loader.num_test_data
-    printed["restored"] = [v.numpy() for v in model_to_be_restored.variables]
+    printed["restored"] = [v.numpy()[::40] if v.shape[0] == 784 else v.numpy() for v in model_to_be_restored.variables]
 
 
 def main():
