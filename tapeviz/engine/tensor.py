@@ -382,9 +382,8 @@ def _read_variable(var: Variable) -> Tensor:
 
 
 def watch_on_read(var: Variable) -> None:
-    """TensorFlow's rule: a trainable variable read inside a tape is watched by it (by this
-    thread's recording tapes: another thread's tape does not see this thread's reads), at the
-    line that read it: past this function, `_read_variable` and its caller (tapeviz's own)."""
+    """TensorFlow's rule: a trainable variable read inside a tape is watched by this thread's
+    recording tapes, at the user's line (past this, `_read_variable` and its caller)."""
     if var.trainable:
         state = _local.state
         reads = state.variable_reads      # inside a custom_gradient function
