@@ -28,9 +28,12 @@ class StopRecording:
         state = here()
         ref = weakref.ref(tape)
         if ref not in state.recording:
-            raise RuntimeError("stop_recording() is only valid inside the tape's `with` block "
-                               "while it is recording. Fix: use `with tape.stop_recording():` "
-                               "inside `with tv.GradientTape() as tape:`")
+            # as TensorFlow: a tape never entered has no tape to stop (RuntimeError), one
+            # whose block has ended is not recording (ValueError)
+            error = RuntimeError if tape._open_at is None else ValueError
+            raise error("stop_recording() is only valid inside the tape's `with` block while "
+                        "it is recording. Fix: use `with tape.stop_recording():` inside `with "
+                        "tv.GradientTape() as tape:`")
         state.recording.remove(ref)
         self._span = [peek_node_id(), None, user_site(2)]
         tape._pauses.append(self._span)
