@@ -55,7 +55,7 @@ class Layer(LayerAliases, Module):
         # where the user made this layer: its weights are created later, at the first call,
         # but their initialisers were chosen here (a bias of -100 is set on this line)
         self._made_at = user_site(2)
-        self.trainable = bool(trainable)
+        self._trainable = bool(trainable)     # (no layers inside yet to pass it to)
         self.built = False
         self._own_weights: list = []
         self.activity_regularizer = _regularizers.get(activity_regularizer)
@@ -116,6 +116,21 @@ class Layer(LayerAliases, Module):
         if regularizer is not None:          # recomputed from the weight at each `.losses`
             self.add_loss(lambda: regularizer(var))
         return var
+
+    @property
+    def trainable(self) -> bool:
+        return self.__dict__.get("_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value):
+        # as Keras: freezing (or unfreezing) a layer sets every layer inside it too
+        todo, seen = [self], set()
+        while todo:
+            layer = todo.pop()
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                object.__setattr__(layer, "_trainable", bool(value))
+                todo += layer._sublayers()
 
     def _sublayers(self):
         out = []
