@@ -7,5 +7,6 @@ from .engine.ops.normalization import l2_normalize  # noqa: F401,E402
 from .engine.ops.nn import softplus, softsign  # noqa: F401,E402
 from .engine.ops.arrange import top_k  # noqa: F401,E402
 from .engine.ops.scatter import confusion_matrix  # noqa: F401,E402
+from .engine.ops.reduce import cumprod  # noqa: F401,E402  (tf.math only, as TensorFlow)
 from .math_safe import multiply_no_nan, xdivy, xlogy  # noqa: F401,E402
 from .engine.ops.segment import *  # noqa: F401,F403,E402

@@ -210,6 +210,9 @@ SPECS = [
     S("TopSingularOuter", _direct("TopSingularOuter", axes=(2, 0)), [((3, 2, 4), _real)],
       second_order=False),
     S("Cumsum", lambda x: tv.cumsum(x, axis=1, reverse=True), [((2, 4), _real)]),
+    S("Cumprod", lambda x: tv.math.cumprod(x, axis=1, exclusive=True, reverse=True),
+      [((2, 4), _nonzero)]),
+    S("Cumprod", lambda x: tv.math.cumprod(x, axis=0), [((3, 2), _nonzero)]),
     # linear algebra
     S("MatMul", tv.matmul, [((2, 3), _real), ((3, 4), _real)]),
     S("MatMul", lambda a, b: tv.matmul(a, b, transpose_a=True, transpose_b=True),

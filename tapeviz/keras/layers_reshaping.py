@@ -35,8 +35,13 @@ class _Resizing(Layer):
         return x
 
 
+_INTERPOLATIONS = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
+                   "mitchellcubic", "nearest")
+
+
 class UpSampling2D(_Resizing):
-    """Each pixel repeated `size` times along height and width (nearest neighbour).
+    """Each pixel repeated `size` times along height and width (nearest neighbour), or with
+    another `interpolation` the images resized by `tf.image.resize`, as Keras does.
 
     >>> import tapeviz as tv
     >>> x = tv.reshape(tv.range(4.0), (1, 2, 2, 1))
@@ -46,9 +51,9 @@ class UpSampling2D(_Resizing):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(data_format, **kwargs)
-        if interpolation != "nearest":
+        if interpolation not in _INTERPOLATIONS:
             raise NotImplementedError(f"UpSampling2D: interpolation={interpolation!r} is not "
-                                      "supported by tapeviz. Fix: interpolation='nearest'")
+                                      f"supported. Fix: one of {list(_INTERPOLATIONS)}")
         self.size = int_tuple(size, "size", "UpSampling2D")
         self.interpolation = interpolation
 
@@ -56,6 +61,9 @@ class UpSampling2D(_Resizing):
         x = self._input(inputs)
         n, h, w, c = x._value.shape
         sh, sw = self.size
+        if self.interpolation != "nearest":
+            from ..image_resize import resize
+            return resize(x, (h * sh, w * sw), method=self.interpolation)
         spread = broadcast_to(reshape(x, (n, h, 1, w, 1, c)), (n, h, sh, w, sw, c))
         return reshape(spread, (n, h * sh, w * sw, c))
 

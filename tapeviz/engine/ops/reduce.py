@@ -304,32 +304,51 @@ _all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keep
 
 
 # --- scans -----------------------------------------------------------------------------------
-def _cumsum_forward(x, axis, exclusive, reverse):
-    if reverse:
-        x = np.flip(x, axis)
-    if exclusive:     # shifted by one, not cumsum - x: inf - inf would give NaN
-        x = np.moveaxis(x, axis, 0)
-        x = np.moveaxis(np.concatenate([np.zeros_like(x[:1]), x[:-1]]), 0, axis)
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    return np.flip(out, axis) if reverse else out
+def _scan(np_scan, identity):
+    def forward(x, axis, exclusive, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        if exclusive:     # shifted by one, not cumsum - x: inf - inf would give NaN
+            x = np.moveaxis(x, axis, 0)
+            x = np.moveaxis(np.concatenate([np.full_like(x[:1], identity), x[:-1]]), 0, axis)
+        out = np_scan(x, axis=axis, dtype=x.dtype)
+        return np.flip(out, axis) if reverse else out
+    return forward
 
 
-_cumsum = defop("Cumsum", _cumsum_forward,
+def _reverse_cumsum(g, y, axis, exclusive, reverse):
+    return apply(_cumsum, (g,), {"axis": axis + lead(g, y), "exclusive": exclusive,
+                                 "reverse": not reverse})
+
+
+_cumsum = defop("Cumsum", _scan(np.cumsum, 0),
                 [lambda g, y, x, axis, exclusive, reverse:
-                 apply(_cumsum, (g,), {"axis": axis + lead(g, y), "exclusive": exclusive,
-                                       "reverse": not reverse})],
+                 _reverse_cumsum(g, y, axis, exclusive, reverse)],
                 "y = cumulative sum of x", ["∂x = reverse cumulative sum of g"])
+# TensorFlow's gradient (math_grad._CumprodGrad): NaN or inf where x holds a zero, as there
+_cumprod = defop("Cumprod", _scan(np.cumprod, 1),
+                 [lambda g, y, x, axis, exclusive, reverse:
+                  _reverse_cumsum(g * y, y, axis, exclusive, reverse) / x],
+                 "y = cumulative product of x", ["∂x = reverse cumulative sum of g · y, / x"])
+
+
+def _scan_call(op, x, axis, exclusive, reverse):
+    x = tensor(x)
+    if np.ndim(axis._value if hasattr(axis, "_value") else axis) != 0:
+        raise InvalidArgumentError(f"{op.name}: axis must be a scalar, got {axis!r} (input "
+                                   f"shape {tuple(x.shape)}). Fix: pass one int axis "
+                                   f"[Op:{op.name}]", op.name)
+    return apply(op, (x,), {"axis": norm_axis(axis, x._value.ndim, op.name, x.shape)[0],
+                            "exclusive": flag(exclusive, "exclusive", op.name, x.shape),
+                            "reverse": flag(reverse, "reverse", op.name, x.shape)})
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    x = tensor(x)
-    if np.ndim(axis._value if hasattr(axis, "_value") else axis) != 0:
-        raise InvalidArgumentError(f"Cumsum: axis must be a scalar, got {axis!r} (input shape "
-                                   f"{tuple(x.shape)}). Fix: pass one int axis [Op:Cumsum]",
-                                   "Cumsum")
-    return apply(_cumsum, (x,), {"axis": norm_axis(axis, x._value.ndim, "Cumsum", x.shape)[0],
-                                 "exclusive": flag(exclusive, "exclusive", "Cumsum", x.shape),
-                                 "reverse": flag(reverse, "reverse", "Cumsum", x.shape)})
+    return _scan_call(_cumsum, x, axis, exclusive, reverse)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    return _scan_call(_cumprod, x, axis, exclusive, reverse)
 
 
 # --- arg-reductions: integer outputs, no gradient ---------------------------------------------------
@@ -365,6 +384,6 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=None, name=None):
                 dtype or dt.int64)
 
 
-__all__ = ["argmax", "argmin", "broadcast_to", "count_nonzero", "cumsum", "reduce_all",
-           "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
+__all__ = ["argmax", "argmin", "broadcast_to", "count_nonzero", "cumsum",
+           "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance"]
