@@ -57,7 +57,11 @@ def _read(image, y, x, fill, dtype=_f32):
     `dtype` (bilinear mixes in float32 as TensorFlow's kernel; nearest keeps the dtype)."""
     h, w = image.shape[:2]
     inside = (y >= 0) & (y < h) & (x >= 0) & (x < w)
-    values = image[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)].astype(dtype)
+    # (one gather of rows of the flattened image: faster than indexing by (y, x) pairs)
+    flat = np.minimum(np.maximum(y, 0), h - 1) * w + np.minimum(np.maximum(x, 0), w - 1)
+    values = image.reshape(h * w, -1).take(flat, axis=0).astype(dtype, copy=False)
+    if inside.all():
+        return values
     return np.where(inside[:, None], values, np.asarray(fill).astype(dtype))
 
 
