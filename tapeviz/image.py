@@ -57,3 +57,4 @@ from .image_color import adjust_contrast, adjust_saturation  # noqa: E402,F401
 from .image_decode import decode_bmp, decode_image, decode_jpeg, decode_png  # noqa: E402,F401
 from .image_stateless import *  # noqa: E402,F401,F403
 from .image_nms import *  # noqa: E402,F401,F403
+from .image_patches import extract_patches  # noqa: E402,F401

@@ -43,7 +43,6 @@ RTOL, ATOL = 2e-3, 1e-5
 
 #: program (of the corpus or a trial) -> the missing feature it needs
 NEEDS = {
-    "keras_io_involution": "tf.image.extract_patches",
     "titu1994_siren_inpainting": "tensorflow.python (a private module)",
 }
 
