@@ -129,7 +129,9 @@ def test_demo_draws_steps_and_explains(served_gallery, index_links, watched, ste
         steps = int(re.match(r"\s*step 1 of (\d+)", head.inner_text()).group(1))
     if steps >= 2:
         page.locator(".tv-player-buttons .bk-btn", has_text="next").first.click()
-        expect(head).to_have_text(re.compile(r"^\s*step 2 of "))
+        # (the server redraws the step's graph: under a full suite's load this took over the
+        # 5 s `expect` waits by default, while the page's own actions wait up to 60 s)
+        expect(head).to_have_text(re.compile(r"^\s*step 2 of "), timeout=60_000)
     # the explanations
     page.locator(".bk-tab", has_text="Why").first.click()
     page.locator(".tv-why-name").first.wait_for(state="attached")   # an ok card is folded
