@@ -42,9 +42,7 @@ import golden_format  # noqa: E402
 RTOL, ATOL = 2e-3, 1e-5
 
 #: program (of the corpus or a trial) -> the missing feature it needs
-NEEDS = {
-    "titu1994_siren_inpainting": "tensorflow.python (a private module)",
-}
+NEEDS: dict = {}
 
 
 sys.path.insert(0, WILD)

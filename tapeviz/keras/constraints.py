@@ -83,6 +83,11 @@ def get(identifier):
     table = {"max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
              "min_max_norm": MinMaxNorm, "MaxNorm": MaxNorm, "NonNeg": NonNeg,
              "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm}
+    if isinstance(identifier, str):
+        from .saving_config import named_custom_object   # `get_custom_objects()["x"] = X`
+        found = named_custom_object(identifier)
+        if found is not None:
+            return found
     if isinstance(identifier, str) and identifier in table:
         return table[identifier]()
     raise ValueError(f"Could not interpret constraint identifier: {identifier!r}. Fix: use "

@@ -233,6 +233,10 @@ def get(identifier):
         cls = find_class(identifier["class_name"], "initializer")
         return cls(**(identifier.get("config") or {}))
     if isinstance(identifier, str):
+        from .saving_config import named_custom_object   # `get_custom_objects()["x"] = X`
+        found = named_custom_object(identifier)
+        if found is not None:
+            return found
         key = identifier if identifier in _BY_NAME else \
             "".join("_" + c.lower() if c.isupper() else c for c in identifier).lstrip("_")
         if key not in _BY_NAME:

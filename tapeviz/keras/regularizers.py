@@ -61,6 +61,11 @@ def get(identifier):
     if isinstance(identifier, dict):
         return deserialize(identifier)
     table = {"l1": L1, "l2": L2, "l1_l2": l1_l2, "L1": L1, "L2": L2, "L1L2": L1L2}
+    if isinstance(identifier, str):
+        from .saving_config import named_custom_object   # `get_custom_objects()["x"] = X`
+        found = named_custom_object(identifier)
+        if found is not None:
+            return found
     if isinstance(identifier, str) and identifier in table:
         return table[identifier]()
     raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}. Fix: use "

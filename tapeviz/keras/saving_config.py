@@ -75,6 +75,14 @@ def custom_object(name):
     return _REGISTERED.get(name)
 
 
+def named_custom_object(name):
+    """What a bare name found by :func:`custom_object` gives an initializer's, regularizer's
+    or constraint's ``get``: a class made with no arguments, as Keras deserializes
+    ``{"class_name": name, "config": {}}``; a function as it is; None if nothing has the name."""
+    found = custom_object(name)
+    return found() if isinstance(found, type) else found
+
+
 # --- writing ----------------------------------------------------------------------------------
 class _Arguments:
     """A layer's constructor arguments, kept in one object that walks over a layer's

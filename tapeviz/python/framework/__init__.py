@@ -1,0 +1,1 @@
+"""`tensorflow.python.framework`: see ``tapeviz.python``."""

@@ -1,0 +1,1 @@
+"""`tensorflow.python.ops`: see ``tapeviz.python``."""
