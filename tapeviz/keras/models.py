@@ -237,7 +237,8 @@ class Sequential(Model):
     def __init__(self, layers=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self._layers: list = []
-        for layer in layers or []:
+        single = layers is not None and not isinstance(layers, (list, tuple))
+        for layer in [layers] if single else layers or []:   # (one layer, as Keras takes it)
             self.add(layer)
 
     @property
