@@ -159,7 +159,7 @@ class device:
         if device_name is not None and not isinstance(device_name, str):
             raise TypeError(f"tf.device: expected a device name string such as 'CPU:0', got "
                             f"{type(device_name).__name__}")
-        self.device_name = device_name
+        self._device_name = device_name     # (as TensorFlow's context keeps it: d2l prints it)
 
     def __enter__(self):
         return self

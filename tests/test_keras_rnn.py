@@ -194,7 +194,6 @@ def test_a_saturated_gate_is_explained_inside_the_unrolled_step():
 
 @pytest.mark.parametrize("make,fix", [
     (lambda: L.LSTM(2, stateful=True), "stateful=False"),
-    (lambda: L.GRU(2, time_major=True), "time_major=False"),
     (lambda: L.RNN([L.LSTMCell(2), L.LSTMCell(2)]), "stack recurrent layers"),
     (lambda: L.Bidirectional(L.Dense(2)), "Bidirectional(tf.keras.layers.LSTM"),
 ])

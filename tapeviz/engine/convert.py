@@ -141,6 +141,9 @@ def like(value, t, op=None) -> "Tensor":
         return value
     if isinstance(value, IndexedSlices):   # a sparse gradient: its dense tensor
         return value._dense()
+    if isinstance(value, (list, tuple)) and value and _holds_tensor(value):
+        # `loss + layer.losses`: TF packs the tensors, so gradients flow through the list
+        return convert_to_tensor(value, dtype_hint=t.dtype)
     try:
         return Tensor(_to_array(value, t._value.dtype, strict=True, op=op))
     except TypeError:

@@ -53,6 +53,8 @@ class InputLayer(Layer):
     def output(self):
         return self._output
 
+    input = output          # (an InputLayer's input is its own tensor, as Keras's)
+
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 

@@ -1,5 +1,6 @@
 """What tf-keras's `Layer` has beside its core (layers_base): `stateful`, the `metrics` a layer
-collected with `add_metric`, and the deprecated `add_variable`, warned about as tf-keras does."""
+collected with `add_metric`, the `input` and `output` of its first symbolic call, and the
+deprecated `add_variable`, warned about as tf-keras does."""
 from __future__ import annotations
 
 import warnings
@@ -13,6 +14,25 @@ class LayerAliases:
     def metrics(self) -> list:
         """The metrics this layer and its sublayers gave `add_metric`."""
         return self.added_metrics
+
+    @property
+    def output(self):
+        """The KerasTensor(s) its first call on KerasTensors returned, as Keras (Grad-CAM and
+        feature extractors build `Model(model.inputs, layer.output)` from it)."""
+        return self._first_call("output").outputs
+
+    @property
+    def input(self):
+        """The KerasTensor(s) its first call on KerasTensors took (`Model(layer.input, ...)`)."""
+        return self._first_call("input").args[0]
+
+    def _first_call(self, what: str):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes. Fix: call the layer "
+                                 "on a tf.keras.Input (the functional API) before asking for "
+                                 f"its {what}.")
+        return nodes[0]
 
     def add_variable(self, *args, **kwargs):
         """Deprecated, do NOT use! Alias for `add_weight`."""

@@ -335,17 +335,6 @@ class Layer(LayerAliases, Module):
         """This layer's and its sublayers' added losses (see `add_loss`)."""
         return _functional().collect_losses(self)
 
-    @property
-    def output(self):
-        """The KerasTensor(s) its first call on KerasTensors returned, as Keras (Grad-CAM and
-        feature extractors build `Model(model.inputs, layer.output)` from it)."""
-        nodes = self.__dict__.get("_inbound_nodes")
-        if not nodes:
-            raise AttributeError(f"Layer {self.name} has no inbound nodes. Fix: call the layer "
-                                 "on a tf.keras.Input (the functional API) before asking for "
-                                 "its output.")
-        return nodes[0].outputs
-
     def compute_output_shape(self, input_shape):
         from ..engine.ops.makers import zeros
         shape = tuple(1 if s is None else s for s in input_shape)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.ops import add, expand_dims, reshape, squeeze
+from ..engine.ops import add, concat, expand_dims, reshape, split, squeeze
 from ..engine.ops.conv import conv1d, conv2d, conv2d_transpose, windowed_output_size
 from . import activations as _activations
 from . import initializers as _initializers
@@ -116,12 +116,20 @@ class _Conv(Layer):
     def _kernel_shape(self, channels):
         raise NotImplementedError
 
+    #: how many groups the channels are cut into, each convolved with its own filters
+    groups = 1
+
     def build(self, input_shape):
         check_rank(self, input_shape, self.rank + 2, at_least=self._any_batch)
         if input_shape is None or input_shape[-1] is None:
             raise ValueError(f"The channel dimension of the inputs to {type(self).__name__} "
                              f"should be defined. Found None. Full input shape received: "
                              f"{input_shape}")
+        if int(input_shape[-1]) % self.groups:
+            raise ValueError(f"The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={self.groups}, but the input "
+                             f"has {input_shape[-1]} channels (full input shape is "
+                             f"{tuple(input_shape)}). Fix: groups dividing the channels")
         self.kernel = self.add_weight("kernel", self._kernel_shape(int(input_shape[-1])),
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
@@ -136,7 +144,7 @@ class _Conv(Layer):
     def _input(self, inputs, channel_axis):
         x = _float_input(inputs, self._dtype, f"{type(self).__name__} layer {self.name!r}")
         check_rank(self, tuple(x.shape), self.rank + 2, at_least=self._any_batch)
-        check_channels(self, x, self.kernel._value.shape[channel_axis])
+        check_channels(self, x, self.kernel._value.shape[channel_axis] * self.groups)
         return x
 
     _any_batch = True     # Conv1D and Conv2D take extra leading batch axes, as Keras's
@@ -147,7 +155,13 @@ class _Conv(Layer):
         lead = tuple(x.shape[:x._value.ndim - core + 1])
         if len(lead) > 1:
             x = reshape(x, (-1,) + tuple(x.shape[len(lead):]))
-        out = conv(x, self.kernel, self.strides, padding, dilations=self.dilation_rate, **kwargs)
+        args = (self.strides, padding)
+        if self.groups == 1:
+            out = conv(x, self.kernel, *args, dilations=self.dilation_rate, **kwargs)
+        else:       # each group of input channels convolved with its own filters
+            out = concat([conv(part, kernel, *args, dilations=self.dilation_rate, **kwargs)
+                          for part, kernel in zip(split(x, self.groups, axis=-1),
+                                                  split(self.kernel, self.groups, axis=-1))], -1)
         if len(lead) > 1:
             out = reshape(out, lead + tuple(out.shape[1:]))
         return self._finish(out)
@@ -168,15 +182,18 @@ class Conv2D(_Conv):
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, **kwargs):
-        if groups != 1:
-            raise ValueError(f"Conv2D: groups={groups!r} is not supported by tapeviz (grouped "
-                             "convolutions). Fix: groups=1")
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
         refuse_strided_dilation(self.strides, self.dilation_rate, "Conv2D")
+        groups = groups or 1                  # (0 and None mean one group, as in Keras)
+        if self.filters % groups or groups < 1:
+            raise ValueError(f"The number of filters must be evenly divisible by the number of "
+                             f"groups. Received: groups={groups}, filters={self.filters}. Fix: "
+                             "a positive groups dividing filters")
+        self.groups = int(groups)
 
     def _kernel_shape(self, channels):
-        return self.kernel_size + (channels, self.filters)
+        return self.kernel_size + (channels // self.groups, self.filters)
 
     def call(self, inputs):
         x = self._input(inputs, self.rank)

@@ -52,17 +52,21 @@ class RNN(Layer):
                 "states are not kept between batches). Fix: stateful=False, and carry the state "
                 "yourself: call the layer with return_state=True and pass the returned states "
                 "as initial_state= on the next batch")
-        if time_major:
-            raise NotImplementedError(f"{type(self).__name__}: time_major=True is not supported "
-                                      "by tapeviz. Fix: time_major=False with inputs of shape "
-                                      "(batch, timesteps, features), e.g. "
-                                      "tf.transpose(x, [1, 0, 2])")
         self.cell = cell
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
         self.go_backwards, self.stateful, self.unroll = bool(go_backwards), False, bool(unroll)
-        self.time_major = False
+        self.time_major = bool(time_major)     # (timesteps, batch, ...) in and out
         self.zero_output_for_mask = bool(zero_output_for_mask)
         self.supports_masking = True
+
+    def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
+        # as Keras: a recurrent layer's second positional argument is its initial state
+        if constants is not None:
+            raise NotImplementedError(f"{type(self).__name__}: constants= is not supported by "
+                                      "tapeviz. Fix: concatenate them to each step's input")
+        if initial_state is not None:
+            kwargs["initial_state"] = initial_state
+        return super().__call__(inputs, **kwargs)
 
     @property
     def states(self) -> list:
@@ -75,6 +79,8 @@ class RNN(Layer):
     def build(self, input_shape):
         if isinstance(input_shape, list) and input_shape and not _is_shape(input_shape):
             input_shape = input_shape[0]           # [inputs, *initial_state] shapes
+        if self.time_major and input_shape is not None:
+            input_shape = _map_shapes(input_shape, _swap_leading)
         if input_shape is None or self.cell.built:
             self.built = True
             return
@@ -129,10 +135,14 @@ class RNN(Layer):
         return [out] + [None] * len(self._state_sizes()) if self.return_state else out
 
     def compute_output_shape(self, input_shape):
+        if self.time_major:
+            input_shape = _swap_leading(input_shape)
         units = self.cell.output_size if hasattr(self.cell, "output_size") else \
             self._state_sizes()[0]
         out = (input_shape[0], input_shape[1], units) if self.return_sequences else \
             (input_shape[0], units)
+        if self.time_major and self.return_sequences:
+            out = _swap_leading(out)
         if self.return_state:
             return [out] + [(input_shape[0], s) for s in self._state_sizes()]
         return out
@@ -153,6 +163,9 @@ class RNN(Layer):
         where_ = f"{type(self).__name__} layer {self.name!r}"
         # a tuple or dict of (batch, timesteps, ...) tensors is one nested input
         flat = [_float_input(t, self._dtype, where_) for t in nest.flatten(inputs)]
+        if self.time_major:             # the steps run batch-major, as Keras runs them
+            flat = [_swap_leading(f) for f in flat]
+            inputs = nest.pack_sequence_as(inputs, flat)
         x = flat[0]
         if x._value.ndim != 3 and not (nest.is_nested(inputs) and x._value.ndim > 3):
             self.build(tuple(x.shape))                     # raises the ndim error
@@ -194,6 +207,8 @@ class RNN(Layer):
             raise ValueError(f"{where_}: the input has 0 time steps (shape {tuple(x.shape)}). "
                              "Fix: give at least one step")
         out = _stack_steps(outputs) if self.return_sequences else outputs[-1]
+        if self.time_major and self.return_sequences:
+            out = nest.pack_sequence_as(out, [_swap_leading(t) for t in nest.flatten(out)])
         return [out] + list(states) if self.return_state else out
 
     def _initial_states(self, inputs, initial_state) -> list:
@@ -232,6 +247,14 @@ def _map_shapes(shapes, fn):
     if isinstance(shapes, dict):
         return {k: _map_shapes(v, fn) for k, v in shapes.items()}
     return type(shapes)(_map_shapes(v, fn) for v in shapes)
+
+
+def _swap_leading(x):
+    """A tensor or shape with its first two axes swapped: (timesteps, batch, ...) and back."""
+    if isinstance(x, Tensor):
+        from ..engine.ops import transpose
+        return transpose(x, [1, 0] + list(range(2, x._value.ndim)))
+    return TensorShape((x[1], x[0]) + tuple(x[2:]))
 
 
 def _stack_steps(outputs):

@@ -237,7 +237,8 @@ class Sequential(Model):
     def __init__(self, layers=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self._layers: list = []
-        for layer in layers or []:
+        single = layers is not None and not isinstance(layers, (list, tuple))
+        for layer in [layers] if single else layers or []:   # (one layer, as Keras takes it)
             self.add(layer)
 
     @property
@@ -338,8 +339,8 @@ class Sequential(Model):
             return
         shape = tuple(input_shape)
         for layer in self._layers:
-            if not layer.built:
-                layer._maybe_build(shape)
+            if not layer.built:     # (a nested Sequential's _maybe_build only notes the shape)
+                (layer.build if isinstance(layer, Sequential) else layer._maybe_build)(shape)
             # (a TensorShape, as Keras gives it: a custom layer may call .as_list() on it)
             shape = tuple(layer.compute_output_shape(TensorShape(shape)))
         self.built = True
