@@ -5,7 +5,7 @@
 
 Three loops: the Dense 16-16-4 loop (``tv.keras``, SGD, 300 steps: the small loop), the W3
 step (784-256-256-10 MLP, batch 256, SGD by hand) and the 300-step 3-4-1 regression of
-``nan_regression.py`` (a NaN made at step 217, so calls 212-300 are kept in full).
+``nan_regression.py`` (a NaN made at step 217 that stays: calls 212-217 are kept in full).
 Modes: off, ``tv.record(path)`` (the flight policy's defaults), ``tv.record(path,
 full=True)`` and ``flight={"before": 0}`` (no ring buffer), taking turns round after round
 (the order rotating), one BLAS thread. Per loop and mode: the median CPU time of one step

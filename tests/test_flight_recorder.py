@@ -60,7 +60,8 @@ def test_a_nan_at_step_217_is_kept_with_its_lead_up(tmp_path):
     rows = _rows(path)
     summaries = [r for r in rows if r.get("kind") == "call_summary"]
     assert [s["index"] for s in summaries] == list(range(1, STEPS + 1))
-    expected = {1, 2, 3, 100, 200, 300} | set(range(212, 217)) | set(range(BAD_STEP, STEPS + 1))
+    # (the weights stay NaN after step 217: its later calls are not anomalies again)
+    expected = {1, 2, 3, 100, 200, 300} | set(range(212, 217)) | {BAD_STEP}
     for kind in ("gradient_started", "backward_step", "gradient_finished"):
         assert _full_indices(rows, kind) == expected, kind
     # the tapes of exactly those calls, opened and with their forward ops
@@ -119,10 +120,11 @@ def test_a_tiny_ring_lets_the_lead_up_go_and_says_so(tmp_path):
     rows = _rows(path)
     bad = next(r for r in rows if r.get("kind") == "call_summary" and r["index"] == BAD_STEP)
     assert bad["lead_up"] == [] and bad["lead_up_dropped"] == 5
-    expected = {1, 2, 3, 100, 200, 300} | set(range(BAD_STEP, STEPS + 1))
+    expected = {1, 2, 3, 100, 200, 300, BAD_STEP}
     assert _full_indices(rows, "gradient_finished") == expected
-    # every call before the NaN that the policy did not keep went into the ring and out
-    assert rec.flight.ring_dropped == (BAD_STEP - 1) - 3 - 2
+    # every call the policy did not keep went into the ring and out: all but the first three,
+    # the periodic ones and the NaN call
+    assert rec.flight.ring_dropped == STEPS - len(expected)
     assert tv.load_recording(path).warnings == []
 
 
@@ -293,7 +295,7 @@ def test_a_killed_flight_recording_loads_with_its_lead_up(tmp_path):
     assert [s.index for s in summaries] == list(range(1, 231))
     assert summaries[BAD_STEP - 1].lead_up == [212, 213, 214, 215, 216]
     finished = {e.call for e in loaded if e.kind == "gradient_finished"}
-    assert {s.call for s in summaries if 212 <= s.index <= 230} <= finished
+    assert {s.call for s in summaries if 212 <= s.index <= BAD_STEP} <= finished
 
 
 @pytest.mark.parametrize("max_unbuilt", [events.MAX_UNBUILT, 5])
@@ -386,6 +388,24 @@ def test_a_gradient_that_turns_none_is_an_anomaly_each_time_it_turns(tmp_path):
         _none_source_calls(4, none_from=1, none_until=2)
     whys = [r["why"] for r in _rows(path) if r.get("kind") == "call_summary"]
     assert whys == ["", "", "verdict", "", "", "", "", "verdict", "", ""]
+
+
+def test_a_gradient_that_turns_nan_is_an_anomaly_each_time_it_turns(tmp_path):
+    """NaN gradients on some batches, finite on the others (a bad sample, a guarded update):
+    each turn to NaN or Inf is kept in full, a NaN that stays so is not kept again."""
+    w = tv.Variable(np.array([1.0, 2.0], np.float32), name="w")
+    bad = {2: np.nan, 3: np.nan, 6: np.inf, 8: np.nan}
+    path = tmp_path / "run.tvz"
+    with tv.record(path, flight={"first": 0, "every": 0, "before": 0}):
+        for step in range(10):
+            with tv.GradientTape() as tape:
+                loss = tv.reduce_sum(w * np.float32(bad.get(step, 1.0)))
+            tape.gradient(loss, [w])
+    rows = [r for r in _rows(path) if r.get("kind") == "call_summary"]
+    assert [r["sources"][0]["verdict"] for r in rows] == [
+        "value", "value", "nan", "nan", "value", "value", "inf", "value", "nan", "value"]
+    assert [r["why"] for r in rows] == [
+        "", "", "verdict", "", "", "", "verdict", "", "verdict", ""]
 
 
 _PER_OP_KINDS = {"op_recorded", "backward_step", "watched", "variable_assigned"}

@@ -23,10 +23,11 @@ a call written are made from those tuples then, as every other subscriber would 
 (``events.deferred_at``), and their payloads built by the writer. The verdicts and norms come
 from the ``gradient_finished`` event's ``verdicts`` (set by the engine from the one dot
 product per gradient its health check takes anyway), the ring's byte count from its events'
-kinds and their builders' arguments. A ``none`` or ``zero`` verdict is an anomaly when a
+kinds and their builders' arguments. A verdict other than ``value`` is an anomaly when a
 source turns to it (the first call that source is seen with it), not on every call it stays
-so: a frozen variable passed as a source does not make every call kept; ``nan`` and ``inf``
-always are.
+so: a frozen variable passed as a source does not make every call kept, nor does a run whose
+weights went NaN keep every later call (each return of a NaN after a finite gradient is
+kept; the every-N-th calls show how it stays).
 
 Buffered events are handed to the writer as events, in the order they are written, so the
 writer's tables (``tables.py``) name a site or a tensor ref only after the line that defines
@@ -200,7 +201,7 @@ class FlightRecorder:
                 verdict = source.get("verdict")
                 key = (position, source.get("name"))
                 if verdict != "value":
-                    if verdict in ("nan", "inf") or seen.get(key) != verdict:
+                    if seen.get(key) != verdict:
                         why = "verdict"
                     if len(seen) >= MAX_SEEN:
                         seen.clear()
