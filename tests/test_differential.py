@@ -47,7 +47,7 @@ def _ops_without_entry():
     # ConcatV2/<n> ops are made per arity on first use: the ConcatV2 entry makes 2 and 3
     differentiable = {n.split("/")[0] for n in differentiable}
     return sorted(differentiable - set(ops.ENTRIES) - set(ops.REACHED_THROUGH)
-                  - set(ops.NO_GRADIENT) - set(ops.AWAITING_RECORDING))
+                  - set(ops.NO_GRADIENT))
 
 
 def test_every_differentiable_op_has_a_generator_entry():
@@ -220,10 +220,3 @@ def test_a_malformed_program_is_refused_with_what_is_wrong():
         run(_program([_s("v0", "eval", "x0")]), tv)
     with pytest.raises(ProgramError, match="'v9' used before it is defined"):
         run(_program([_s("v0", "sin", "v9")]), tv)
-
-
-def test_ops_awaiting_a_recording_are_checked_by_golden_answers_meanwhile():
-    golden = os.path.join(os.path.dirname(__file__), "golden", "programs")
-    for name, program in ops.AWAITING_RECORDING.items():
-        assert REGISTRY[name].vjps is not None and name not in ops.ENTRIES, name
-        assert os.path.exists(os.path.join(golden, program + ".py")), (name, program)

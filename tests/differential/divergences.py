@@ -43,13 +43,6 @@ def _labels(program):
             if s["fn"] == "nn.softmax_cross_entropy_with_logits"}
 
 
-def _tiles_rank3(program):
-    """Does the program tile a tensor of rank 3 or more?"""
-    ranks = {i["name"]: len(i["shape"]) for i in program["inputs"]}
-    return any(s["fn"] == "tile" and ranks.get(s["args"][0].get("ref"), 0) >= 3
-               for s in program["steps"] if s["args"] and isinstance(s["args"][0], dict))
-
-
 DIVERGENCES = [
     Divergence(
         "reduce_prod's second derivative at a zero or infinite factor",
@@ -75,20 +68,42 @@ DIVERGENCES = [
         lambda p, e, d: _calls(p, "nn.softsign") and e.get("grad2") == {"error": "LookupError"},
         tensorflow_wrong=True),
     Divergence(
-        "tile's second derivative of a tensor of rank 3 or more",
-        "TensorFlow's gradient of Tile's gradient broadcasts to rank 2n, and its CPU BroadcastTo "
-        "kernel refuses rank 6 ('Broadcast between [1,3,1,3,1,3] and [2,3,2,3,2,3] is not "
-        "supported yet', UnimplementedError); tapeviz computes it",
+        "second derivative through a segment sum's gradient",
+        "TensorFlow's gradient of SegmentSum and UnsortedSegmentSum is a gather of the upstream "
+        "gradient, whose own gradient is IndexedSlices; a second derivative hands them to the "
+        "upstream op's gradient of its gradient, which multiplies them with * (TanhGrad's, "
+        "SigmoidGrad's, ...) and raises TypeError; tapeviz computes it",
         frozenset({"grad2"}),
-        lambda p, e, d: _tiles_rank3(p) and e.get("grad2") == {"error": "UnimplementedError"},
+        lambda p, e, d: e.get("grad2") == {"error": "TypeError"} and (
+            _calls(p, "math.segment_sum") or _calls(p, "math.unsorted_segment_sum")),
         tensorflow_wrong=False),
     Divergence(
-        "exact gelu in float64: TensorFlow's 1/sqrt(2) is a float32 constant",
-        "TensorFlow's gelu multiplies by math_ops.cast(0.7071067811865476, dtype), a float32 "
-        "constant widened to float64, so its float64 gelu is off by about 1e-8 relative and "
-        "its gradient by up to about 1e-6; tapeviz computes with the float64 constant",
-        frozenset({"forward", "value", "grad", "grad2", "jacobian", "batch_jacobian"}),
-        lambda p, e, d: p["dtype"] == "float64" and _calls(p, "nn.gelu", approximate=False),
+        "erf of an infinite float64",
+        "TensorFlow's float64 erf is NaN at +-inf; tapeviz gives the limit, +-1 (both give it "
+        "in float32); what follows the erf differs with it",
+        frozenset({"value", "grad", "grad2", "jacobian", "batch_jacobian"}),
+        # (an infinity reaches the erf from an infinite input, or from a zero through log,
+        # reciprocal, ...; finite differences have nothing to stand on there)
+        lambda p, e, d: p["dtype"] == "float64" and _calls(p, "math.erf")
+        and _inputs_hold(p, lambda v: np.isinf(v) | (v == 0)),
+        tensorflow_wrong=False),
+    Divergence(
+        "softmax_cross_entropy_with_logits: second derivative at infinite labels or logits",
+        "TensorFlow's gradient of the fused loss multiplies the loss's upstream gradient, 0 in "
+        "a second derivative, by softmax(logits) - labels: 0*inf is NaN where that is "
+        "infinite; tapeviz differentiates softmax(logits) - labels, finite at finite logits",
+        frozenset({"grad2"}),
+        lambda p, e, d: _calls(p, "nn.softmax_cross_entropy_with_logits")
+        and _inputs_hold(p, np.isinf),
+        tensorflow_wrong=False),
+    Divergence(
+        "depthwise_conv2d's input gradient with infinite values",
+        "TensorFlow's CPU kernel for the input's gradient (a padded copy of the filter, "
+        "combined in its own order) makes NaN of some entries where infinite filter values "
+        "meet, which are +-inf in tapeviz, the sum of the taps' products inside the image; "
+        "finite inputs agree",
+        frozenset({"grad", "grad2", "jacobian", "batch_jacobian"}),
+        lambda p, e, d: _calls(p, "nn.depthwise_conv2d") and _inputs_hold(p, np.isinf),
         tensorflow_wrong=False),
 ]
 

@@ -30,7 +30,14 @@ FUNCTIONS = {  # the only names a program may call: tf attribute paths
     "nn.sigmoid_cross_entropy_with_logits", "nn.softmax_cross_entropy_with_logits",
     "nn.sparse_softmax_cross_entropy_with_logits", "nn.conv2d", "nn.conv2d_transpose",
     "nn.depthwise_conv2d", "nn.max_pool2d", "nn.avg_pool2d", "math.log_sigmoid",
+    "math.cumprod", "linalg.svd", "linalg.eigh", "linalg.eigvalsh", "math.segment_sum",
+    "math.segment_max", "math.segment_min", "math.unsorted_segment_sum",
+    "math.unsorted_segment_max", "math.unsorted_segment_min",
 }
+# Keras layers a step may make and call: `kwargs` construct the layer, which is then called
+# on `args` in training (how programs reach ImageProjectiveTransformV3)
+LAYERS = {"keras.layers.RandomRotation", "keras.layers.RandomZoom",
+          "keras.layers.RandomTranslation"}
 DTYPE_NAMES = {"float32", "float64", "int32", "int64", "bool"}
 
 
@@ -47,8 +54,9 @@ def upstream(shape, dtype, phase):
 
 
 def _function(tf, path):
-    if path not in FUNCTIONS:
-        raise ProgramError(f"a program may not call {path!r}; known: {sorted(FUNCTIONS)}")
+    if path not in FUNCTIONS | LAYERS:
+        raise ProgramError(f"a program may not call {path!r}; known: "
+                           f"{sorted(FUNCTIONS | LAYERS)}")
     obj = tf
     for part in path.split("."):
         obj = getattr(obj, part)
@@ -81,6 +89,8 @@ def forward(program, tf, env):
         kwargs = {k: _literal(tf, env, v, k) for k, v in step["kwargs"].items()}
         if step["fn"] == "getitem":
             value = args[0][tuple(args[1])]
+        elif step["fn"] in LAYERS:
+            value = _function(tf, step["fn"])(**kwargs)(*args, training=True)
         else:
             value = _function(tf, step["fn"])(*args, **kwargs)
         if "index" in step:

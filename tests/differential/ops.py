@@ -8,6 +8,7 @@ tests/test_op_gradients.py does for an op without a gradient spec.
 """
 from __future__ import annotations
 
+from ops_more import MORE
 from program import broadcast_shape, ref
 
 UNARY = {   # registry name: (tf function, input domain, kink points)
@@ -44,17 +45,6 @@ REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
 # Registered ops whose VJP only raises, as TensorFlow's missing gradient does (nothing to
 # compare but the error, which tests/golden/programs/image_resize.py checks).
 NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError"}
-
-# Differentiable ops added since TensorFlow's answers to the random programs were last
-# recorded: a new entry changes every generated program, so their entries come with the next
-# recording (record.py, where TensorFlow is installed). Until then each is checked by golden
-# answers from TensorFlow and by finite differences (tests/test_op_gradients.py).
-AWAITING_RECORDING = {
-    "Cumprod": "cumprod_upsampling_interpolation", "Svd": "linalg_svd_eigh",
-    "SelfAdjointEigV2": "linalg_svd_eigh", "ImageProjectiveTransformV3":
-    "keras_image_augmentation", **{name: "math_segment" for name in (
-        "SegmentMax", "SegmentMin", "SegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
-        "UnsortedSegmentSum")}}
 
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {
@@ -464,5 +454,6 @@ ENTRIES.update({
     "MaxPool": _pool("nn.max_pool2d"), "AvgPool": _pool("nn.avg_pool2d"),
     "Einsum": _einsum, "MatrixSolve": _solve, "ScatterNd": _scatter_nd,
 })
+ENTRIES.update(MORE)    # scans, decompositions, segments, image transforms: ops_more.py
 # Vector norms are composite ops (abs, pow, reductions): an entry of their own all the same.
 EXTRA = {"VectorNorm": lambda b: _norm(b, matrix=False)}

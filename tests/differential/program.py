@@ -32,7 +32,36 @@ DOMAINS = {
     "singular": lambda rng, shape: _without_last_row(DOMAINS["well_conditioned"](rng, shape)),
     "mod_safe": lambda rng, shape: (rng.uniform(0.2, 0.8, size=shape)
                                     + rng.integers(-2, 3, size=shape)),
+    "separated_singular_values": lambda rng, shape: _spectral(rng, shape, symmetric=False),
+    "separated_eigenvalues": lambda rng, shape: _spectral(rng, shape, symmetric=True),
 }
+
+
+def _orthogonal(rng, n):
+    q, r = np.linalg.qr(rng.normal(size=(n, n)))
+    return q * np.sign(np.diag(r))
+
+
+def _spectral(rng, shape, symmetric):
+    """Matrices whose singular values (or, symmetric, eigenvalues of the lower triangle) are
+    at least 0.8 apart (singular values also 0.9 from zero), so that the decompositions'
+    gradients, which divide by the gaps (and, for singular vectors of a non-square matrix, by
+    the singular values), stay well conditioned."""
+    *batch, m, n = shape
+    out = np.empty(tuple(shape))
+    for index in np.ndindex(*batch):
+        k = min(m, n)
+        levels = (np.arange(1, k + 1) * 1.0 + rng.uniform(-0.1, 0.1, size=k))
+        if symmetric:       # eigenvalues of either sign, still apart from each other and 0
+            levels = levels * rng.choice([-1.0, 1.0]) if k == 1 else \
+                levels - float(rng.integers(0, k)) - 0.5
+        q = _orthogonal(rng, m)
+        p = q if symmetric else _orthogonal(rng, n)
+        matrix = (q[:, :k] * rng.permutation(levels)) @ p[:, :k].T
+        if symmetric and rng.random() < 0.5:    # eigh reads the lower triangle only
+            matrix = matrix + np.triu(rng.normal(size=(m, n)), 1)
+        out[index] = matrix
+    return out
 
 
 def _without_last_row(matrix):
@@ -79,13 +108,14 @@ class Builder:
         return out
 
     # --- variables --------------------------------------------------------------------------
-    def fresh(self, shape, domain="real", dtype=None, special=(), watch=None, plant=True):
-        """A new input; `special` values (kinks, ties, zeros, non-finite) replace some entries
+    def fresh(self, shape, domain="real", dtype=None, special=(), watch=None, plant=True,
+              nonfinite=(np.nan, np.inf, -np.inf)):
+        """A new input; `special` values (kinks, ties, zeros, `nonfinite`) replace some entries
         when the program's tag asks for them (and `plant` allows it)."""
         dtype = dtype or self.dtype
         value = np.asarray(DOMAINS[domain](self.rng, tuple(shape)), dtype=np.float64)
         if plant:
-            value = self._plant(value, special)
+            value = self._plant(value, special, nonfinite)
         name = f"x{len(self.inputs)}"
         if watch is None:
             watch = bool(self.rng.random() < 0.85)
@@ -99,11 +129,11 @@ class Builder:
         """A literal of int32 indices (labels, gather indices): never differentiated."""
         return np.asarray(values, dtype=np.int64).tolist()
 
-    def _plant(self, value, special):
+    def _plant(self, value, special, nonfinite):
         if self.tag in ("smooth", "error") or value.size == 0:
             return value
         pool = {"kink": list(special) or [0.0], "tie": None, "zero": [0.0],
-                "nonfinite": [np.nan, np.inf, -np.inf]}[self.tag]
+                "nonfinite": list(nonfinite)}[self.tag]
         flat = value.reshape(-1).copy()
         if self.tag == "tie":       # a few distinct values, repeated
             levels = np.round(self.rng.normal(size=2), 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpret import upstream
+from interpret import LAYERS, upstream
 from program import decode_value
 
 
@@ -99,6 +99,9 @@ def _step_code(step):
     args = [_code(a) for a in step["args"]]
     if step["fn"] == "getitem":
         call = f"{args[0]}[{', '.join(_code(k) for k in step['args'][1])}]"
+    elif step["fn"] in LAYERS:
+        kwargs = [f"{k}={_code(v, k)}" for k, v in step["kwargs"].items()]
+        call = f"tf.{step['fn']}({', '.join(kwargs)})({', '.join(args)}, training=True)"
     else:
         kwargs = [f"{k}={_code(v, k)}" for k, v in step["kwargs"].items()]
         call = f"tf.{step['fn']}({', '.join(args + kwargs)})"

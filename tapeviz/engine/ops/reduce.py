@@ -15,7 +15,7 @@ from ..errors import InvalidArgumentError
 from ..op import apply, defop
 from ._base import flag, lead, norm_axis, require, shape_list, tensor
 from .axes import reshape
-from .elementwise import cast, equal, exp, not_equal, sqrt, square
+from .elementwise import cast, divide_no_nan, equal, exp, not_equal, sqrt, square
 
 
 # --- broadcasts and sums: each is the other's VJP -----------------------------------------
@@ -325,11 +325,13 @@ _cumsum = defop("Cumsum", _scan(np.cumsum, 0),
                 [lambda g, y, x, axis, exclusive, reverse:
                  _reverse_cumsum(g, y, axis, exclusive, reverse)],
                 "y = cumulative sum of x", ["∂x = reverse cumulative sum of g"])
-# TensorFlow's gradient (math_grad._CumprodGrad): NaN or inf where x holds a zero, as there
+# TensorFlow's gradient (math_grad._CumprodGrad): divide_no_nan by x, so 0 where x holds a
+# zero (not the true derivative there, the product of the other factors)
 _cumprod = defop("Cumprod", _scan(np.cumprod, 1),
                  [lambda g, y, x, axis, exclusive, reverse:
-                  _reverse_cumsum(g * y, y, axis, exclusive, reverse) / x],
-                 "y = cumulative product of x", ["∂x = reverse cumulative sum of g · y, / x"])
+                  divide_no_nan(_reverse_cumsum(g * y, y, axis, exclusive, reverse), x)],
+                 "y = cumulative product of x",
+                 ["∂x = reverse cumulative sum of g · y, / x (0 where x = 0)"])
 
 
 def _scan_call(op, x, axis, exclusive, reverse):

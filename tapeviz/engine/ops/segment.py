@@ -3,9 +3,11 @@ combined by the segment id of each row.
 
 The sorted forms take increasing ids and make `ids[-1] + 1` segments, an empty one 0; the
 unsorted forms take `num_segments`, drop rows with a negative id, and fill an empty segment
-with the reduction's identity (0 for a sum, the dtype's lowest value for a max). Sums and
-maxima/minima are ops with TensorFlow's gradients (a max's gradient is split among ties);
-means and `sqrt_n` are sums divided by counts, as TensorFlow's Python defines the unsorted ones.
+with the reduction's identity (0 for a sum, the dtype's lowest value for a max). A max or
+min runs through the rows in order as TensorFlow's CPU kernels do (from -inf in the sorted
+forms), so a NaN is dropped when a later row follows it. Sums and maxima/minima are ops
+with TensorFlow's gradients (a max's gradient is split among ties); means and `sqrt_n` are
+sums divided by counts, as TensorFlow's Python defines the unsorted ones.
 """
 from __future__ import annotations
 
@@ -53,16 +55,42 @@ def _rows_kept(ids, like):
                            like._value.shape)
 
 
+def _running_extremum(data, ids, num_segments, ufunc, start):
+    """TensorFlow's CPU kernels: from `start`, each row in order replaces its segment's
+    running extremum unless it is beyond it (smaller, for a max), so a NaN row makes it NaN
+    and the next row replaces the NaN: only the rows after an entry's last NaN count."""
+    flat_ids = np.asarray(ids).reshape(-1)
+    rows = data.reshape((flat_ids.size,) + data.shape[np.ndim(ids):])
+    keep = flat_ids >= 0
+    rows, flat_ids = rows[keep], flat_ids[keep]
+    out = np.full((num_segments,) + rows.shape[1:], start, data.dtype)
+    ufunc.at(out, flat_ids, rows)
+    if data.dtype.kind != "f" or not np.isnan(rows).any():
+        return out
+    order = np.arange(len(rows)).reshape((-1,) + (1,) * (rows.ndim - 1))
+    last_nan = np.full(out.shape, -1)
+    np.maximum.at(last_nan, flat_ids, np.where(np.isnan(rows), order, -1))
+    after = order > last_nan[flat_ids]
+    identity = -np.inf if ufunc is np.maximum else np.inf
+    tail = np.full(out.shape, identity, data.dtype)
+    ufunc.at(tail, flat_ids, np.where(after, rows, identity))
+    followed = np.zeros(out.shape, bool)        # some row comes after the last NaN
+    np.logical_or.at(followed, flat_ids, np.broadcast_to(after, rows.shape))
+    return np.where(last_nan < 0, out, np.where(followed, tail, np.nan))
+
+
 def _extremum_forward(ufunc, sorted_ids):
     def forward(data, ids, num_segments):
-        if sorted_ids:     # an empty segment is 0 in the sorted forms
-            out = _reduce(data, ids, num_segments, ufunc, _lowest(data.dtype) if ufunc is
-                          np.maximum else _highest(data.dtype))
+        is_max = ufunc is np.maximum
+        if sorted_ids:     # starts from -inf (a segment of -inf is -inf); an empty one is 0
+            start = (-np.inf if is_max else np.inf) if data.dtype.kind == "f" else \
+                (_lowest(data.dtype) if is_max else _highest(data.dtype))
+            out = _running_extremum(data, ids, num_segments, ufunc, start)
             counts = np.bincount(np.asarray(ids).reshape(-1), minlength=num_segments)
             out[counts == 0] = 0
             return out
-        return _reduce(data, ids, num_segments, ufunc,
-                       _lowest(data.dtype) if ufunc is np.maximum else _highest(data.dtype))
+        return _running_extremum(data, ids, num_segments, ufunc,
+                                 _lowest(data.dtype) if is_max else _highest(data.dtype))
     return forward
 
 

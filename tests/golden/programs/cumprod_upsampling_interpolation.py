@@ -23,3 +23,9 @@ for interpolation in ["bilinear", "bicubic", "nearest"]:
     report("upsample_" + interpolation, up)
     report("upsample_grad_" + interpolation, tape.gradient(loss, images))
 expect_error("upsample_unknown", lambda: tf.keras.layers.UpSampling2D(interpolation="cubic"))
+# at a zero factor TensorFlow's gradient divides by it with divide_no_nan: 0 there (not NaN)
+z = tf.Variable([[2.0, 0.0, 3.0, 4.0], [0.0, 0.0, 5.0, -1.0]])
+for name, kwargs in [("plain", {}), ("exclusive_reverse", {"exclusive": True, "reverse": True})]:
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.math.cumprod(z, axis=1, **kwargs) * [1.0, 2.0, 3.0, 4.0])
+    report("cumprod_grad_at_zero_" + name, tape.gradient(loss, z))

@@ -46,3 +46,23 @@ expect_error("unsorted_segment_sum.out_of_range", lambda: tf.math.unsorted_segme
     d, [2, 0, 5, 2], 4))
 expect_error("unsorted_segment_max.length", lambda: tf.math.unsorted_segment_max(
     d, [0, 1], 2))
+
+# TensorFlow's kernels go through the rows in order: a NaN row makes the running max NaN and
+# the next row replaces it; the sorted forms start from -inf (a segment of -inf rows is -inf),
+# the unsorted ones from the dtype's lowest value. (Three columns: with more, the sorted
+# kernel reduces packets of columns, whose NaN rule depends on the CPU.)
+nan_rows = tf.constant([[np.nan, 1.0, -np.inf], [2.0, np.nan, -np.inf], [-1.0, 0.5, np.nan]])
+report("unsorted_segment_max.nan_order", tf.math.unsorted_segment_max(nan_rows, [0, 0, 0], 1))
+report("unsorted_segment_min.nan_order", tf.math.unsorted_segment_min(nan_rows, [1, 1, 1], 2))
+report("unsorted_segment_max.nan_dropped_row", tf.math.unsorted_segment_max(
+    nan_rows, [0, -1, 0], 1))
+report("segment_max.nan_order", tf.math.segment_max(nan_rows, [0, 0, 0]))
+report("segment_min.nan_order", tf.math.segment_min(nan_rows, [0, 0, 0]))
+minus_inf = tf.constant([[-np.inf, 1.0, -np.inf], [-np.inf, 2.0, 3.0]], tf.float64)
+report("segment_max.minus_inf", tf.math.segment_max(minus_inf, [0, 0]))
+report("segment_min.plus_inf", tf.math.segment_min(-minus_inf, [0, 0]))
+report("unsorted_segment_max.minus_inf", tf.math.unsorted_segment_max(minus_inf, [0, 0], 1))
+x = tf.Variable(minus_inf)
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(tf.math.segment_max(x, [0, 0]) * [1.0, 2.0, 3.0])
+report("grad.segment_max.minus_inf", tape.gradient(y, x))
