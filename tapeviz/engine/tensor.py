@@ -194,21 +194,24 @@ class _Operand:
     def __getitem__(self, key): return engine.ops.getitem(self, key)
 
     def __eq__(self, other):
-        # as TF's __eq__: incompatible shapes (or None) compare unequal instead of raising
-        if other is None:
-            return False
-        try:
-            return engine.ops.equal(self, other)
-        except (InvalidArgumentError, TypeError):
-            return engine.convert.constant(False)
+        return _equality(self, other, "Equal", False)
 
     def __ne__(self, other):
-        if other is None:
-            return True
-        try:
-            return engine.ops.not_equal(self, other)
-        except (InvalidArgumentError, TypeError):
-            return engine.convert.constant(True)
+        return _equality(self, other, "NotEqual", True)
+
+
+def _equality(x, other, op_name, unequal):
+    """TF's `==` and `!=` (Equal with incompatible_shape_error=False): None and operands of
+    shapes that do not broadcast compare unequal; a dtype that cannot meet raises as there
+    (a TypeError for `i32 == 2.0`, an InvalidArgumentError for two tensors' dtypes)."""
+    if other is None:
+        return unequal
+    x, y = engine.ops._base.pair(x, other, op_name, compare=True)
+    try:
+        np.broadcast_shapes(x._value.shape, y._value.shape)
+    except ValueError:
+        return engine.convert.constant(unequal)
+    return (engine.ops.not_equal if unequal else engine.ops.equal)(x, y)
 
 
 class Tensor(_Operand):
