@@ -22,6 +22,8 @@ from .engine.dtypes import (DType, as_dtype, bool_ as bool, double, float16, flo
                             bfloat16, complex64, complex128)
 from .engine.errors import InvalidArgumentError  # noqa: F401
 from .engine.tensor import Tensor, TensorShape, Variable  # noqa: F401
+from .engine.variable_args import VariableAggregationV2 as VariableAggregation  # noqa: F401
+from .engine.variable_args import VariableSynchronization  # noqa: F401
 from .engine.indexed_slices import IndexedSlices  # noqa: F401
 from .engine.convert import constant, convert_to_tensor, get_static_value, is_tensor  # noqa: F401
 from .engine.tape import GradientTape, UnconnectedGradients, name_scope  # noqa: F401

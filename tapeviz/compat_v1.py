@@ -14,6 +14,7 @@ import types
 
 from . import compat_v1_losses as losses  # noqa: F401
 from .random import set_seed as set_random_seed  # noqa: F401
+from .engine.variable_args import VariableAggregation  # noqa: F401
 
 
 def executing_eagerly() -> bool:

@@ -53,7 +53,8 @@ def yuv_to_rgb(images, name=None):
 
 from .image_resize import ResizeMethod, resize  # noqa: E402,F401
 from .image_ops import *  # noqa: E402,F401,F403
-from .image_color import adjust_contrast, adjust_saturation  # noqa: E402,F401
+from .image_color import adjust_contrast, adjust_hue, adjust_saturation  # noqa: E402,F401
+from .image_random import *  # noqa: E402,F401,F403
 from .image_decode import decode_bmp, decode_image, decode_jpeg, decode_png  # noqa: E402,F401
 from .image_stateless import *  # noqa: E402,F401,F403
 from .image_nms import *  # noqa: E402,F401,F403

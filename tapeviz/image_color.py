@@ -1,7 +1,8 @@
 """`tv.image.adjust_saturation` and `adjust_contrast` as TensorFlow's AdjustSaturation and
 AdjustContrastv2 kernels compute them (float32; other dtypes converted there and back with
-`convert_image_dtype`). Saturation goes through the kernel's own HSV conversion, pixel by
-pixel, and has no gradient, as in TensorFlow; contrast is built from tapeviz ops."""
+`convert_image_dtype`), and `adjust_hue` as AdjustHue. Saturation and hue go through the
+kernels' own HSV conversion, pixel by pixel, and have no gradient, as in TensorFlow;
+contrast is built from tapeviz ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,9 @@ from .image_ops import convert_image_dtype
 _f32 = np.float32
 
 
-def _hsv_scaled_saturation(rgb, scale):
-    """The kernel's rgb_to_hsv, s = clamp(s * scale, 0, 1), hsv_to_rgb, all in float32."""
+def _hsv_scaled_saturation(rgb, scale, hue_delta=None):
+    """The kernel's rgb_to_hsv, s = clamp(s * scale, 0, 1), hsv_to_rgb, all in float32
+    (AdjustHue's kernel instead: h += delta, h -= floor(h), s as it is)."""
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     v = np.maximum(r, np.maximum(g, b))
     span = v - np.minimum(r, np.minimum(g, b))
@@ -27,7 +29,11 @@ def _hsv_scaled_saturation(rgb, scale):
                      np.where(g == v, norm * (b - r) + _f32(2 / 6), norm * (r - g) + _f32(4 / 6)))
     h = np.where(span <= 0, _f32(0), h)
     h = np.where(h < 0, h + _f32(1), h).astype(_f32)
-    s = np.clip(s * _f32(scale), 0, 1).astype(_f32)
+    if hue_delta is None:
+        s = np.clip(s * _f32(scale), 0, 1).astype(_f32)
+    else:
+        h = (h + _f32(hue_delta)).astype(_f32)
+        h = (h - np.floor(h)).astype(_f32)
     c = s * v
     m = v - c
     dh = h * _f32(6)
@@ -51,19 +57,32 @@ def _as_float(image):
     return x, (x if x.dtype in (dt.float16, dt.float32) else convert_image_dtype(x, dt.float32))
 
 
-def adjust_saturation(image, saturation_factor, name=None):
-    """Saturation (HSV's S) times `saturation_factor`, clamped to [0, 1]; last axis RGB."""
+def _adjust_hsv(image, op, factor=None, delta=None):
     x, flt = _as_float(image)
     if x.shape.rank < 1 or int(x.shape[-1]) != 3:
         from .engine.errors import InvalidArgumentError
-        raise InvalidArgumentError(f"AdjustSaturation: input must have 3 channels but input "
+        raise InvalidArgumentError(f"{op}: input must have 3 channels but input "
                                    f"only has {x.shape[-1] if x.shape.rank else 0} channels "
                                    f"(shape {list(x.shape)}). Fix: an RGB image "
-                                   "[Op:AdjustSaturation]", "AdjustSaturation")
-    factor = float(np.asarray(getattr(saturation_factor, "_value", saturation_factor)))
+                                   f"[Op:{op}]", op)
     rgb = np.asarray(flt._value, dtype=_f32)
-    adjusted = _make(_hsv_scaled_saturation(rgb, factor).astype(flt._value.dtype))
+    adjusted = _make(_hsv_scaled_saturation(rgb, factor, delta).astype(flt._value.dtype))
     return convert_image_dtype(adjusted, x.dtype)
+
+
+def _scalar(value):
+    return float(np.asarray(getattr(value, "_value", value)))
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+    """Saturation (HSV's S) times `saturation_factor`, clamped to [0, 1]; last axis RGB."""
+    return _adjust_hsv(image, "AdjustSaturation", factor=_scalar(saturation_factor))
+
+
+def adjust_hue(image, delta, name=None):
+    """Hue (HSV's H) turned by `delta` (in [-1, 1]) and wrapped into [0, 1), pixel by pixel
+    as TensorFlow's AdjustHue kernel; last axis RGB; no gradient, as in TensorFlow."""
+    return _adjust_hsv(image, "AdjustHue", delta=_scalar(delta))
 
 
 def adjust_contrast(images, contrast_factor, name=None):

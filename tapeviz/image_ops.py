@@ -1,6 +1,6 @@
 """`tv.image`'s array functions as TensorFlow's `image_ops_impl.py` computes them: dtype
 conversion, flips, rotations, crops and pads, brightness, grayscale and per-image
-standardization, plus the random flips and crop (tapeviz's seeded draws, not TensorFlow's).
+standardization (the random flips and crop are in image_random.py).
 
 Each is built from tapeviz ops (reverse, transpose, slicing, pad, arithmetic), so gradients
 flow where TensorFlow's do. Images are (height, width, channels) or a batch of them.
@@ -13,12 +13,10 @@ from .engine import dtypes as dt
 from .engine.convert import convert_to_tensor
 from .engine.ops import (cast, clip_by_value, expand_dims, floordiv, maximum, pad,
                          reduce_mean, reduce_std, reverse, rsqrt, tensordot, tile, transpose)
-from .engine.ops.makers import _rng
 
 __all__ = ["adjust_brightness", "central_crop", "convert_image_dtype", "crop_to_bounding_box",
            "flip_left_right", "flip_up_down", "grayscale_to_rgb", "pad_to_bounding_box",
-           "per_image_standardization", "random_crop", "random_flip_left_right",
-           "random_flip_up_down", "resize_with_crop_or_pad", "resize_with_pad",
+           "per_image_standardization", "resize_with_crop_or_pad", "resize_with_pad",
            "rgb_to_grayscale", "rot90"]
 
 
@@ -217,37 +215,3 @@ def per_image_standardization(image):
     mean = reduce_mean(x, axis=[-1, -2, -3], keepdims=True)
     std = reduce_std(x, axis=[-1, -2, -3], keepdims=True)
     return (x - mean) / maximum(std, rsqrt(cast(convert_to_tensor(n), x.dtype)))
-
-
-# --- random (tapeviz's seeded draws: `tv.random.set_seed` or `seed=`) --------------------------
-def _random_flip(image, seed, axis_of):
-    x = _image(image)
-    axis = axis_of(x)
-    if x._value.ndim == 3:
-        return reverse(x, [axis]) if _rng(seed).random() < 0.5 else x
-    flips = _rng(seed).random(x._value.shape[0]) < 0.5
-    view = [-1] + [1] * (x._value.ndim - 1)
-    from .engine.ops import where
-    return where(convert_to_tensor(flips.reshape(view)), reverse(x, [axis]), x)
-
-
-def random_flip_left_right(image, seed=None):
-    return _random_flip(image, seed, lambda x: _axes(x)[1])
-
-
-def random_flip_up_down(image, seed=None):
-    return _random_flip(image, seed, lambda x: _axes(x)[0])
-
-
-def random_crop(value, size, seed=None, name=None):
-    """A `size` block of `value` at a uniformly drawn offset."""
-    x = convert_to_tensor(value)
-    size = [int(s) for s in np.asarray(getattr(size, "_value", size)).reshape(-1)]
-    if len(size) != x._value.ndim or any(s > n for s, n in zip(size, x._value.shape)):
-        from .engine.errors import InvalidArgumentError
-        raise InvalidArgumentError(f"random_crop: Need value.shape >= size, got shape "
-                                   f"{list(x._value.shape)} and size {size}. Fix: one size per "
-                                   "axis, each at most that axis's length")
-    rng = _rng(seed)
-    starts = [int(rng.integers(0, n - s + 1)) for s, n in zip(size, x._value.shape)]
-    return x[tuple(slice(b, b + s) for b, s in zip(starts, size))]

@@ -1,5 +1,8 @@
-"""`tv.random`: seeded NumPy draws (`set_seed` makes a run reproducible). The draws are
-tapeviz's own, not TensorFlow's: shapes, dtypes, distributions and errors are TensorFlow's."""
+"""`tv.random`: seeded draws (`set_seed` makes a run reproducible). Seeded (`set_seed` or
+`seed=`), `uniform` and `normal` give TensorFlow's own numbers (random_stateful.py); the
+others draw from NumPy, seeded by TensorFlow's seed pair for the op, so each still takes
+its op seed as in TensorFlow and later draws stay TensorFlow's. Shapes, dtypes,
+distributions and errors are TensorFlow's."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +11,14 @@ from .engine import dtypes as _dt
 from .engine.convert import convert_to_tensor as _tensor
 from .engine.errors import InvalidArgumentError as _InvalidArgument
 from .engine.errors import NotFoundError as _NotFound
-from .engine.ops.makers import _make, _rng
+from .engine.ops.makers import _make, _rng, _tf_pair
 from .engine.ops.makers import normal, set_seed, truncated_normal, uniform  # noqa: F401
+
+
+def _source(seed):
+    """NumPy's generator for a draw: seeded by the op's TensorFlow seed pair when seeded."""
+    pair = _tf_pair(seed)
+    return _rng(seed) if pair is None else np.random.default_rng(list(pair))
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -36,7 +45,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     z = np.asarray(x._value, dtype=np.float64)
     p = np.exp(z - z.max(axis=1, keepdims=True))
     cdf = np.cumsum(p / p.sum(axis=1, keepdims=True), axis=1)
-    draws = _rng(seed).random((batch, n))
+    draws = _source(seed).random((batch, n))
     index = np.minimum((cdf[:, None, :] <= draws[..., None]).sum(-1), classes - 1)
     # a drawn index never lands on an impossible class (a run of zero probability at the end)
     last = np.where(p > 0, np.arange(classes), -1).max(axis=1)
@@ -47,9 +56,10 @@ def shuffle(value, seed=None, name=None):
     """`value` with its first axis in a random order (a scalar is returned as it is). As in
     TensorFlow, the result has no gradient (RandomShuffle is not differentiable)."""
     x = _tensor(value)
+    source = _source(seed)      # (before the scalar's early return: TF takes the seed first)
     if x._value.ndim == 0:
         return x
-    order = _rng(seed).permutation(x._value.shape[0])
+    order = source.permutation(x._value.shape[0])
     return _make(np.asarray(x._value)[order])
 
 

@@ -21,6 +21,7 @@ from .errors import InvalidArgumentError
 from .node import Node, mark_copy
 from .call_site import user_site
 from .threadstate import _local, current_scope
+from .variable_args import check_shape, constructor_args
 
 _ids = itertools.count(1)
 
@@ -193,21 +194,24 @@ class _Operand:
     def __getitem__(self, key): return engine.ops.getitem(self, key)
 
     def __eq__(self, other):
-        # as TF's __eq__: incompatible shapes (or None) compare unequal instead of raising
-        if other is None:
-            return False
-        try:
-            return engine.ops.equal(self, other)
-        except (InvalidArgumentError, TypeError):
-            return engine.convert.constant(False)
+        return _equality(self, other, "Equal", False)
 
     def __ne__(self, other):
-        if other is None:
-            return True
-        try:
-            return engine.ops.not_equal(self, other)
-        except (InvalidArgumentError, TypeError):
-            return engine.convert.constant(True)
+        return _equality(self, other, "NotEqual", True)
+
+
+def _equality(x, other, op_name, unequal):
+    """TF's `==` and `!=` (Equal with incompatible_shape_error=False): None and operands of
+    shapes that do not broadcast compare unequal; a dtype that cannot meet raises as there
+    (a TypeError for `i32 == 2.0`, an InvalidArgumentError for two tensors' dtypes)."""
+    if other is None:
+        return unequal
+    x, y = engine.ops._base.pair(x, other, op_name, compare=True)
+    try:
+        np.broadcast_shapes(x._value.shape, y._value.shape)
+    except ValueError:
+        return engine.convert.constant(unequal)
+    return (engine.ops.not_equal if unequal else engine.ops.equal)(x, y)
 
 
 class Tensor(_Operand):
@@ -271,21 +275,18 @@ class Variable(_Operand):
     history. Arithmetic on a Variable gives a Tensor."""
 
     __slots__ = ("_value", "_id", "_node", "_name", "trainable", "_serial", "_site",
-                 "constraint", "__weakref__")
+                 "constraint", "_sync_agg", "__weakref__")
     _serials = itertools.count()
 
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 constraint=None):
-        if constraint is not None and not callable(constraint):
-            raise ValueError(f"Variable: the `constraint` argument must be a callable, got "
-                             f"{constraint!r}. Fix: a function of the variable's value, or "
-                             "a tf.keras.constraints object")
-        # applied by Keras optimizers after each update (`v.assign(v.constraint(v))`)
-        self.constraint = constraint
-        if initial_value is None:
-            raise ValueError("tv.Variable: initial_value must be specified. Fix: pass the "
-                             "starting value, e.g. tv.Variable(0.0) or "
-                             "tv.Variable(tv.zeros([3]))")
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=None, **kwargs):
+        # (TensorFlow's argument order and checks: variable_args.py)
+        trainable, sync, agg = constructor_args(
+            initial_value, trainable, name, variable_def, constraint, synchronization, aggregation)
+        self._sync_agg = (sync, agg)
+        self.constraint = constraint     # applied by Keras optimizers after each update
         if callable(initial_value):
             initial_value = initial_value()
         copied = None
@@ -305,7 +306,7 @@ class Variable(_Operand):
                 raise type(exc)(f"Variable: cannot use {initial_value!r} as initial value: "
                                 f"{exc}") from None
         if shape is not None:
-            _check_shape(value, shape)
+            check_shape(value, shape)
         if name is not None and not isinstance(name, str):
             raise ValueError(f"Variable: name must be a string, got {name!r} (a variable of "
                              f"shape {tuple(value.shape)}). Fix: e.g. name=\"w\"")
@@ -331,6 +332,9 @@ class Variable(_Operand):
     def name(self) -> str:
         return f"{self._name}:0"
 
+    synchronization = property(lambda self: self._sync_agg[0])
+    aggregation = property(lambda self: self._sync_agg[1])
+
     def read_value(self) -> Tensor: return _read_variable(self)
 
     def value(self) -> Tensor: return _read_variable(self)
@@ -352,25 +356,6 @@ class Variable(_Operand):
     def __repr__(self):
         return (f"<tv.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
-
-
-def _check_shape(value, shape):
-    """A Variable's `shape=` must describe its initial value (None dimensions match any size,
-    but tapeviz keeps the value's own shape: it has no variable-sized tensors)."""
-    if isinstance(shape, TensorShape):
-        shape = shape.as_list()
-    elif isinstance(shape, (int, np.integer)):
-        shape = [shape]
-    if isinstance(shape, (str, bytes)) or not isinstance(shape, (list, tuple)) or not all(
-            d is None or isinstance(d, (int, np.integer)) for d in shape):
-        raise TypeError(f"Variable: failed to convert {shape!r} to a shape: a shape is a list "
-                        "of ints (None for any size). Fix: e.g. shape=[2, 3]")
-    if len(shape) != value.ndim or any(d is not None and d != n
-                                       for d, n in zip(shape, value.shape)):
-        raise ValueError(f"In this `tv.Variable` creation, the initial value's shape "
-                         f"({tuple(value.shape)}) is not compatible with the explicitly supplied "
-                         f"`shape` argument ({list(shape)}). Fix: give an initial value of that "
-                         f"shape (e.g. tv.zeros({list(shape)})), or leave out `shape`")
 
 
 def _read_variable(var: Variable) -> Tensor:

@@ -20,6 +20,7 @@ from . import optimizers as _optimizers
 from .callbacks_backup import resume_point
 from .compile_utils import LossesContainer, MetricsContainer
 from .step_function import run_step
+from .steps_per_execution import configure, executions, joined_outputs, per_execution
 from .training_data import (Batches, _as_xyw, _batch, _class_weights, _pack, _split,
                             unpack_x_y_sample_weight)
 
@@ -51,7 +52,11 @@ class Trainer:
                                                  weighted_metrics, named_by_call=graph is None)
         self._is_compiled = True
         self._run_eagerly, self._compile_token = run_eagerly, object()   # new train functions
+        configure(self, steps_per_execution)
         self.stop_training = False
+
+    #: compile's `steps_per_execution` as an int64 variable (None before compile)
+    steps_per_execution = property(lambda self: getattr(self, "_steps_per_execution", None))
 
     @property
     def metrics(self) -> list:
@@ -117,6 +122,7 @@ class Trainer:
                                                             validation_split)
         passes = epochs - initial_epoch     # (the arrays' passes: one per epoch)
         batches = Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch, passes)
+        per_run = per_execution(self, batches)
         history = _callbacks.History()
         verbose = 1 if verbose == "auto" else verbose
         params = {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
@@ -135,10 +141,11 @@ class Trainer:
             steps = itertools.count(first_step) if batches.steps is None else \
                 _numbered(first_step, batches.steps)
             first_step = 0
-            for step, data in zip(steps, batches.epoch()):
-                cbs.on_train_batch_begin(step)
-                logs = _floats(run_step(self, self.train_step, data, "fit"))
-                cbs.on_train_batch_end(step, logs)
+            for group in executions(zip(steps, batches.epoch()), per_run):
+                cbs.on_train_batch_begin(group[0][0])
+                for _, data in group:
+                    logs = _floats(run_step(self, self.train_step, data, "fit"))
+                cbs.on_train_batch_end(group[-1][0], logs)
                 if self.stop_training:
                     break
             epoch_logs = dict(logs)
@@ -168,16 +175,18 @@ class Trainer:
                  steps=None, callbacks=None, return_dict=False, **kwargs):
         self._assert_compiled()
         batches = Batches(x, y, sample_weight, batch_size, False, steps)
+        per_run = per_execution(self, batches)
         cbs = callbacks if isinstance(callbacks, _callbacks.CallbackList) else \
             _callbacks.CallbackList(callbacks or [], self, {"verbose": verbose,
                                                             "steps": batches.steps})
         self.reset_metrics()
         cbs.on_test_begin()
         logs: dict = {}
-        for step, data in enumerate(batches.epoch()):
-            cbs.on_test_batch_begin(step)
-            logs = _floats(run_step(self, self.test_step, data))
-            cbs.on_test_batch_end(step, logs)
+        for group in executions(enumerate(batches.epoch()), per_run):
+            cbs.on_test_batch_begin(group[0][0])
+            for _, data in group:
+                logs = _floats(run_step(self, self.test_step, data))
+            cbs.on_test_batch_end(group[-1][0], logs)
         batches.on_epoch_end()
         cbs.on_test_end(logs)
         if verbose not in (0, "0"):
@@ -186,15 +195,16 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
         batches = Batches(x, None, None, batch_size, False, steps)
+        per_run = per_execution(self, batches)
         cbs = _callbacks.CallbackList(callbacks or [], self, {"verbose": verbose,
                                                                "steps": batches.steps})
         cbs.on_predict_begin()
         outputs = []
-        for step, data in enumerate(batches.epoch()):
-            cbs.on_predict_batch_begin(step)
-            out = self.predict_step(data)
-            outputs.append(out)
-            cbs.on_predict_batch_end(step, {"outputs": out})
+        for group in executions(enumerate(batches.epoch()), per_run):
+            cbs.on_predict_batch_begin(group[0][0])
+            outs = [self.predict_step(data) for _, data in group]
+            outputs += outs
+            cbs.on_predict_batch_end(group[-1][0], {"outputs": joined_outputs(outs)})
         batches.on_epoch_end()
         cbs.on_predict_end()
         if not outputs:

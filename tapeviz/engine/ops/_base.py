@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from ..convert import convert_to_tensor, like
+from ..convert import _cannot, _to_array, convert_to_tensor, like
 from ..tensor import Tensor, Variable, _Operand, _read_variable
 
 
@@ -44,8 +44,9 @@ def scalar(y, dtype):
     return value
 
 
-def pair(x, y, op_name: str):
-    """Two operands of one dtype: a Python value takes the dtype of the tensor beside it."""
+def pair(x, y, op_name: str, compare=False):
+    """Two operands of one dtype: a Python value takes the dtype of the tensor beside it
+    (`compare`: as a comparison's, `exact_operand`)."""
     tx, ty = type(x), type(y)
     if tx is Tensor:   # fast paths: the common cases of `x * y` and `x * 2.0`
         if ty is Tensor:
@@ -61,13 +62,29 @@ def pair(x, y, op_name: str):
     # tf.maximum(0, x) of a float x is float.
     if isinstance(y, _Operand) and not isinstance(x, _Operand):
         y = tensor(y)
-        x = like(x, y, op_name)
+        x = (exact_operand if compare else like)(x, y, op_name)
     else:
         x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
-        y = tensor(y) if isinstance(y, _Operand) else like(y, x, op_name)
+        y = tensor(y) if isinstance(y, _Operand) else (exact_operand if compare else like)(
+            y, x, op_name)
     if x._value.dtype != y._value.dtype:
         raise dtype_mismatch(op_name, x, y)
     return x, y
+
+
+def exact_operand(value, t, op_name):
+    """A comparison's other operand as TensorFlow's Equal, Less, ... convert it: into `t`'s
+    dtype or an error, with no fallback to the value's own dtype. A NumPy value is cast
+    (TensorFlow converts arrays with NPY_ARRAY_FORCECAST: np.float64(2.5) is 2 beside int32);
+    a Python value must convert exactly (`i32 == 2.0` and `i32 < [1.5]` are TypeErrors)."""
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biuf" and \
+            t._value.dtype.kind in "biuf":
+        return Tensor(np.asarray(value).astype(t._value.dtype))
+    if not isinstance(value, (int, float, complex, str, bytes, list, tuple)):
+        return like(value, t, op_name)      # (a tensor-like object: its own rules)
+    if isinstance(value, complex) and t._value.dtype.kind != "c":
+        raise _cannot(value, t.dtype, op_name)
+    return Tensor(_to_array(value, t._value.dtype, strict=True, op=op_name))
 
 
 def same_dtype(tensors, op_name: str):

@@ -270,7 +270,7 @@ def _compare(name, forward, symbol, kinds=None):
     op = defop(name, forward, None, f"y = a {symbol} b")
 
     def fn(x, y, name=None):
-        x, y = pair(x, y, op.name)
+        x, y = pair(x, y, op.name, compare=True)
         if kinds is not None:
             require(x, op.name, kinds, "a bool")
         return apply(op, (x, y))

@@ -145,6 +145,8 @@ class _Random:
 def set_seed(seed):
     _Random.rng = np.random.default_rng(None if seed is None else int(seed))
     _Random.seed = None if seed is None else int(seed)   # (a seeded Dataset.shuffle's pair)
+    # (TensorFlow's set_seed clears its random kernels: random_stateful.py restarts them)
+    _Random.generation = getattr(_Random, "generation", 0) + 1
 
 
 def _random_dims(shape, op_name):
@@ -188,12 +190,27 @@ def _rng(seed):
     return np.random.default_rng(seed)
 
 
+def _tf_pair(seed):
+    """TensorFlow's (seed, seed2) for a seeded op (which then draws TensorFlow's own numbers,
+    random_stateful.py), or None: unseeded, in a test tool's scope, or a Generator's stream."""
+    if isinstance(seed, np.random.Generator) or OpSeeds.source is not None:
+        return None
+    if seed is not None:
+        _rng(seed)     # (its checks of the seed's type)
+    from ...random_stateful import seed_pair
+    return seed_pair(seed)
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
     dims = _random_dims(shape, "random.normal")
     d = _float_dtype(dtype, "random.normal", dims)
     mean, stddev = (_param(v, n, d, "random.normal") for v, n in ((mean, "mean"),
                                                                   (stddev, "stddev")))
+    pair = _tf_pair(seed)
     with _allocating("random.normal"):
+        if pair is not None and d.name in ("float16", "float32", "float64"):
+            from ...random_stateful import standard_normal
+            return _make(standard_normal(dims, d.np, pair) * stddev + mean)
         return _make((_rng(seed).standard_normal(dims) * stddev + mean).astype(d.np))
 
 
@@ -202,7 +219,8 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, n
     d = _float_dtype(dtype, "random.truncated_normal", dims)
     mean, stddev = (_param(v, n, d, "random.truncated_normal")
                     for v, n in ((mean, "mean"), (stddev, "stddev")))
-    rng = _rng(seed)
+    pair = _tf_pair(seed)       # (NumPy's draws, but the op takes its op seed as in TF)
+    rng = _rng(seed) if pair is None else np.random.default_rng(list(pair))
     with _allocating("random.truncated_normal"):
         out = rng.standard_normal(dims)
         bad = np.abs(out) > 2
@@ -210,6 +228,14 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, n
             out[bad] = rng.standard_normal(int(bad.sum()))
             bad = np.abs(out) > 2
         return _make((out * stddev + mean).astype(d.np))
+
+
+def dropout_keep(shape, dtype, rate, seed):
+    """tf.nn.dropout's mask, drawn as TensorFlow draws it: uniform(noise_shape, seed=seed,
+    dtype=x.dtype) >= rate (so a seeded dropout keeps TensorFlow's elements)."""
+    if dtype.name in ("float16", "float32", "float64"):
+        return uniform(list(shape), dtype=dtype, seed=seed)._value >= dtype.np.type(rate)
+    return _rng(seed).uniform(size=shape) >= rate
 
 
 _UNIFORM_DTYPES = ("float16", "float32", "float64", "int32", "int64")
@@ -233,7 +259,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None
                          f"Fix: pass the exclusive upper bound, e.g. maxval=10")
     lo = _param(minval, "minval", d, "random.uniform")
     hi = _param(1.0 if maxval is None else maxval, "maxval", d, "random.uniform")
-    rng = _rng(seed)
+    pair = _tf_pair(seed)
+    rng = _rng(seed) if pair is None else None
     if d.is_integer:
         if np.any(np.asarray(lo) >= np.asarray(hi)):
             raise InvalidArgumentError(
@@ -241,8 +268,14 @@ def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None
                 f"dtype {d.name}). Fix: maxval is exclusive: pass maxval > minval "
                 "[Op:RandomUniformInt]", "RandomUniformInt")
         with _allocating("random.uniform"):
+            if pair is not None:
+                from ...random_stateful import uniform_int
+                return _make(uniform_int(dims, lo, hi, d.np, pair))
             return _make(rng.integers(lo, hi, size=dims).astype(d.np))
     with _allocating("random.uniform"):
+        if pair is not None:
+            from ...random_stateful import uniform_float
+            return _make(uniform_float(dims, lo, hi, d.np, pair))
         return _make((rng.random(dims) * (hi.astype(np.float64) - lo) + lo).astype(d.np))
 
 

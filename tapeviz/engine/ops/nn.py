@@ -25,7 +25,7 @@ from ._base import require, shape_list, tensor
 from .axes import reshape
 from .elementwise import (abs, cast, exp, minimum, multiply, sigmoid, square, tanh, where,
                           zeros_like)
-from .makers import _rng
+from .makers import dropout_keep
 from .reduce import reduce_sum
 
 
@@ -390,8 +390,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     shape = tuple(t._value.shape) if noise_shape is None else tuple(
         s if s is not None and s != -1 else t._value.shape[i]
         for i, s in enumerate(shape_list(noise_shape)))
-    rng = _rng(seed)
-    keep = rng.uniform(size=shape) >= r
+    keep = dropout_keep(shape, t.dtype, r, seed)
     scale = np.asarray(keep, t._value.dtype) * t._value.dtype.type(1 / (1 - r))
     return multiply(t, Tensor(scale, leaf_node("Const")))
 
