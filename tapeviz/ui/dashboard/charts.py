@@ -175,6 +175,8 @@ class TrainingCharts(Component):
     def _show_scale(self):
         if self.built:
             self.norms.set_scale(self.log.value)
+            if self.scalars is not None:
+                self.scalars.set_scale(self.log.value)
 
     def _update_info(self):
         bad = ", ".join(f"{self.counts[k]:,} {BAND_LABEL[k]}" for k in self.counts if self.counts[k])
