@@ -208,13 +208,17 @@ class CallSummary(Event):
 class RecordingClosed(Event):
     """The last line of a recording, written by its writer only (never sent to subscribers):
     a reader that follows the file stops here. ``reason`` is ``"closed"`` (``close()`` or the
-    end of the ``with`` block) or ``"exit"`` (the interpreter exited first); ``events`` is the
-    number of event lines written before it; ``dropped`` counts events that could not be
-    written (none, normally)."""
+    end of the ``with`` block), ``"exit"`` (the interpreter exited first) or ``"crashed"``
+    (an uncaught exception ended the interpreter, or escaped the ``with`` block); ``events``
+    is the number of event lines written before it; ``dropped`` counts events that could not
+    be written (none, normally). ``error``, for ``"crashed"`` only: the exception as plain
+    text, ``{"type", "message", "file", "line", "function"}`` (the user's frame; older
+    recordings have no such field)."""
     KIND = "recording_closed"
     reason: str = "closed"
     events: int = 0
     dropped: int = 0
+    error: dict | None = None
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -1,6 +1,7 @@
 """The open recordings of this process: one daemon thread flushes them every
 ``FLUSH_SECONDS``, they are closed at interpreter exit, and a forked child forgets them
-without touching its parent's files. Imports: stdlib only (it works on the writers in
+without touching its parent's files; one that an uncaught exception ends is closed as
+``"crashed"`` with that exception (``crash.py``). Imports: stdlib only (it works on the writers in
 :data:`_open_recordings`, whatever module made them).
 """
 from __future__ import annotations
@@ -9,6 +10,8 @@ import atexit
 import os
 import threading
 import time
+
+from .crash import install_hook, uncaught
 
 #: The writer flushes at least this often (its other triggers are in ``writer.py``).
 FLUSH_SECONDS = 0.2
@@ -27,6 +30,7 @@ def _ensure_flusher() -> None:
         _flusher = threading.Thread(target=_flush_loop, name="tapeviz-recording-flusher",
                                     daemon=True)
         _flusher.start()
+    install_hook()
 
 
 def _flush_loop() -> None:
@@ -48,9 +52,11 @@ def _flush_loop() -> None:
 
 @atexit.register
 def _close_all_at_exit() -> None:
+    # an uncaught exception is ending the run: say so, or the file reads as a clean finish
+    error = uncaught() if _open_recordings else None
     for rec in list(_open_recordings):
         try:
-            rec.close(reason="exit")
+            rec.close(reason="crashed" if error else "exit", error=error)
         except Exception:
             pass
 

@@ -9,6 +9,7 @@ import json
 import os
 
 from ..events import from_dict
+from .crash import crash_text
 from .files import NotARegularFile, open_regular
 from .header import (_BOM_AND_SPACE, _TOO_LONG, FORMAT, RecordingError, _major,  # noqa: F401
                      _mb, _sniff_binary, check_header)
@@ -240,7 +241,11 @@ class _EventParser:
             self.extra_warnings += 1
 
     def note_dropped(self, footer, lineno: int) -> None:
-        """A warning when the footer counts events the writer could not write."""
+        """A warning when the footer counts events the writer could not write, and the
+        crash it records, if any, as the first warning (a page that shows one shows it)."""
+        crash = crash_text(footer.error)
+        if crash:
+            self.warnings.insert(0, crash)
         if footer.dropped:
             self.warn(lineno, f"line {lineno}: the writer could not write {footer.dropped} "
                               "event(s) (out of memory, or unwritable): they are missing")

@@ -20,6 +20,7 @@ from ..events import SCHEMA_VERSION, sanitize
 from ..events.deferred import engine_built
 from .encode import (NEWLINE, _ascii_fragment, _encode, _fast_dumps, _finite_attrs,
                      _finite_number, _plain, cut_to_fit)
+from .crash import describe
 from .files import _hostname, _iso_now, lock_for_writing
 from .flight import FlightRecorder
 from .flight_policy import policy_from
@@ -302,8 +303,9 @@ class record:
             return False
 
     # --- closing ------------------------------------------------------------------------------
-    def close(self, reason: str = "closed") -> None:
-        """Flush, write the ``recording_closed`` line and close the file (idempotent)."""
+    def close(self, reason: str = "closed", error: dict | None = None) -> None:
+        """Flush, write the ``recording_closed`` line and close the file (idempotent).
+        ``error``: the exception that ended the run, as :func:`~.crash.describe` gives it."""
         self._subscription.close()
         if self.flight is not None and not self.closed:
             self.flight.close()
@@ -313,7 +315,8 @@ class record:
             self._flush_locked()
             self.closed = True
             footer = _events.make(_events.RecordingClosed, reason=reason,
-                                  events=self.events_written, dropped=self.dropped)
+                                  events=self.events_written, dropped=self.dropped,
+                                  **({"error": error} if error else {}))
             self._write_now(_encode(footer.to_dict()).encode("ascii") + b"\n", 0)
             try:
                 self._file.close()
@@ -340,8 +343,14 @@ class record:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, kind, exc, tb):
+        error = None
+        if exc is not None and not (isinstance(exc, SystemExit) and not exc.code):
+            try:
+                error = describe(exc)
+            except Exception:   # describing must never replace the user's exception
+                pass
+        self.close(reason="crashed" if error else "closed", error=error)
 
     def __repr__(self):
         state = "closed" if self.closed else "recording"

@@ -86,9 +86,14 @@ class TrainingCharts(Component):
         self.built = True
         self.hidden: set = set()      # hidden with a click on the legend
         self.norms = NormPlots(on_tap=self.open_call, on_legend=self._legend_toggled)
-        self._show_scale()
-        self.col.append(pn.pane.Bokeh(self.norms.layout, sizing_mode="stretch_width"))
         self.scalars = None           # built with the first reported scalar
+        self._panes: list = []        # the plots' panes, put in the page once filled
+
+    def _attach(self, layout):
+        """Put a filled plot in the page (in one message, not one per glyph)."""
+        pane = pn.pane.Bokeh(layout, sizing_mode="stretch_width")
+        self._panes.append(layout)
+        self.col.append(pane)
 
     # ---- updating ------------------------------------------------------------------------
     def refresh(self, force: bool = False) -> None:
@@ -102,17 +107,25 @@ class TrainingCharts(Component):
         if not hist and not store.scalars:
             self.info.object = EMPTY
             return
-        if not self.built:
-            self._build()
-        calls = self.norms.set_rows(hist)
-        self._update_picker()
-        if store.scalars and self.scalars is None:
-            self.scalars = ScalarPlots()
-            self.col.append(pn.pane.Bokeh(self.scalars.layout, sizing_mode="stretch_width"))
-        self._fill()
-        self._apply_visibility()
-        self._calls = len(calls)
-        self._update_info()
+        # every change of this refresh goes to the browser as one message, and the plots
+        # enter the page only once filled: added to a plot already shown, each of the 60
+        # glyphs, sources and legend changes of a 141-call, 11-variable run was a message
+        # and a re-layout of its own (tens of seconds of browser time)
+        with pn.io.hold():
+            if not self.built:
+                self._build()
+            calls = self.norms.set_rows(hist)
+            self._update_picker()
+            if store.scalars and self.scalars is None:
+                self.scalars = ScalarPlots()
+            self._fill()
+            self._apply_visibility()
+            self._show_scale()
+            for layout in (self.norms.layout, self.scalars and self.scalars.layout):
+                if layout is not None and layout not in self._panes:
+                    self._attach(layout)
+            self._calls = len(calls)
+            self._update_info()
 
     def _update_picker(self):
         names = list(self.vars)
@@ -162,6 +175,8 @@ class TrainingCharts(Component):
     def _show_scale(self):
         if self.built:
             self.norms.set_scale(self.log.value)
+            if self.scalars is not None:
+                self.scalars.set_scale(self.log.value)
 
     def _update_info(self):
         bad = ", ".join(f"{self.counts[k]:,} {BAND_LABEL[k]}" for k in self.counts if self.counts[k])

@@ -19,6 +19,7 @@ import weakref
 import panel as pn
 import param
 
+from ...recording.crash import CRASH_PREFIX
 from ..render.html import esc
 from ..serve.live_feed import Feed, new_store
 from ..store.source import as_source
@@ -199,6 +200,10 @@ class LiveFollower(Component):
                  '<span class="tv-badge tv-ended" style="background:#eee">stream ended</span>'
                  if state.ended else "")
         warns = getattr(self.source, "warnings", None) or s.warnings
+        # the exception that ended the run has its own line, always shown (not one warning
+        # among others): without it a crashed run reads as a clean finish
+        crash = next((w for w in warns if w.startswith(CRASH_PREFIX)), None)
+        warns = [w for w in warns if w is not crash]
         lay = self.plot.layout
         extra = ""
         if state.layout_busy:
@@ -212,6 +217,9 @@ class LiveFollower(Component):
         reason = getattr(self.source, "reason", None)
         if not live and reason and reason != "closed":
             extra += f' <span class="tv-small">({esc(reason)})</span>'
+        if crash:
+            extra += (f'<div class="tv-err tv-crash"><b>{esc(CRASH_PREFIX.strip())}</b> '
+                      f'{esc(crash[len(CRASH_PREFIX):])}</div>')
         self.status.object = (f'<span class="tv-small"><b>{esc(state.title)}</b> · '
                               f'{esc(" · ".join(parts))}</span> {badge}{extra}')
 

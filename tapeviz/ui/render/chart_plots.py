@@ -65,7 +65,8 @@ class NormPlots:
             self.hovers[scale] = HoverTool(renderers=[], tooltips=[
                 ("variable", "@name"), ("call", "@call"), ("norm", "@norm")])
             fig.add_tools(self.taps[scale], self.hovers[scale])
-        self.band = Band(x_range, ("nan", "inf", "none", "zero"), "norm_band", "gradient call",
+        self.band = Band(x_range, ("nan", "inf", "none", "zero"), "norm_band",
+                         "gradient call (its id; the scalars' x below is the logged step)",
                          [("variable", "@name"), ("call", "@call"), ("gradient", "@state")])
         for src in self.band.sources.values():
             self._watch_taps(src)
@@ -162,39 +163,58 @@ class NormPlots:
 class ScalarPlots:
     """One plot per quantity of the reported scalars (those sharing their name's last word
     share it: ``loss`` and ``val_loss``), a common step axis, and a band for the values a plot
-    cannot draw."""
+    cannot draw. Each quantity has a log and a linear figure: :meth:`set_scale` shows the log
+    one where it can draw every value and helps (``log_wanted``: all positive and spanning at
+    least ``LOG_SPAN`` decades), so a loss that diverges to 1e27 does not flatten its healthy
+    phase into a line at 0."""
+
+    LOG_SPAN = 2.0
 
     def __init__(self):
         self.x_range = DataRange1d()
-        self.figs: dict = {}          # group -> figure
-        self.legends: dict = {}       # group -> its legend
-        self.series: dict = {}        # name -> {"src", "color"}
-        self.band = Band(self.x_range, ("nan", "inf", "none"), "scalar_band", "step",
+        self.figs: dict = {}          # group -> {"log": figure, "linear": figure}
+        self.legends: dict = {}       # (group, scale) -> its legend
+        self.series: dict = {}        # name -> {"src", "color", "group"}
+        self.log = True
+        self.band = Band(self.x_range, ("nan", "inf", "none"), "scalar_band",
+                         "step (as given to log_scalar; the norms' x is the gradient call)",
                          [("scalar", "@name"), ("step", "@call"), ("value", "@state")])
         self.layout = column(self.band.fig, sizing_mode="stretch_width")
         self.counts: dict = {}
+
+    def _figures(self, group: str) -> dict:
+        figs = self.figs.get(group)
+        if figs is None:
+            figs = self.figs[group] = {}
+            at = len(self.layout.children) - 1        # above the band
+            for scale in ("log", "linear"):
+                fig = figs[scale] = chart_figure(
+                    height=SCALAR_HEIGHT, sizing_mode="stretch_width", x_range=self.x_range,
+                    y_axis_type=scale, title=f"reported scalar: {group} ({scale} scale)",
+                    name=f"scalars_{len(self.figs) - 1}_{scale}", visible=scale == "linear")
+                self.legends[group, scale] = side_legend(fig, SCALAR_HEIGHT)
+                fig.add_tools(HoverTool(tooltips=[("scalar", "@name"), ("step", "@x"),
+                                                  ("value", "@value")]))
+                self.layout.children.insert(at, fig)
+                at += 1
+        return figs
 
     def _series(self, name: str) -> dict:
         s = self.series.get(name)
         if s is None:
             group = scalar_group(name)
-            fig = self.figs.get(group)
-            if fig is None:
-                fig = self.figs[group] = chart_figure(
-                    height=SCALAR_HEIGHT, sizing_mode="stretch_width", x_range=self.x_range,
-                    title=f"reported scalar: {group}", name=f"scalars_{len(self.figs)}")
-                self.legends[group] = side_legend(fig, SCALAR_HEIGHT)
-                fig.add_tools(HoverTool(tooltips=[("scalar", "@name"), ("step", "@x"),
-                                                  ("value", "@value")]))
-                self.layout.children.insert(len(self.figs) - 1, fig)
+            figs = self._figures(group)
             color = Category10_10[len(self.series) % 10]
-            src = ColumnDataSource({"x": [], "value": [], "y": [], "s": [], "name": []},
+            src = ColumnDataSource({"x": [], "value": [], "y": [], "s": [], "y_log": [],
+                                    "s_log": [], "name": []},
                                    name=f"scalar_points_{len(self.series)}")
-            line = fig.line("x", "s", source=src, color=color, line_width=1.5)
-            dots = fig.scatter("x", "y", source=src, color=color, size=4)
-            self.legends[group].items = self.legends[group].items + [
-                LegendItem(label=name, renderers=[line, dots])]
-            s = self.series[name] = {"src": src, "color": color}
+            for scale, fig in figs.items():
+                y = "_log" if scale == "log" else ""
+                line = fig.line("x", "s" + y, source=src, color=color, line_width=1.5)
+                dots = fig.scatter("x", "y" + y, source=src, color=color, size=4)
+                legend = self.legends[group, scale]
+                legend.items = legend.items + [LegendItem(label=name, renderers=[line, dots])]
+            s = self.series[name] = {"src": src, "color": color, "group": group}
         return s
 
     def fill(self, scalars: dict, weight: float):
@@ -206,13 +226,36 @@ class ScalarPlots:
             steps = [p[0] for p in series]
             values = [number(p[1]) for p in series]
             ys = [v if value_state(v) == "value" else math.nan for v in values]
+            y_log = [v if v > 0 else math.nan for v in ys]
             s["src"].data = {"x": steps, "value": [math.nan if v is None else v for v in values],
-                             "y": ys, "s": ema(ys, weight), "name": [str(name)] * len(steps)}
+                             "y": ys, "s": ema(ys, weight), "y_log": y_log,
+                             "s_log": ema(y_log, weight), "name": [str(name)] * len(steps)}
             for step, v in zip(steps, values):
                 state = value_state(v)
                 if state != "value":
                     points.setdefault(state, []).append((step, step, str(name), s["color"]))
         self.counts = self.band.fill(points, [str(n) for n in self.series])
+        self.set_scale(self.log)
+
+    def log_wanted(self, group: str) -> bool:
+        """A log axis draws every finite value of ``group`` (all positive) and they span at
+        least ``LOG_SPAN`` decades: on a linear axis the small ones would be a flat line."""
+        ys = [v for s in self.series.values() if s["group"] == group
+              for v in s["src"].data["y"] if math.isfinite(v)]
+        if not ys or min(ys) <= 0:
+            return False
+        return math.log10(max(ys) / min(ys)) >= self.LOG_SPAN
+
+    def set_scale(self, log: bool):
+        """The log figure of each quantity where ``log`` is asked and it is wanted, else the
+        linear one."""
+        self.log = log
+        for group, figs in self.figs.items():
+            on = log and self.log_wanted(group)
+            if figs["log"].visible != on:
+                figs["log"].visible = on
+            if figs["linear"].visible == on:
+                figs["linear"].visible = not on
 
 
 def static_charts(store):
