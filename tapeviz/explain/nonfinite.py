@@ -78,8 +78,9 @@ def nonfinite_origin(ctx, source, verdict):
     found = _first_on_path_else_anywhere(ctx, on, makes_nonfinite)
     if found is not None:
         node, inputs = found
-        return node, {"phase": "forward",
-                      "path": [_op_name(n) for n in path_ops if n.id <= node.id],
+        route = path_to(ctx, node, on)
+        return node, {"phase": "forward", "path": [_op_name(n) for n in route],
+                      "path_nodes": [n.id for n in route],
                       "downstream": _downstream_ops(ctx, node, on),
                       "where_trap": _discarded_by_where(ctx, node, known),
                       "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
@@ -87,8 +88,10 @@ def nonfinite_origin(ctx, source, verdict):
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
+        route = path_to(ctx, node, on)
         return node, {"phase": "backward", "where_trap": trap,
-                      "path": [_op_name(n) for n in path_ops],
+                      "path": [_op_name(n) for n in route] or [_op_name(n) for n in path_ops],
+                      "path_nodes": [n.id for n in route],
                       "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     return None, {"phase": "unknown"}
 
@@ -150,6 +153,31 @@ def _instance(ctx, node) -> dict:
     entry = next((inputs for n, inputs, _ in ctx.entries if n is node), ())
     return dict(instance(ctx, node),
                 reads=list(dict.fromkeys(t.name for t in entry if _is_leaf(t))))
+
+
+def path_to(ctx, node, on) -> list:
+    """The recorded ops from the source to ``node`` (oldest first): the source's own path up
+    to ``node``; when ``node`` is off that path (a NaN made in another layer), up to the first
+    op of the path that reads a value computed from ``node``, with the ops between them."""
+    nodes = [n for n, _, _ in ctx.entries]
+    join, after = (node, {node.id}) if node.id in on else _join(nodes, node, on)
+    if join is None:
+        return [node]
+    behind = {n.id for n in _ancestors([join])}
+    return [n for n in nodes if n.id in behind and (n.id in on or n.id in after)]
+
+
+def _join(nodes, node, on):
+    """(the first op on the path that reads what ``node`` made, ``node`` and the ops between)."""
+    made, after = set(node.out_ids), {node.id}
+    for n in nodes:
+        if n.id <= node.id or not any(i in made for i in n.in_ids):
+            continue
+        if n.id in on:
+            return n, after
+        made.update(n.out_ids)
+        after.add(n.id)
+    return None, after
 
 
 def _values(entries) -> dict:
