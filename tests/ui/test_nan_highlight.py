@@ -73,3 +73,26 @@ def test_show_on_graph_highlights_the_route_to_the_overflow(run, source, line):
     assert _highlighted(d) == expected
     # the route is a tree ending at the join: one edge fewer than its nodes, all drawn
     assert d.plot.hl_edges.data["role"].count("cut") == len(expected) - 1
+
+
+@pytest.mark.browser
+def test_show_on_graph_in_the_browser_outlines_the_route(run, serve, watched_page):
+    from conftest import node_data, open_dashboard
+    from test_broken_run_page import _choose_tape
+    path, ops = run
+    page, watch = watched_page
+    open_dashboard(page, serve(path).url)
+    _choose_tape(page, NAN_CALL)
+    card = page.locator(".tv-why-name").filter(has_text="w1 (w1:0)")
+    card.wait_for()
+    names = page.locator(".tv-why-name").all_inner_texts()
+    k = next(i for i, t in enumerate(names) if t.startswith("w1 (w1:0)"))
+    page.locator(".tv-why-show button").nth(k).click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('highlight_nodes')"
+                           ".data.role.includes('cut')")
+    data, hl = node_data(page), node_data(page, "highlight_nodes")
+    at = {(x, y): key for key, x, y in zip(data["key"], data["x"], data["y"])}
+    lit = {at[(x, y)] for x, y, r in zip(hl["x"], hl["y"], hl["role"]) if r == "cut"}
+    w1 = next(t["id"] for e in ops for t in e.inputs if t["name"] == "w1:0")
+    assert lit == _route(ops, "w1", _line("h1 = tf.nn.relu")) | {f"t{w1}"}
+    watch.check()
