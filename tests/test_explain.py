@@ -741,6 +741,18 @@ def test_released_tapes_say_so_in_the_users_words():
     assert "tf.GradientTape(persistent=True)" in namespace["why"].fix
 
 
+def test_a_second_gradient_on_a_one_shot_tape_names_tapeviz_as_the_user_does():
+    # the script imports tapeviz as tf: the RuntimeError's fix must be code they can paste
+    namespace = {}
+    exec(compile("import tapeviz as tf\na = tf.Variable(1.0)\n"
+                 "with tf.GradientTape() as tape:\n    y = a * a\n"
+                 "tape.gradient(y, a)\ntry:\n    tape.gradient(y, a)\n"
+                 "except RuntimeError as e:\n    error = str(e)\n", "<one_shot>", "exec"),
+         namespace)
+    assert "tf.GradientTape(persistent=True)" in namespace["error"], namespace["error"]
+    assert "tv." not in namespace["error"]
+
+
 @pytest.mark.parametrize("make,op,smallest", [
     (lambda v: tv.sqrt(tv.reduce_mean(v * v) - 1.0), "Sqrt", 0.25 - 1.0),
     (lambda v: tv.square(tv.math.log(v - 1.0)), "Log", 0.5 - 1.0),
