@@ -96,3 +96,33 @@ def test_show_on_graph_in_the_browser_outlines_the_route(run, serve, watched_pag
     w1 = next(t["id"] for e in ops for t in e.inputs if t["name"] == "w1:0")
     assert lit == _route(ops, "w1", _line("h1 = tf.nn.relu")) | {f"t{w1}"}
     watch.check()
+
+
+@pytest.mark.browser
+def test_the_hover_card_has_a_problem_row_only_for_a_node_with_a_problem(run, serve,
+                                                                         watched_page):
+    from conftest import node_data, node_xy, open_dashboard
+    from test_broken_run_page import _choose_tape
+    path, ops = run
+    page, watch = watched_page
+    open_dashboard(page, serve(path).url)
+    _choose_tape(page, NAN_CALL)
+    data = node_data(page)
+    # by hand: `h1 @ w3` made the first Inf; w3's ellipse has no problem
+    pred = _line("pred = (h1 @ w3")
+    h1_w3 = next(e.node for e in ops if e.site["line"] == pred and e.op == "MatMul"
+                 and "w3:0" in {t["name"] for t in e.inputs})
+    w3 = next(k for k, n in zip(data["key"], data["name"]) if n == "w3:0")
+
+    def card(key):
+        page.mouse.move(1, 1)
+        x, y = node_xy(page, key)
+        page.mouse.move(x - 3, y - 3)
+        page.mouse.move(x + 1, y + 1, steps=3)
+        tip = page.locator(".bk-tooltip-content").filter(has_text=data["label"][
+            data["key"].index(key)]).first
+        tip.wait_for()
+        return tip.inner_text()
+    assert "problem:" not in card(w3)
+    assert "problem: first NaN / Inf made here" in card(f"op{h1_w3}")
+    watch.check()
