@@ -143,8 +143,21 @@ def test_a_diverging_run_names_the_overflow_and_the_learning_rate(tmp_path):
     finished, _ = recorded_calls(CORPUS / "diverging_sgd.py", tmp_path)
     w = next(r for r in finished[30].results if _named(r, "w"))
     assert "Square overflowed float32" in w["message"], w["message"]
-    assert "The largest value the tape read is in v:0" in w["message"], w["message"]
+    assert "the largest is in v:0" in w["message"], w["message"]
     assert "Lower the learning rate" in w["fix"], w["fix"]
     v = next(r for r in finished[31].results if _named(r, "v"))
     assert v["message"].startswith("The input w:0 already held NaN"), v["message"]
     assert f"gradient call {finished[30].call}." in v["message"], v["message"]
+
+
+def test_an_overflow_names_the_inputs_of_the_op_that_overflowed(tmp_path):
+    # Truth by hand: at call 77 `h1 @ w3` overflows (h1, a Relu's output, and w3 have grown
+    # for 76 steps); the other MatMul of that line reads the dead branch, and temp (1.0) is
+    # read after the overflow: neither may be named as its cause, on any source's card
+    finished, _ = recorded_calls(CORPUS / "warmup_that_never_stops.py", tmp_path)
+    for source in ("w1", "w2", "b2", "wd", "w3"):
+        r = next(r for r in finished[76].results if _named(r, source))
+        message = r["message"]
+        assert "the one reading w3:0" in message, message
+        assert "its inputs Relu_" in message and "and w3:0 (largest" in message, message
+        assert "temp:0" not in message and "b2:0" not in message, message

@@ -682,14 +682,16 @@ def test_explanation_as_dict_has_every_field_in_order():
     import dataclasses
     from tapeviz.explain import Explanation
     e = Explanation("x (x:0)", "none", "not_watched", "msg", "fix", "a.py", 3, ("Mul",), 7,
-                    origin_call=2, cell=4)
+                    origin_call=2, cell=4, path_nodes=(5, 7))
     expected = dataclasses.asdict(e)
-    expected["path"] = ["Mul"]
+    expected["path"], expected["path_nodes"] = ["Mul"], [5, 7]
     assert e.as_dict() == expected and list(e.as_dict()) == [f.name for f in
                                                               dataclasses.fields(e)]
     # outside a notebook cell there is no cell: a script's results are as they always were
-    script = dataclasses.replace(e, cell=None)
-    assert list(script.as_dict()) == [f.name for f in dataclasses.fields(e) if f.name != "cell"]
+    # (and a route of node ids only for a NaN/Inf)
+    script = dataclasses.replace(e, cell=None, path_nodes=())
+    assert list(script.as_dict()) == [f.name for f in dataclasses.fields(e)
+                                      if f.name not in ("cell", "path_nodes")]
 
 
 # --- fixes in the user's words: `import tapeviz as tf` gets `tf.` -------------------------------
@@ -737,6 +739,18 @@ def test_released_tapes_say_so_in_the_users_words():
                  "tape.gradient(y, a)\nwhy, = tape.explain(y, b)\n", "<released>", "exec"),
          namespace)
     assert "tf.GradientTape(persistent=True)" in namespace["why"].fix
+
+
+def test_a_second_gradient_on_a_one_shot_tape_names_tapeviz_as_the_user_does():
+    # the script imports tapeviz as tf: the RuntimeError's fix must be code they can paste
+    namespace = {}
+    exec(compile("import tapeviz as tf\na = tf.Variable(1.0)\n"
+                 "with tf.GradientTape() as tape:\n    y = a * a\n"
+                 "tape.gradient(y, a)\ntry:\n    tape.gradient(y, a)\n"
+                 "except RuntimeError as e:\n    error = str(e)\n", "<one_shot>", "exec"),
+         namespace)
+    assert "tf.GradientTape(persistent=True)" in namespace["error"], namespace["error"]
+    assert "tv." not in namespace["error"]
 
 
 @pytest.mark.parametrize("make,op,smallest", [

@@ -278,7 +278,7 @@ class GradientTape:
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
                                "set of gradients (or jacobians). Fix: create the tape with "
-                               "tv.GradientTape(persistent=True) to call "
+                               f"{user_prefix()}.GradientTape(persistent=True) to call "
                                f"{what}() several times")
         if self._recording and not self._persistent:
             self._pop()   # as TensorFlow: a one-shot tape stops recording when differentiated
@@ -294,7 +294,8 @@ class GradientTape:
             return     # (a used tape gets the one-shot error from _check_usable)
         raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
                            f"{what} with eager execution enabled and with experimental_use_pfor "
-                           f"set to False. Fix: tv.GradientTape(persistent=True), or leave "
+                           f"set to False. Fix: {user_prefix()}.GradientTape(persistent=True), "
+                           f"or leave "
                            f"experimental_use_pfor=True (the default)")
 
     def _start(self, method, targets, sources, unconnected):

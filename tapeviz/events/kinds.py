@@ -80,7 +80,8 @@ class Watched(Event):
 @_event_class
 class OpRecorded(Event):
     """An op ran. ``tapes`` lists the tapes that recorded it; empty with a ``skipped`` reason
-    (``"paused"`` inside ``stop_recording``, ``"outside_tape"`` after a tape closed) for an op
+    (``"paused"`` inside ``stop_recording``, ``"outside_tape"`` after a tape closed,
+    ``"untracked"`` on an integer a recorded op made, or on such a ghost's output) for an op
     that touched a tape's tensors but was not recorded: a ghost node in the dashboard."""
     KIND = "op_recorded"
     node: int = 0

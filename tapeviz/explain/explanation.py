@@ -39,6 +39,7 @@ class Explanation:
     node: int | None = None     # the op (node id in `op_recorded` events) that made the cut
     origin_call: int | None = None   # nan_input: the gradient call whose NaN/Inf was applied
     cell: int | None = None     # the notebook cell `filename` names (its execution count)
+    path_nodes: tuple = ()      # NaN/Inf: node ids of the ops from the source to the origin
 
     def as_dict(self) -> dict:
         # (by hand: dataclasses.asdict deep-copies every field, a third of the cost of a
@@ -49,6 +50,8 @@ class Explanation:
                "origin_call": self.origin_call}
         if self.cell is not None:       # (a script's results are as they were)
             out["cell"] = self.cell
+        if self.path_nodes:             # (what *Show on graph* highlights for a NaN)
+            out["path_nodes"] = list(self.path_nodes)
         return out
 
     def __str__(self) -> str:
@@ -172,7 +175,7 @@ def _make(name, verdict, cause, node, extra, source, prefix="tv") -> Explanation
                        node.id if node is not None and cause not in ("ok", "unconnected",
                                                                        "zero_unconnected")
                        else None, extra.get("call") if cause == "nan_input" else None,
-                       cell_of(site_file(site)))
+                       cell_of(site_file(site)), tuple(extra.get("path_nodes", ())))
 
 
 def _creation_site(source):

@@ -244,6 +244,15 @@ def _which(extra) -> str:
     return f" ({label})"
 
 
+def _one_of(extra) -> str:
+    """" (MatMul_12, the 1st of 2 at this line, the one reading w3:0)": which op, only when
+    its line holds several of its kind (``h1 @ w3 + h2 @ wd``)."""
+    if not extra.get("occurrences"):
+        return ""
+    reads = extra.get("reads")
+    return _which(extra)[:-1] + (f", the one reading {' and '.join(reads)})" if reads else ")")
+
+
 def _ordinal(k: int) -> str:
     suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"
@@ -291,17 +300,26 @@ def _nonfinite(cause, name, node, op, at, extra):
         return (f"The gradient of {name} contains {kind}, but its origin could not be found "
                 "(the tape was already released).",
                 "Use a persistent tape or call tape.explain before tape.gradient.")
-    msg = f"The first non-finite value on the path appeared at {op}{at} in the {phase} pass."
+    msg = (f"The first non-finite value on the path appeared at {op}{_one_of(extra)}{at} in "
+           f"the {phase} pass.")
     downstream = extra.get("downstream", [])
     overflow = extra.get("overflow")
     if overflow and not extra.get("where_trap"):
-        where = "its backward step" if phase == "backward" else "it"
-        msg += (f" {op} overflowed {overflow['dtype']}: the values {where} read are finite "
-                f"but as large as {overflow['largest']:.3g}, so the result passes "
-                f"{overflow['dtype']}'s largest value ({overflow['limit']:.3g}).")
+        dtype, limit = overflow["dtype"], overflow["limit"]
+        read = overflow.get("inputs")
+        if phase == "forward" and read:
+            msg += (f" {op} overflowed {dtype}: its inputs "
+                    + " and ".join(f"{label} ({made + ', ' if made else ''}largest {big:.3g})"
+                               for label, made, big in read)
+                    + f" are finite, but the result passes {dtype}'s largest value "
+                    f"({limit:.3g}).")
+        else:
+            msg += (f" {op} overflowed {dtype}: the values its backward step read are finite "
+                    f"but as large as {overflow['largest']:.3g}, so the result passes "
+                    f"{dtype}'s largest value ({limit:.3g}).")
         if overflow.get("leaf"):
-            msg += (f" The largest value the tape read is in {overflow['leaf']} "
-                    f"({overflow['leaf_largest']:.3g}).")
+            msg += (f" Of the values the tape read that {op} was computed from, the largest is "
+                    f"in {overflow['leaf']} ({overflow['leaf_largest']:.3g}).")
         fix = ("values this large usually mean training diverged: each update overshoots, and "
                "the weights and the loss grow step after step until they overflow (look at the "
                "loss over the earlier steps). Lower the learning rate, clip the gradients "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.op import ValueNotKept
-from .context import _on_path, _op_name
+from .context import _ancestors, _on_path, _op_name
 
 
 def nonfinite_input(ctx, source):
@@ -78,18 +78,21 @@ def nonfinite_origin(ctx, source, verdict):
     found = _first_on_path_else_anywhere(ctx, on, makes_nonfinite)
     if found is not None:
         node, inputs = found
-        return node, {"phase": "forward",
-                      "path": [_op_name(n) for n in path_ops if n.id <= node.id],
+        route = path_to(ctx, node, on)
+        return node, {"phase": "forward", "path": [_op_name(n) for n in route],
+                      "path_nodes": [n.id for n in route],
                       "downstream": _downstream_ops(ctx, node, on),
                       "where_trap": _discarded_by_where(ctx, node, known),
                       "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
-                      "overflow": _overflow(ctx, node, known, on)}
+                      "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
         node, trap = origin
+        route = path_to(ctx, node, on)
         return node, {"phase": "backward", "where_trap": trap,
-                      "path": [_op_name(n) for n in path_ops],
-                      "overflow": _overflow(ctx, node, known, on)}
+                      "path": [_op_name(n) for n in route] or [_op_name(n) for n in path_ops],
+                      "path_nodes": [n.id for n in route],
+                      "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     return None, {"phase": "unknown"}
 
 
@@ -100,27 +103,81 @@ _OVERFLOWS = frozenset({"Square", "Mul", "MatMul", "BatchMatMulV2", "AddV2", "Ad
                         "Conv2D", "BiasAdd"})
 
 
-def _overflow(ctx, node, known, on):
-    """For an op of `_OVERFLOWS`: its inputs' largest magnitude, its dtype's largest value,
-    and the leaf on the path (a variable, the data) holding the largest magnitude."""
+def _overflow(ctx, node, known):
+    """For an op of `_OVERFLOWS`: the inputs it read with their largest magnitudes, its dtype's
+    largest value, and the leaf (a variable, the data) holding the largest magnitude among
+    the values those inputs were computed from (not one from elsewhere on the source's path:
+    a constant 1.0 after the op explains nothing of its overflow)."""
     if _op_name(node) not in _OVERFLOWS:
         return None
     by_id = {t._id: t for _, inputs, _ in ctx.entries for t in inputs}
     finite = ctx.finite
-    floats = [i for i in node.in_ids if i in known and np.asarray(known[i]).dtype.kind == "f"
-              and np.asarray(known[i]).size]
+    floats = [i for i in dict.fromkeys(node.in_ids) if i in known and _is_float(known[i])]
     if not floats or not all(finite[i] for i in floats):
         return None
     values = [np.asarray(known[i]) for i in floats]
-    leaves = [(float(np.abs(known[i]).max()), by_id[i].name) for n, inputs, _ in ctx.entries
-              if n.id in on for i in (t._id for t in inputs)
-              if i in known and _is_leaf(by_id[i]) and np.asarray(known[i]).dtype.kind == "f"
-              and np.asarray(known[i]).size and finite[i]]
+    behind = {n.id for n in _ancestors([node])}
+    leaves = [(float(np.abs(known[t._id]).max()), t.name) for n, inputs, _ in ctx.entries
+              if n.id in behind for t in inputs
+              if t._id in known and _is_leaf(t) and _is_float(known[t._id]) and finite[t._id]]
     largest_leaf = max(leaves, default=None)
     return {"largest": max(float(np.abs(v).max()) for v in values),
             "limit": float(np.finfo(values[0].dtype).max), "dtype": values[0].dtype.name,
+            "inputs": [(*_input_label(by_id.get(i)), float(np.abs(v).max()))
+                       for i, v in zip(floats, values)],
             "leaf": largest_leaf[1] if largest_leaf else None,
             "leaf_largest": largest_leaf[0] if largest_leaf else None}
+
+
+def _is_float(value) -> bool:
+    v = np.asarray(value)
+    return v.dtype.kind == "f" and v.size > 0
+
+
+def _input_label(t) -> tuple:
+    """(name, how it was made) of an op's input, as the user can find it: a leaf by its
+    name, an op's output also by the op and line that made it."""
+    if t is None:
+        return "an input", ""
+    if _is_leaf(t):
+        return t.name, ""
+    from ..engine.call_site import lineno
+    line = lineno(t._node.site) if t._node.site else None
+    return t.name, f"the {_op_name(t._node)} output" + (f" of line {line}" if line else "")
+
+
+def _instance(ctx, node) -> dict:
+    """Which op of its kind at its line (`zero.instance`), and the leaves it reads itself:
+    ``h1 @ w3 + h2 @ wd`` holds two MatMuls, told apart by the variable each reads."""
+    from .zero import instance
+    entry = next((inputs for n, inputs, _ in ctx.entries if n is node), ())
+    return dict(instance(ctx, node),
+                reads=list(dict.fromkeys(t.name for t in entry if _is_leaf(t))))
+
+
+def path_to(ctx, node, on) -> list:
+    """The recorded ops from the source to ``node`` (oldest first): the source's own path up
+    to ``node``; when ``node`` is off that path (a NaN made in another layer), up to the first
+    op of the path that reads a value computed from ``node``, with the ops between them."""
+    nodes = [n for n, _, _ in ctx.entries]
+    join, after = (node, {node.id}) if node.id in on else _join(nodes, node, on)
+    if join is None:
+        return [node]
+    behind = {n.id for n in _ancestors([join])}
+    return [n for n in nodes if n.id in behind and (n.id in on or n.id in after)]
+
+
+def _join(nodes, node, on):
+    """(the first op on the path that reads what ``node`` made, ``node`` and the ops between)."""
+    made, after = set(node.out_ids), {node.id}
+    for n in nodes:
+        if n.id <= node.id or not any(i in made for i in n.in_ids):
+            continue
+        if n.id in on:
+            return n, after
+        made.update(n.out_ids)
+        after.add(n.id)
+    return None, after
 
 
 def _values(entries) -> dict:

@@ -126,14 +126,19 @@ class WhyCards(Component):
             keys.add(f"op{r.get('node')}")
         path = {str(p) for p in r.get("path") or []}
         fname, lineno = r.get("filename"), r.get("lineno")
-        for n in g["nodes"]:
+        # a NaN's route from the source to the op that made it, by node: the origin's line may
+        # hold other ops of the route's kinds (`h1 @ w3 + b3 + h2 @ wd`) on no route of this one
+        route = [f"op{i}" for i in r.get("path_nodes") or ()]
+        keys.update(k for k in route if k in self.plot.index)
+        for n in () if route else g["nodes"]:
             site = n.get("site") or {}
             at_line = lineno and site.get("line") == lineno and (not fname or site.get("file") == fname)
             if at_line and (n["kind"] in ("skipped", "escaped", "assign", "stop_gradient")
                             or not path or n.get("op") in path):
                 keys.add(n["key"])
         edges = [(e["tail"], e["head"]) for e in g["edges"]
-                 if e["cut"] and (e["tail"] in keys or e["head"] in keys)]
+                 if (e["cut"] and (e["tail"] in keys or e["head"] in keys))
+                 or (route and e["tail"] in keys and e["head"] in keys)]
         if not edges and r.get("verdict") == "none":
             edges = [(e["tail"], e["head"]) for e in g["edges"] if e["cut"]]
         self.plot.highlight("cut", sorted(keys), edges)

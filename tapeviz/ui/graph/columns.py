@@ -27,10 +27,20 @@ FONTS = {"node": fonts.NODE_FONT, "edge": fonts.EDGE_FONT, "cluster": fonts.CLUS
          "max_px": 13.0, "min_px": 6.0}
 
 NODE_FIELDS = ("key", "x", "y", "w", "h", "kind", "shape", "fill", "dash", "label", "name",
-               "op", "shapes", "dtypes", "summary", "problem", "flag", "flag_color", "line",
-               "state")
+               "op", "shapes", "dtypes", "summary", "problem", "problem_row", "flag",
+               "flag_color", "line", "state")
 EDGE_FIELDS = ("xs", "ys", "color", "dash", "width", "tail", "head", "label", "cut")
 CLUSTER_FIELDS = ("left", "right", "top", "bottom", "label", "text", "lx", "ly", "key")
+
+
+def problem_row(problem: str) -> str:
+    """The tooltip's problem row as HTML, or nothing: a node without a problem shows no empty
+    "problem:" row."""
+    if not problem:
+        return ""
+    import html
+    return (f'<div class="tv-tip-row"><span class="tv-tip-key">problem:</span> '
+            f'{html.escape(problem)}</div>')
 
 
 def empty_node_columns() -> dict:
@@ -55,6 +65,7 @@ def node_columns(graph: dict, lay, fill_of) -> dict:
         flag = n.get("flag") if n.get("flag") in FLAG_COLORS else ""
         cols["flag"].append(flag); cols["flag_color"].append(FLAG_COLORS.get(flag, "#000000"))
         cols["problem"].append(FLAGS.get(flag, ""))
+        cols["problem_row"].append(problem_row(FLAGS.get(flag, "")))
         site = n.get("site") or {}
         cols["line"].append(int(site.get("line") or 0))
         cols["state"].append(0)

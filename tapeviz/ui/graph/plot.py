@@ -27,6 +27,13 @@ from .plot_js import FIT_JS, LABELS_JS, REVEAL_JS, ZOOM_JS
 from ..store.tape_graph import FLAGS, KINDS
 
 STATE_COLORS = ["#555555", "#1f77b4"]          # 0 normal outline, 1 visited by the backward pass
+# the node's hover card: an HTML template (the fields are escaped; the problem row is HTML made
+# by `columns.problem_row`, empty when the node has no problem)
+TOOLTIP = ('<div class="tv-tip"><div><b>@label</b></div>'
+           + "".join(f'<div class="tv-tip-row"><span class="tv-tip-key">{k}:</span> @{c}</div>'
+                     for k, c in (("op", "op"), ("name", "name"), ("shape", "shapes"),
+                                  ("dtype", "dtypes"), ("value", "summary")))
+           + "@problem_row{safe}</div>")
 HIGHLIGHT = {"selected": "#d62728", "current": "#ff7f0e", "cut": "#e7298a", "line": "#2ca02c"}
 ZOOM_TO = 1.0            # pixels per point a found node is shown at (its label readable)
 LABEL_LIMIT = 300        # above this many nodes in view, labels are hidden (speed, legibility)
@@ -113,9 +120,7 @@ class GraphView(param.Parameterized):
         self.labels = LabelSet(x="x", y="y", text="label", source=self.nodes, text_font_size="10px",
                                text_align="center", text_baseline="middle", name="node_labels")
         fig.add_layout(self.labels)
-        hover = HoverTool(renderers=[box, ell], tooltips=[
-            ("", "@label"), ("op", "@op"), ("name", "@name"), ("shape", "@shapes"),
-            ("dtype", "@dtypes"), ("value", "@summary"), ("problem", "@problem")])
+        hover = HoverTool(renderers=[box, ell], tooltips=TOOLTIP)
         wheel = WheelZoomTool()
         fig.add_tools(PanTool(), wheel, BoxZoomTool(), ResetTool(), SaveTool(),
                       TapTool(renderers=[box, ell]), hover)

@@ -1,0 +1,53 @@
+"""The graph draws a cast to an integer as a cut, as a user expects from the legend's "not
+recorded" ghosts: in `tf.cast(tf.cast(x @ w, tf.int32), tf.float32)` TensorFlow records the
+MatMul and the int32 Cast, and nothing after it (an integer is not watched), so the float
+Cast and what is computed from it are ghosts joined to the graph by red cut edges. Truth by
+hand from the corpus script `tests/broken_runs/warmup_that_never_stops.py`."""
+from __future__ import annotations
+
+import pathlib
+import runpy
+import warnings
+
+import pytest
+
+import tapeviz as tv
+
+SCRIPT = pathlib.Path(__file__).parents[2] / "broken_runs" / "warmup_that_never_stops.py"
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory):
+    from tapeviz.ui.store.source import store_for
+    out = tmp_path_factory.mktemp("cuts") / "run.tvz"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with tv.record(str(out), full=True):
+            runpy.run_path(str(SCRIPT), run_name="__main__")
+    store = store_for(str(out))
+    return store.graph(next(iter(store.tapes)))
+
+
+def _line(code: str) -> int:
+    return next(i for i, text in enumerate(SCRIPT.read_text().splitlines(), 1) if code in text)
+
+
+def test_an_integer_cast_and_what_follows_it_are_ghosts_behind_cut_edges(graph):
+    nodes = {n["key"]: n for n in graph["nodes"]}
+    at = lambda line: [n for n in graph["nodes"] if (n.get("site") or {}).get("line") == line]  # noqa: E731
+    bucket, gate, pred = _line("bucket = tf.cast"), _line("gate = tf.cast"), _line("pred = (h1")
+    casts = {n["dtypes"]: n for n in at(bucket) if n["op"] == "Cast"}
+    assert casts["int32"]["kind"] == "op" and casts["float32"]["kind"] == "skipped"
+    gate_cast = next(n for n in at(gate) if n["op"] == "Cast")
+    assert gate_cast["kind"] == "skipped"
+    edges = {(e["tail"], e["head"]): e for e in graph["edges"]}
+    assert edges[(casts["int32"]["key"], casts["float32"]["key"])]["cut"]
+    # `0.01 * gate[:, None]` and `0.01 * bucket` (at pred's line) are ghosts too; each reaches
+    # the recorded sum over a red cut edge
+    reads = {(e["tail"], e["head"]) for e in graph["edges"]}
+    bucket_mul = next(h for t, h in reads if t == casts["float32"]["key"])
+    assert nodes[bucket_mul]["op"] == "Mul" and nodes[bucket_mul]["kind"] == "skipped"
+    assert nodes[bucket_mul]["site"]["line"] == pred
+    out = [e for e in graph["edges"] if e["tail"] == bucket_mul]
+    assert len(out) == 1 and out[0]["cut"] and nodes[out[0]["head"]]["op"] == "AddV2"
+    assert nodes[out[0]["head"]]["kind"] in ("op", "output")
