@@ -59,6 +59,11 @@ def encode_categorical(ids, output_mode, depth, dtype=np.float32, count_weights=
     return out if ids.ndim == 2 else out[0]
 
 
+def _probing():
+    from .functional import probing
+    return probing()
+
+
 def _values(x):
     return getattr(x, "_value", x)
 
@@ -298,8 +303,9 @@ class IndexLookup(Layer):
         value = np.asarray(x._value)
         if self._string and not self.invert:
             if not x.dtype.is_string:
-                raise ValueError(f"{type(self).__name__}: expected strings, got a tensor of "
-                                 f"dtype {x.dtype.name}. Fix: pass the tokens as strings")
+                from ..engine.errors import UnimplementedError
+                raise UnimplementedError(f"Cast {x.dtype.name} to string is not supported "
+                                         f"({type(self).__name__} takes strings)", "Cast")
             return np.asarray(value, dtype=object)
         if x.dtype.is_string:
             from ..engine.errors import UnimplementedError
@@ -348,6 +354,11 @@ class IndexLookup(Layer):
                                f"before calling it. Either pass a `vocabulary` argument to the "
                                f"layer, or call `adapt` with some sample data.")
         value = self._input_array(inputs)
+        if not self._tokens and self._frozen_vocab_size is None and not _probing():
+            from ..engine.errors import FailedPreconditionError
+            raise FailedPreconditionError(f"Table not initialized: call adapt() or "
+                                          f"set_vocabulary() before calling layer "
+                                          f"{self.name!r}", "LookupTableFindV2")
         if self.invert:
             return _make(self._invert(value))
         ids = self._lookup(value)
