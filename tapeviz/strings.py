@@ -17,7 +17,8 @@ from .engine.errors import InvalidArgumentError
 from .engine.ops.makers import _make
 
 __all__ = ["as_string", "format", "join", "length", "lower", "reduce_join",
-           "regex_full_match", "regex_replace", "split", "strip", "substr", "to_number",
+           "regex_full_match", "regex_replace", "split", "strip", "substr", "to_hash_bucket_fast",
+           "to_hash_bucket_strong", "to_number",
            "upper"]
 
 
@@ -176,3 +177,32 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):   # noqa
     text = pieces[0] + "".join(format_tensor(t, summarize) + p
                                for t, p in zip(tensors, pieces[1:]))
     return _make(np.asarray(text.encode(), dtype=object))
+
+
+def _buckets(input, num_buckets, hash_fn):
+    if num_buckets < 1:
+        raise InvalidArgumentError(f"Number of buckets must be at least 1 (got {num_buckets})",
+                                   "StringToHashBucketFast")
+    x = convert_to_tensor(input)
+    if not x.dtype.is_string:
+        raise InvalidArgumentError(f"cannot compute StringToHashBucketFast as input #0"
+                                   f"(zero-based) was expected to be a string tensor but is a "
+                                   f"{x.dtype.name} tensor", "StringToHashBucketFast")
+    return _make(_each(lambda b: hash_fn(b) % num_buckets, _strings(x), np.int64))
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):
+    """int64 bins: FarmHash Fingerprint64 of each string modulo `num_buckets`."""
+    from .strings_hash import fingerprint64
+    return _buckets(input, int(num_buckets), fingerprint64)
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):
+    """int64 bins: SipHash-2-4 under `key` (two integers) of each string modulo
+    `num_buckets`."""
+    from .strings_hash import siphash24
+    if len(key) != 2:
+        raise InvalidArgumentError(f"Key must have 2 elements (got {len(key)})",
+                                   "StringToHashBucketStrong")
+    k0, k1 = (int(k) for k in key)
+    return _buckets(input, int(num_buckets), lambda b: siphash24(k0, k1, b))

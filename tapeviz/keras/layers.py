@@ -47,6 +47,8 @@ from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
 from .layers_wrappers import Bidirectional, TimeDistributed  # noqa: F401
 from .masking import Masking  # noqa: F401
 from .layers_discretization import Discretization  # noqa: F401
+from .layers_hashing import Hashing  # noqa: F401
+from .layers_lookup import IntegerLookup, StringLookup  # noqa: F401
 from .layers_noise import (ActivityRegularization, AlphaDropout,  # noqa: F401
                            GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D,
                            SpatialDropout3D)
