@@ -37,7 +37,7 @@ from .store.source import load_events
 from .store.store import Store
 
 MAX_TAPES = 8           # the newest tapes on the page, besides the story's
-MAX_STORY = 40          # story tapes on the page (the best ranked, earliest first)
+MAX_STORY = 24          # story tapes on the page (the best ranked, earliest first)
 MAX_CALLS = 20          # per tape: the player offers the most recent gradient calls
 MAX_STEPS = 5_000       # per tape: steps embedded in the page (a call is cut, with a note)
 
