@@ -7,6 +7,7 @@
     tapeviz run [-o run.tvz] script.py [args...]
                                              record a script and follow it live
     tapeviz export run.tvz -o run.html       one self-contained HTML page
+    (serve, run and export take --keep-tapes N: the tapes a view holds, 50 by default)
     tapeviz gallery [--port P] [--address A] the demo gallery
     tapeviz diff a.tvz b.tvz [--tape-a N --tape-b M | --call-a N --call-b M] [--rtol R --atol A]
                                              where two runs first differ (exit 0 same, 1 differ)
@@ -193,13 +194,25 @@ def _cmd_serve(args):
     if args.compare is None and any(options[k] is not None for k in options
                                     if k not in ("rtol", "atol")):
         _fail("tapeviz serve: --tape-a, --tape-b, --call-a and --call-b go with --compare")
+    _keep_tapes(args)
     serve(args.recording, follow=args.follow, port=args.port, address=args.address, show=args.show,
           allow_origins=args.allow_origin, compare=args.compare, compare_options=options)
+
+
+def _keep_tapes(args, process: bool = True):
+    """``--keep-tapes N`` checked; for a server (``process``), every store it makes keeps N."""
+    from .ui.store import limits
+    if args.keep_tapes is not None and args.keep_tapes < 1:
+        _fail(f"tapeviz: --keep-tapes must be at least 1, not {args.keep_tapes}")
+    if process and args.keep_tapes is not None:
+        limits.KEEP_TAPES = args.keep_tapes
+    return args.keep_tapes
 
 
 def _cmd_run(args):
     if not os.path.exists(args.script):
         _fail(f"tapeviz: no such script: {args.script}")
+    _keep_tapes(args)
     keep, path = bool(args.output), None
     if keep:
         path = os.path.abspath(args.output)
@@ -273,8 +286,9 @@ def _cmd_export(args):
     from .recording.reader import RecordingError
     from .ui.export import TapesNotDrawn, export
     _check_recording(args.recording, "export")      # the header line: a one-line error
+    keep = _keep_tapes(args, process=False)
     try:
-        out = export(args.recording, args.output, title=args.title)
+        out = export(args.recording, args.output, title=args.title, keep_tapes=keep)
     except (RecordingError, TapesNotDrawn) as exc:
         _fail(f"tapeviz: cannot export {args.recording}: {exc}")
     except OSError as exc:
@@ -324,6 +338,12 @@ def main(argv=None) -> int:
                              "(repeatable; required there; a token is printed in the URL)")
         sp.add_argument("--show", action="store_true", help="open a browser")
 
+    def keep(sp):
+        sp.add_argument("--keep-tapes", type=int, default=None, metavar="N",
+                        help="tapes the view holds (default 50): those that tell the run's "
+                             "story (NaN/Inf began, a verdict changed, the first calls, "
+                             "jumps, their lead-up) first, then the newest")
+
     def diff_options(sp):
         for side in "ab":
             sp.add_argument(f"--tape-{side}", type=int, default=None, metavar="N",
@@ -343,6 +363,7 @@ def main(argv=None) -> int:
                     help="another recording: one graph coloured by where the two differ")
     diff_options(sp)
     net(sp)
+    keep(sp)
     sp.set_defaults(fn=_cmd_serve)
     sp = sub.add_parser("run", help="run a script with recording on and follow it live")
     sp.add_argument("script")
@@ -355,11 +376,13 @@ def main(argv=None) -> int:
                          "policy: a summary of every call, the full events of the first "
                          "ones, every 100th, the anomalous ones and their lead-up)")
     net(sp)
+    keep(sp)
     sp.set_defaults(fn=_cmd_run)
     sp = sub.add_parser("export", help="write one self-contained HTML page")
     sp.add_argument("recording")
     sp.add_argument("-o", "--output", default=None)
     sp.add_argument("--title", default=None)
+    keep(sp)
     sp.set_defaults(fn=_cmd_export)
     sub.add_parser("gallery", help="serve the demo gallery")
     sp = sub.add_parser("diff", help="compare two runs: where they first differ (exit status "

@@ -5,9 +5,12 @@ the page), not with Panel's ``save`` (which still links component CSS from a CDN
 for the most recent tapes: the op graph (zoom, pan, hover, click a node to inspect it), the
 backward-pass player, the explanations of the last gradient call (the Why tab open when one
 is not a finite value), the watched variables, and the training charts of the whole run
-(:mod:`tapeviz.ui.render.chart_plots`, as the Training tab draws them). The tapes where gradients
-first turned NaN/Inf are on the page too, whatever their age.
-No server, no internet.
+(:mod:`tapeviz.ui.render.chart_plots`, as the Training tab draws them). The recording is read
+into a store with the served dashboard's limits (``keep_tapes``, ``tapeviz export
+--keep-tapes``), so the page holds the tapes that tell the run's story as the served page does
+(:mod:`tapeviz.ui.store.story`: where gradients turned NaN/Inf, where a verdict changed, the
+first calls, jumps and their lead-up), then the newest, and opens on the tape and call the
+served page opens on. No server, no internet.
 
 The player is the dashboard's, run by the browser: every backward step is formatted at export
 time by :mod:`tapeviz.ui.render.steps` (the functions the served dashboard calls) and embedded, with
@@ -33,7 +36,8 @@ from .render.steps import breakpoint_step, step_html, step_keys
 from .store.source import load_events
 from .store.store import Store
 
-MAX_TAPES = 8
+MAX_TAPES = 8           # the newest tapes on the page, besides the story's
+MAX_STORY = 24          # story tapes on the page (the best ranked, earliest first)
 MAX_CALLS = 20          # per tape: the player offers the most recent gradient calls
 MAX_STEPS = 5_000       # per tape: steps embedded in the page (a call is cut, with a note)
 
@@ -43,10 +47,11 @@ class TapesNotDrawn(Exception):
     them and says why); the other tapes are on the page."""
 
 
-def export(path, out=None, title: str | None = None) -> str:
-    """Write the page for recording ``path`` to ``out`` (default: ``path`` with ``.html``).
+def export(path, out=None, title: str | None = None, keep_tapes: int | None = None) -> str:
+    """Write the page for recording ``path`` to ``out`` (default: ``path`` with ``.html``),
+    from a store keeping ``keep_tapes`` tapes (default ``limits.KEEP_TAPES``, as served).
     Raises :class:`TapesNotDrawn` after writing it when a tape could not be drawn."""
-    store = Store(max_tapes=10_000, max_calls=10_000)
+    store = Store(max_tapes=keep_tapes, max_calls=200)
     events = load_events(path)
     store.ingest(events)
     store.warnings = list(events.warnings)
@@ -69,6 +74,21 @@ def _div(text, **kw):
 
 
 SIDE = '<div style="width: 430px">{}</div>'   # a Div grows to its widest code line otherwise
+
+
+def page_tapes(store: Store) -> list:
+    """The tapes the page holds, in the store's order: the story's (the best ranked, at most
+    MAX_STORY) and the newest MAX_TAPES, and the one the page opens on."""
+    story = sorted((t for t in store.tapes if store.tape_ranks.get(t, 0) > 0),
+                   key=lambda t: -store.tape_ranks[t])[:MAX_STORY]
+    want = set(story) | set(list(store.tapes)[-MAX_TAPES:]) | {opening_tape(store)}
+    return [t for t in store.tapes if t in want]
+
+
+def opening_tape(store: Store):
+    """The tape the served dashboard opens on (its run picker's choice)."""
+    start = store.opening_call()
+    return store.calls[start]["tape"] if start is not None else store.latest_tape()
 
 
 def _why(store: Store, call) -> str:
@@ -167,9 +187,10 @@ def _shown_key(key, view: GraphView, shown) -> str | None:
     return f"grp:{group}" if group is not None and f"grp:{group}" in view.index else None
 
 
-def _player(store: Store, tid, view: GraphView, shown) -> tuple:
+def _player(store: Store, tid, view: GraphView, shown, start=None) -> tuple:
     """The backward player of tape ``tid``: widgets driven by CustomJS over embedded steps,
-    and the callback that runs it to the selected node's step (None without a call)."""
+    and the callback that runs it to the selected node's step (None without a call). It
+    opens on call ``start`` when the tape has it, else on its last call."""
     calls = [store.calls[c] for c in store.calls_for(tid)][-MAX_CALLS:]
     erow = {pair: j for j, pair in enumerate(view.edge_rows)}
     rows = {k: [] for k in ("call", "html", "node", "visited", "up")}
@@ -203,7 +224,7 @@ def _player(store: Store, tid, view: GraphView, shown) -> tuple:
     steps = ColumnDataSource(rows, name=f"steps_{tid}")
     meta_src = ColumnDataSource(meta, name=f"calls_{tid}")
     state = ColumnDataSource({"step": [0]}, name=f"player_{tid}")
-    k = len(calls) - 1
+    k = next((j for j, c in enumerate(calls) if c["id"] == start), len(calls) - 1)
     div = _div((rows["html"][meta["start"][k]] if meta["n"][k]
                 else "<i>No backward steps for this call.</i>") + meta["note"][k],
                width=440, name=f"step_{tid}", css_classes=["tv-export-step"])
@@ -229,7 +250,7 @@ def _player(store: Store, tid, view: GraphView, shown) -> tuple:
     return controls, CustomJS(args={**args, "action": "node"}, code=PLAYER_JS)
 
 
-def _tape_view(store: Store, tid) -> object:
+def _tape_view(store: Store, tid, start=None) -> object:
     graph = store.graph(tid)
     shown = collapse(graph)
     lay = piecewise_layout.layout_graph(shown, shown.get("units"))
@@ -241,9 +262,9 @@ def _tape_view(store: Store, tid) -> object:
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
                      css_classes=["tv-export-inspector"])
-    player, to_node = _player(store, tid, view, shown)
+    player, to_node = _player(store, tid, view, shown, start)
     calls = store.calls_for(tid)
-    last = store.calls.get(calls[-1]) if calls else None
+    last = store.calls.get(start if start in calls else calls[-1]) if calls else None
     why = _div(SIDE.format(_why(store, last)), width=440)
     # as in the served dashboard: a gradient that is not a finite value opens the Why tab
     broken = any_not_finite((last or {}).get("results"))
@@ -286,27 +307,32 @@ def _omitted_note(store: Store, tapes: list) -> str:
     early gradient call must learn it is left out, not that it never happened."""
     if len(tapes) >= len(store.tapes):
         return ""
-    held = ", ".join(str(t) for t in sorted(tapes))
-    return (f'<div class="tv-small tv-export-omitted">This page holds {len(tapes)} of '
-            f'{len(store.tapes)} tapes (the newest, and where NaN/Inf began): tapes {esc(held)}. '
-            "Open the recording with <code>tapeviz serve</code> for the others.</div>")
+    held = ", ".join(str(t) for t in tapes)
+    return (f'<div class="tv-small tv-export-omitted">This page holds {len(tapes)} of the '
+            f'{len(store.tapes)} tapes the dashboard holds (those that tell the story: where '
+            "gradients turned NaN/Inf, where a verdict changed, the first calls, jumps and "
+            f"their lead-up; then the newest): tapes {esc(held)}. Open the recording with "
+            "<code>tapeviz serve</code> for the others.</div>")
 
 
 def build(store: Store, title: str, failures: list | None = None):
     """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
     error is appended to ``failures``."""
-    tapes = list(store.tapes)[-MAX_TAPES:]
-    began = {store.calls[c]["tape"]: c for c in sorted(store.pinned_calls) if c in store.calls}
-    tapes = [t for t in began if t not in tapes] + tapes   # where NaN/Inf began, kept too
+    tapes = page_tapes(store)
+    began = {store.calls[c]["tape"]: c for c in sorted(store.pinned_calls, reverse=True)
+             if c in store.calls}
+    opening, start = opening_tape(store), store.opening_call()
     head = _div(f'<h2 style="margin:4px 0">{esc(title)}</h2><div class="tv-small">'
-                f'{esc(store.n_events)} events · {esc(len(store.tapes))} tape(s) · '
-                f'{esc(len(store.calls))} gradient call(s) · exported by tapeviz</div>'
+                f'{esc(store.n_events)} events · {esc(store.counts_text())} · '
+                'exported by tapeviz</div>'
                 + _omitted_note(store, tapes) + _warnings_note(store.warnings),
                 sizing_mode="stretch_width")
-    panels = []
-    for tid in reversed(tapes):
+    panels, active = [], 0
+    for tid in tapes:
+        if tid == opening:
+            active = len(panels)
         try:
-            child = _tape_view(store, tid)
+            child = _tape_view(store, tid, start)
         except Exception as exc:      # one tape that cannot be drawn must not lose the rest
             why = f"tape {tid} could not be drawn: {type(exc).__name__}: {exc}"
             child = _div(f'<div class="tv-err">{esc(why)}</div>')
@@ -317,7 +343,8 @@ def build(store: Store, title: str, failures: list | None = None):
             nan = any(r.get("verdict") == "nan" for r in store.calls[began[tid]]["results"])
             label += f" · {'NaN' if nan else 'Inf'} began"
         panels.append(TabPanel(child=child, title=label))
-    body = Tabs(tabs=panels, sizing_mode="stretch_width") if panels else _div("<i>No tapes.</i>")
+    body = (Tabs(tabs=panels, active=active, sizing_mode="stretch_width", name="tapes")
+            if panels else _div("<i>No tapes.</i>"))
     parts = [head, body, _div(_variables(store), sizing_mode="stretch_width")]
     charts = static_charts(store)
     if charts is not None:

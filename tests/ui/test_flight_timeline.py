@@ -63,8 +63,8 @@ def test_a_click_on_a_summary_only_call_says_why_and_one_on_a_kept_call_shows_it
     d.parts["Flight"].show(50)
     assert "summary only" in d.parts["Flight"].note.object and "#50 " in d.parts["Flight"].note.object
     assert d.state.call == opened
-    d.parts["Flight"].show(100)        # kept, but past the view's 50 newest tapes
-    assert d.state.call == opened and "no longer holds its tape" in d.parts["Flight"].note.object
+    d.parts["Flight"].show(100)        # kept (periodic), but a plain call: newer ones go first
+    assert d.state.call == opened and "dropped its tape" in d.parts["Flight"].note.object
     d = ui.Dashboard(str(flight_file), max_tapes=200, max_calls=400)
     d.parts["Flight"].show(100)
     assert d.state.call == summaries[100]["call"] and d.state.tape == summaries[100]["tape"]

@@ -79,10 +79,10 @@ def test_export_fails_naming_a_tape_it_cannot_draw(nan_run, tmp_path, monkeypatc
     from tapeviz.ui import export as export_mod
     real = export_mod._tape_view
 
-    def broken(store, tid):
+    def broken(store, tid, *rest):
         if tid == store.latest_tape():
             raise ValueError("a view that cannot be drawn")
-        return real(store, tid)
+        return real(store, tid, *rest)
     monkeypatch.setattr(export_mod, "_tape_view", broken)
     out = tmp_path / "broken.html"
     with pytest.raises(SystemExit) as stop:

@@ -188,7 +188,7 @@ class LiveFollower(Component):
 
     def refresh(self, force: bool = False) -> None:
         s, state = self.store, self.state
-        parts = [f"{s.n_events} events", f"{len(s.tapes)} tape(s)", f"{len(s.calls)} gradient call(s)"]
+        parts = [f"{s.n_events} events", s.counts_text()]
         live = state.live = not self.feed.ended
         # a tape's own view polls on after its `with` block, for the calls it may yet answer,
         # but only a tape still recording is live

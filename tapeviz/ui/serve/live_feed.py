@@ -119,7 +119,7 @@ _FEEDS: dict = {}
 _FEEDS_LOCK = threading.Lock()
 
 
-def shared_feed(path, max_tapes: int = 50, max_calls: int = 200) -> Feed:
+def shared_feed(path, max_tapes: int | None = None, max_calls: int = 200) -> Feed:
     """The feed following recording ``path`` in this process, made by the first view that
     asks and shared by the next ones; each caller :func:`release`\\ s it when its view is gone
     (the last one closes the file)."""
@@ -146,7 +146,7 @@ def release(feed: Feed) -> None:
     feed.close()
 
 
-def new_store(source, max_tapes: int, max_calls: int):
+def new_store(source, max_tapes: int | None, max_calls: int):
     """An empty store for ``source``, showing the source lines it carries (a recording's,
     which a follower fills as it reads; a live view's own)."""
     from ..store.store import Store

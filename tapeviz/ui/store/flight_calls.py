@@ -108,9 +108,12 @@ def call_text(row: dict, shown: bool) -> str:
     if row["full"] and shown:
         return f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}."
     if row["full"]:
-        return (f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}, but this "
-                "view no longer holds its tape (it keeps the newest tapes and calls, and the "
-                "first anomalous ones); its numbers are in the charts.")
+        return (f"{head}: kept in full in the file, as {WHY_WORDS.get(row['why'], row['why'])}, "
+                "but this view dropped its tape: it holds a bounded number of tapes, those "
+                "that tell the story first (where gradients turned NaN/Inf, where a verdict "
+                "changed, the first calls, jumps, their lead-up; the first of each kind before "
+                "its repeats), then the newest, and this run had more of those than room. "
+                "Its numbers are in the charts; serve with a larger --keep-tapes to open it.")
     return (f"{head}: summary only. The recording's policy did not keep its full events: it "
             "was not one of the first calls nor a periodic one, nothing in it was anomalous, "
             "and no anomalous call followed closely enough to keep it as lead-up. Its "

@@ -11,10 +11,7 @@ from collections import deque
 
 from .chart_series import gradient_state
 from .limits import clip_list, clip_name, clip_refs, clip_result, clip_site, number
-from .tape_events import oldest_unpinned
-
-MAX_PINNED = 8      # calls where gradients turned non-finite, kept with their tapes (at most
-                    # half of max_calls and max_tapes: the newest always have room)
+from .story import TURNED, WHY_RANKS, LEAD_UP, call_rank, raise_rank, victim
 
 
 def op_defined(store, e):
@@ -40,8 +37,8 @@ def gradient_started(store, e):
     tape = store._tape(e.get("tape"))
     tape["calls"].append(cid)
     store._touch(tape["id"])
-    while len(store.calls) > store.max_calls:
-        old = store.calls.pop(oldest_unpinned(store.calls, store.pinned_calls))
+    while len(store.calls) > store.max_calls:     # the story first, then the newest (story.py)
+        old = store._drop_call(victim(store.calls, store.call_ranks, store.max_calls))
         if old["tape"] in store.tapes:
             calls = store.tapes[old["tape"]]["calls"]
             if old["id"] in calls:
@@ -77,12 +74,10 @@ def gradient_finished(store, e):
                 "site": None, "steps": [], "results": None, "seq": e.get("seq", 0)}
         store.calls[cid] = call
     call["results"] = results
-    nonfinite = any(r.get("verdict") in ("nan", "inf") for r in results)
-    room = min(MAX_PINNED, store.max_calls // 2, store.max_tapes // 2)   # the rest: newest
-    if nonfinite and not store._last_nonfinite and len(store.pinned_calls) < room:
+    rank = call_rank(store, call, results)
+    raise_rank(store, cid, rank)
+    if rank == TURNED:          # where NaN/Inf began: a page labels its tape so
         store.pinned_calls.add(cid)
-        store.pinned_tapes.add(call["tape"])
-    store._last_nonfinite = nonfinite
     # (a flight recording's history rows come from its summaries, one per call: a
     # lead-up call's events follow its summary)
     summarized = store.flight.first_seen(cid)
@@ -127,6 +122,13 @@ def call_summary(store, e):
         if isinstance(scalar, dict):
             store._on_scalar(scalar)
     row = store.flight.add(e)
+    if row is not None:
+        store.summaries_seen += 1
+        raise_rank(store, row["call"], WHY_RANKS.get(row["why"], 0))
+        for index in clip_list(e.get("lead_up")):
+            earlier = store.flight.rows.get(index) if type(index) is int else None
+            if earlier is not None:
+                raise_rank(store, earlier["call"], LEAD_UP)
     if row is None or (store.history and store.history[-1]["call"] == row["call"]):
         return      # (a kept call: its gradient_finished, just before, wrote its rows)
     for source in row["sources"]:

@@ -15,6 +15,9 @@ dropped value leaves its statistics.
 """
 from __future__ import annotations
 
+#: tapes a store keeps by default (``tapeviz serve/export --keep-tapes N`` set it for the
+#: process): which ones is :mod:`~tapeviz.ui.store.story`'s choice
+KEEP_TAPES = 50
 #: name scope levels shown; deeper levels are folded into the last one
 MAX_DEPTH = 32
 #: characters of a name (a tensor, an op, a variable, a scalar series, a site's function)

@@ -57,13 +57,15 @@ def load_events(path) -> list:
     return load_recording(path)
 
 
-def store_for(path, max_tapes: int = 50, max_calls: int = 200):
+def store_for(path, max_tapes: int | None = None, max_calls: int = 200):
     """A :class:`~tapeviz.ui.store.store.Store` that ingested a finished recording, made once per
     process for the last few files: every browser tab of ``tapeviz serve`` (one file or a
     folder) shares it, so a second tab or a switch back to a 5,000-op recording parses and
     ingests nothing. Sharing is safe because nothing writes to a store after its ingest. A
     file that changed (its time or size) is read again."""
+    from . import limits
     from .store import Store
+    max_tapes = limits.KEEP_TAPES if max_tapes is None else max_tapes
     path = os.path.abspath(path)
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size, max_tapes, max_calls)

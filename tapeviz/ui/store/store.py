@@ -7,10 +7,13 @@ edges) is derived from these tables in :mod:`tapeviz.ui.store.tape_graph`, and t
 read as text in :mod:`tapeviz.ui.store.summaries`. Each event kind has one handler, in
 :mod:`~tapeviz.ui.store.tape_events` (tapes, ops, ghosts) or
 :mod:`~tapeviz.ui.store.gradient_events` (gradient calls, results, scalars). It reads only
-events (never the engine) and keeps memory bounded: the last ``max_tapes`` tapes and
-``max_calls`` gradient calls are kept in full, older ones are dropped (their norms stay in the
-training history, itself capped at ``max_history`` rows), except the calls where gradients
-first turned NaN/Inf (at most ``MAX_PINNED``) and their tapes, which a later card points to.
+events (never the engine) and keeps memory bounded: at most ``max_tapes`` tapes (by
+default ``limits.KEEP_TAPES``, which ``tapeviz serve/export --keep-tapes`` set) and
+``max_calls`` gradient calls are kept in full; past them the tapes that tell the run's story
+(where gradients turned NaN/Inf, where a verdict changed, the first calls, jumps and their
+lead-up) are kept before the newest, and later repeats of an anomaly go first
+(:mod:`~tapeviz.ui.store.story`). A dropped call's norms stay in the training history, itself
+capped at ``max_history`` rows.
 
 >>> s = Store()
 >>> s.ingest([{"kind": "tape_opened", "tape": 1, "seq": 1}])
@@ -25,7 +28,7 @@ import param
 
 from . import gradient_events, tape_events
 from .flight_calls import FlightCalls
-from .gradient_events import MAX_PINNED  # noqa: F401  (the store's limit, documented above)
+from . import limits
 from .summaries import shape_str, summary_text
 from .tape_graph import build_graph
 
@@ -42,11 +45,14 @@ class Store(param.Parameterized):
     version = param.Integer(default=0, doc="bumped after each ingested batch")
     ended = param.Boolean(default=False, doc="the event source has ended")
     n_events = param.Integer(default=0)
-    max_tapes = param.Integer(default=50, bounds=(1, None))
+    max_tapes = param.Integer(default=limits.KEEP_TAPES, bounds=(1, None),
+                              doc="tapes kept (None: limits.KEEP_TAPES when made)")
     max_calls = param.Integer(default=200, bounds=(1, None))
     max_history = param.Integer(default=50_000, bounds=(1, None))
 
     def __init__(self, **params):
+        if params.get("max_tapes") is None:     # read now: the command line may have set it
+            params["max_tapes"] = limits.KEEP_TAPES
         super().__init__(**params)
         self.op_defs: dict = {}                 # op name -> {"formula", "grad_formulas", ...}
         self.sources: dict = {}                 # file -> {line: text}: the source the run carries
@@ -64,11 +70,15 @@ class Store(param.Parameterized):
         self.warnings: list = []                # the reader's, for a loaded file: shown once
         self._graph_cache: dict = {}
         self._op_tapes: dict = {}               # op node id -> how many kept tapes hold it
-        # the calls (and their tapes) where gradients turned NaN/Inf after finite ones: kept
-        # past max_tapes/max_calls, since a later nan_input card sends the user there
+        # what is kept past the limits (story.py): each kept call's and tape's rank, the
+        # calls where gradients turned NaN/Inf (a page labels their tapes), the verdict each
+        # source had last, and how many tapes, finished calls and summaries came in all
+        self.call_ranks: dict = {}
+        self.tape_ranks: dict = {}
         self.pinned_calls: set = set()
-        self.pinned_tapes: set = set()
+        self._verdicts: dict = {}
         self._last_nonfinite = False
+        self.tapes_seen = self.calls_seen = self.summaries_seen = 0
         self._evictions = 0
 
     # ---- ingestion -------------------------------------------------------------------------
@@ -113,6 +123,13 @@ class Store(param.Parameterized):
             self.unknown += 1
             return
         handler(e)
+
+    def _drop_call(self, call_id):
+        """Forget call ``call_id`` (its tape keeps its id in ``calls``: ``calls_for`` skips
+        it); returns it, or None."""
+        self.call_ranks.pop(call_id, None)
+        self.pinned_calls.discard(call_id)
+        return self.calls.pop(call_id, None)
 
     def _touch(self, tape_id) -> None:
         self._graph_cache.pop(tape_id, None)
@@ -161,6 +178,23 @@ class Store(param.Parameterized):
     # ---- queries ---------------------------------------------------------------------------
     def tape_ids(self) -> list:
         return list(self.tapes)
+
+    def counts_text(self) -> str:
+        """What the view holds, against what the run had: "50 of 76 tapes held · 50 of 141
+        gradient calls held (76 recorded in full)"; a count alone when all are held."""
+        tapes = len(self.tapes)
+        seen = max(self.tapes_seen, tapes)
+        text = f"{tapes:,} of {seen:,} tapes held" if seen > tapes else f"{tapes:,} tape(s)"
+        calls = len(self.calls)
+        full = max(self.calls_seen, calls)
+        total = max(self.summaries_seen, full)
+        if total > calls:
+            text += f" · {calls:,} of {total:,} gradient calls held"
+            if self.summaries_seen and full < total:
+                text += f" ({full:,} recorded in full)"
+        else:
+            text += f" · {calls:,} gradient call(s)"
+        return text
 
     def tensor_name(self, tid, default: str = "") -> str:
         """Always a string: a ref may come without a name (lineage-only refs, other writers)."""

@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from .limits import clip_name, clip_ref, clip_refs, clip_scope, clip_site
-
-
-def oldest_unpinned(kept: dict, pinned: set):
-    """The key to drop first: the oldest one not pinned."""
-    return next((k for k in kept if k not in pinned), next(iter(kept)))
+from .story import victim
 
 
 def tape_opened(store, e):
@@ -28,12 +24,17 @@ def tape_opened(store, e):
         if outer in store.tapes:
             store.tapes[outer]["inner"].append(tid)
     store.open_tapes.append(tid)
-    while len(store.tapes) > store.max_tapes:
-        store._evict_tape(oldest_unpinned(store.tapes, store.pinned_tapes))
+    store.tapes_seen += 1
+    while len(store.tapes) > store.max_tapes:    # the story first, then the newest (story.py)
+        store._evict_tape(victim(store.tapes, store.tape_ranks, store.max_tapes,
+                                 keep=store.open_tapes))
 
 
 def evict_tape(store, tid):
     tape = store.tapes.pop(tid)
+    store.tape_ranks.pop(tid, None)
+    for cid in tape["calls"]:        # a call is shown on its tape: without it, nowhere
+        store._drop_call(cid)
     for n in tape["nodes"]:          # an op stays while another kept tape recorded it
         left = store._op_tapes.get(n, 1) - 1
         if left > 0:

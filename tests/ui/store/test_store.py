@@ -199,12 +199,13 @@ def _calls(verdicts):
 
 def test_the_calls_where_gradients_turn_nonfinite_outlive_the_limits():
     # finite, NaN from call 3 on, finite again at 6, Inf from 8 on: 3 and 8 are where the
-    # gradients turned (marked by hand); everything else old is dropped as usual
+    # gradients turned, 6 where the verdict changed back (marked by hand); with room for 4
+    # tapes (the newest one always kept) those three stay and the repeats go first
     verdicts = ["value", "value", "nan", "nan", "nan", "value", "value", "inf"] + ["inf"] * 12
     s = Store(max_tapes=4, max_calls=5)
     s.ingest(_calls(verdicts))
     assert s.pinned_calls == {3, 8}
-    assert list(s.calls) == [3, 8, 18, 19, 20] and list(s.tapes) == [3, 8, 19, 20]
+    assert list(s.tapes) == [3, 6, 8, 20] and list(s.calls) == [3, 6, 8, 20]
 
 
 def test_pinned_calls_never_stop_eviction():
