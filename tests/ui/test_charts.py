@@ -297,15 +297,16 @@ def many_tapes(serve, tmp_path_factory):
 
 
 def test_a_point_whose_tape_was_dropped_says_so(many_tapes, watched_page):
-    """60 tapes, 50 kept: the first call's point says its tape is no longer kept; the last
-    call's point opens that call."""
+    """60 healthy tapes, 50 held: the first three calls are the run's story and stay; the
+    oldest of the rest go first, so the fourth call's point says its tape is not held; the
+    last call's point opens that call."""
     page, watch = watched_page
     _open_tab(page, many_tapes.url, "Training")
     _wait_points(page, 60)
-    page.mouse.click(*_point_xy(page, "norms_log", 0))
-    note = page.locator(".tv-chart-note", has_text="no longer kept")
+    page.mouse.click(*_point_xy(page, "norms_log", 3))
+    note = page.locator(".tv-chart-note", has_text="not held")
     note.first.wait_for()
-    assert "Gradient call 1 (tape 1) is no longer kept" in _text_of(page, ".tv-chart-note")
+    assert "Gradient call 4 (tape 4) is not held" in _text_of(page, ".tv-chart-note")
     page.mouse.click(*_point_xy(page, "norms_log", 55))
     page.wait_for_function("""() => { for (const m of Bokeh.documents[0].all_models)
         if (m.title === 'Gradient call' && m.options !== undefined)

@@ -197,9 +197,11 @@ class TrainingCharts(Component):
                                                if h["call"] == call_id), None)
         if call is None or tape not in store.tapes:
             self.note.object = esc(
-                f"Gradient call {call_id} (tape {tape}) is no longer kept: this view keeps the "
-                f"last {store.max_tapes} tapes and {store.max_calls} gradient calls, and drops "
-                "older ones (their norms stay in the chart). Click a newer point to inspect it.")
+                f"Gradient call {call_id} (tape {tape}) is not held: this view holds "
+                f"{store.max_tapes} tapes, the run's story first (its first calls, the calls "
+                "where a gradient turned NaN, Inf, None or zero, jumps and their lead-up), then "
+                "the newest; its norms stay in the chart. Open the recording with "
+                "--keep-tapes N to hold more.")
             self.note.visible = True
             return
         self.note.visible = False
