@@ -151,12 +151,12 @@ def test_a_diverging_run_names_the_overflow_and_the_learning_rate(tmp_path):
 
 
 def test_an_overflow_names_the_inputs_of_the_op_that_overflowed(tmp_path):
-    # Truth by hand: at call 77 `h1 @ w3` overflows (h1, a Relu's output, and w3 have grown
-    # for 76 steps); the other MatMul of that line reads the dead branch, and temp (1.0) is
+    # Truth by hand: at call 72 `h1 @ w3` overflows (h1, a Relu's output, and w3 have grown
+    # for 71 steps); the other MatMul of that line reads the dead branch, and temp (1.0) is
     # read after the overflow: neither may be named as its cause, on any source's card
     finished, _ = recorded_calls(CORPUS / "warmup_that_never_stops.py", tmp_path)
     for source in ("w1", "w2", "b2", "wd", "w3"):
-        r = next(r for r in finished[76].results if _named(r, source))
+        r = next(r for r in finished[71].results if _named(r, source))
         message = r["message"]
         assert "the one reading w3:0" in message, message
         assert "its inputs Relu_" in message and "and w3:0 (largest" in message, message
