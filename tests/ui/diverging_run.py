@@ -1,5 +1,5 @@
-"""A broken training script recorded as a user records one (``TAPEVIZ_RECORD``, the flight
-policy), and the truth about it that does not come from tapeviz's store: the script's own
+"""A broken training script recorded with a flight policy that keeps every call in full (as
+a full recording or a live follow fills a view: more tapes than it holds), and the truth about it that does not come from tapeviz's store: the script's own
 finiteness check says where NaN began, the file's ``call_summary`` lines say what the
 recorder chose to keep, and the dead layer is dead by construction."""
 from __future__ import annotations
@@ -16,9 +16,11 @@ from conftest import env_with_repo
 #: side branch is dead from the first step: b2 = -40 while |x @ w2| stays far below 40 for
 #: these inputs, so every ReLU of h2 is inactive and w2, b2 and wd get zero gradients.
 SCRIPT = """\
+import sys
 import numpy as np
 import tapeviz as tf
 
+recording = tf.record(sys.argv[1], flight=dict(every=1))
 tf.random.set_seed(3)
 x = tf.random.normal([64, 4])
 y = x @ tf.constant([[1.0], [-2.0], [0.5], [3.0]]) + 1.0
@@ -53,8 +55,8 @@ def record(directory):
     script = directory / "diverging.py"
     script.write_text(textwrap.dedent(SCRIPT))
     out = directory / "diverging.tvz"
-    proc = subprocess.run([sys.executable, str(script)], cwd=directory, capture_output=True,
-                          text=True, timeout=300, env=env_with_repo(TAPEVIZ_RECORD=str(out)))
+    proc = subprocess.run([sys.executable, str(script), str(out)], cwd=directory,
+                          capture_output=True, text=True, timeout=300, env=env_with_repo())
     assert proc.returncode == 0, proc.stdout + proc.stderr
     printed = dict(line.split() for line in proc.stdout.splitlines() if line.count(" ") == 1)
     assert float(printed["MAX_PRE"]) < 40.0          # the dead branch is dead on every row
