@@ -93,7 +93,9 @@ def test_the_served_page_tells_each_tapes_truth(name, serve, broken, watched_pag
     graph marks the op the cause names."""
     page, watch = watched_page
     page.set_viewport_size({"width": 1600, "height": 1000})
-    server = serve(broken(name))
+    # (every tape on the page: this checks each tape's truth; which tapes a view keeps when
+    # there are more than it holds is tests/ui/store/test_story_tapes.py's)
+    server = serve(broken(name), "--keep-tapes", "500")
     run = _CorpusRun(name, broken)
     open_dashboard(page, server.url)
     _wait_call(page, run.finished[-1].call)         # it opens on the newest call
