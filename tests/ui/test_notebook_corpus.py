@@ -101,7 +101,7 @@ for name in corpus_truth.SCRIPTS:
     path = f"{work}/{name}.tvz"
     calls = [e.call for e in tv.load_recording(path) if e.kind == "gradient_finished"]
     for k in corpus_truth.marked_places(corpus_truth.CORPUS / f"{name}.py", len(calls)):
-        view = tv.show(path)
+        view = tv.show(path, max_tapes=500, max_calls=1000)   # (every tape: each is checked)
         view.select_call(calls[k - 1])
         nodes = view.plot.nodes.data
         shown[f"{name}:{k}"] = {
@@ -215,7 +215,7 @@ def _view_cell(name, path, k) -> str:
     """A cell showing the recording at ``path`` on its ``k``th gradient call, Training tab
     open (the charts draw when it is): as a user picks them in a live notebook."""
     pick = "-1" if k == "last" else str(k - 1)
-    return (f"view = tv.show({str(path)!r}, title='nbview-{name}-{k}-')\n"
+    return (f"view = tv.show({str(path)!r}, title='nbview-{name}-{k}-', max_tapes=500)\n"
             f"view.select_call([e.call for e in tv.load_recording({str(path)!r})\n"
             f"                  if e.kind == 'gradient_finished'][{pick}])\n"
             "view.bottom.active = 1\nview")
