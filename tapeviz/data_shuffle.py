@@ -17,7 +17,7 @@ _MAXINT32 = 2 ** 31 - 1
 def seed_pair(op_seed):
     """TensorFlow's (seed, seed2) for an op given `op_seed` (not None)."""
     from .engine.ops.makers import _Random
-    global_seed = getattr(_Random, "seed", None)
+    global_seed = _Random.seed
     seeds = (DEFAULT_GRAPH_SEED if global_seed is None else int(global_seed) % _MAXINT32,
              int(op_seed) % _MAXINT32)
     return (0, _MAXINT32) if seeds == (0, 0) else seeds

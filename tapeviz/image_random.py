@@ -1,8 +1,8 @@
 """`tv.image.random_*` (the stateful ones) as TensorFlow's image_ops_impl.py builds them: each
 draws its parameter with `tv.random.uniform(..., seed=seed)`, so that under
 `tv.random.set_seed` or with `seed=` they give TensorFlow's exact numbers (its stateful
-RandomUniform / RandomUniformInt kernels: random_stateful.py), a second call with the same
-seed draws anew, and `set_seed` starts over. Unseeded they draw from NumPy."""
+RandomUniform / RandomUniformInt kernels: engine/ops/random_stateful.py), a second call
+with the same seed draws anew, and `set_seed` starts over. Unseeded they draw from NumPy."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,8 +1,8 @@
 """`tv.random`: seeded draws (`set_seed` makes a run reproducible). Seeded (`set_seed` or
-`seed=`), `uniform` and `normal` give TensorFlow's own numbers (random_stateful.py); the
-others draw from NumPy, seeded by TensorFlow's seed pair for the op, so each still takes
-its op seed as in TensorFlow and later draws stay TensorFlow's. Shapes, dtypes,
-distributions and errors are TensorFlow's."""
+`seed=`), `uniform` and `normal` give TensorFlow's own numbers
+(engine/ops/random_stateful.py); the others draw from NumPy, seeded by TensorFlow's seed
+pair for the op, so each still takes its op seed as in TensorFlow and later draws stay
+TensorFlow's. Shapes, dtypes, distributions and errors are TensorFlow's."""
 from __future__ import annotations
 
 import numpy as np

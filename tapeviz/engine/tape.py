@@ -295,8 +295,7 @@ class GradientTape:
         raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
                            f"{what} with eager execution enabled and with experimental_use_pfor "
                            f"set to False. Fix: {user_prefix()}.GradientTape(persistent=True), "
-                           f"or leave "
-                           f"experimental_use_pfor=True (the default)")
+                           "or leave experimental_use_pfor=True (the default)")
 
     def _start(self, method, targets, sources, unconnected):
         call = next(_call_ids)

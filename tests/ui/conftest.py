@@ -185,6 +185,25 @@ class Server:
                 self.proc.wait()
 
 
+#: the corpus script whose NaN card and integer cut the graph tests check (truth by hand there)
+WARMUP = pathlib.Path(__file__).parents[1] / "broken_runs" / "warmup_that_never_stops.py"
+
+
+@pytest.fixture(scope="session")
+def warmup_recording(tmp_path_factory) -> pathlib.Path:
+    """WARMUP recorded in full, in this process (as `tv.record` in a user's notebook)."""
+    import runpy
+    import warnings
+
+    import tapeviz as tv
+    out = tmp_path_factory.mktemp("warmup") / "run.tvz"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with tv.record(str(out), full=True):
+            runpy.run_path(str(WARMUP), run_name="__main__")
+    return out
+
+
 @pytest.fixture(scope="session")
 def serve():
     servers = []

@@ -5,27 +5,20 @@ route derived by hand from the recorded ops: the corpus script
 72 on a line that also holds `h2 @ wd` and three additions."""
 from __future__ import annotations
 
-import pathlib
-import runpy
-import warnings
-
 import pytest
 
 import tapeviz as tv
 
-SCRIPT = pathlib.Path(__file__).parents[1] / "broken_runs" / "warmup_that_never_stops.py"
+from conftest import WARMUP as SCRIPT
+
 NAN_CALL = 72
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("warmup") / "run.tvz"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with tv.record(str(out), full=True):
-            runpy.run_path(str(SCRIPT), run_name="__main__")
-    events = list(tv.load_recording(str(out)))
-    return out, [e for e in events if e.kind == "op_recorded" and NAN_CALL in e.tapes]
+def run(warmup_recording):
+    events = list(tv.load_recording(str(warmup_recording)))
+    return warmup_recording, [e for e in events
+                              if e.kind == "op_recorded" and NAN_CALL in e.tapes]
 
 
 def _line(code: str) -> int:

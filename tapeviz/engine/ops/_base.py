@@ -60,13 +60,13 @@ def pair(x, y, op_name: str, compare=False):
     # the first operand that is a tensor sets the dtype; a Python or NumPy value beside it is
     # converted to that dtype (a float into an int dtype is refused, as TF refuses it), so
     # tf.maximum(0, x) of a float x is float.
+    other = exact_operand if compare else like
     if isinstance(y, _Operand) and not isinstance(x, _Operand):
         y = tensor(y)
-        x = (exact_operand if compare else like)(x, y, op_name)
+        x = other(x, y, op_name)
     else:
         x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
-        y = tensor(y) if isinstance(y, _Operand) else (exact_operand if compare else like)(
-            y, x, op_name)
+        y = tensor(y) if isinstance(y, _Operand) else other(y, x, op_name)
     if x._value.dtype != y._value.dtype:
         raise dtype_mismatch(op_name, x, y)
     return x, y

@@ -10,6 +10,7 @@ from ..convert import _to_array
 from ..node import leaf_node
 from ..tensor import Tensor, _Operand
 from ..errors import InvalidArgumentError, out_of_memory
+from . import random_stateful
 from ._base import check_rank, shape_list, tensor
 
 
@@ -140,13 +141,14 @@ class _FirstUse:
 class _Random:
     """One generator for the process; `set_seed` makes every draw after it reproducible."""
     rng = _FirstUse()
+    seed = None             # the global seed (a seeded op's pair, a Dataset.shuffle's)
+    generation = 0          # how many times set_seed ran: TensorFlow's clears its kernels
 
 
 def set_seed(seed):
     _Random.rng = np.random.default_rng(None if seed is None else int(seed))
-    _Random.seed = None if seed is None else int(seed)   # (a seeded Dataset.shuffle's pair)
-    # (TensorFlow's set_seed clears its random kernels: random_stateful.py restarts them)
-    _Random.generation = getattr(_Random, "generation", 0) + 1
+    _Random.seed = None if seed is None else int(seed)
+    _Random.generation += 1
 
 
 def _random_dims(shape, op_name):
@@ -197,8 +199,7 @@ def _tf_pair(seed):
         return None
     if seed is not None:
         _rng(seed)     # (its checks of the seed's type)
-    from ...random_stateful import seed_pair
-    return seed_pair(seed)
+    return random_stateful.seed_pair(seed, _Random.seed, _Random.generation)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
@@ -209,8 +210,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
     pair = _tf_pair(seed)
     with _allocating("random.normal"):
         if pair is not None and d.name in ("float16", "float32", "float64"):
-            from ...random_stateful import standard_normal
-            return _make(standard_normal(dims, d.np, pair) * stddev + mean)
+            return _make(random_stateful.standard_normal(dims, d.np, pair) * stddev + mean)
         return _make((_rng(seed).standard_normal(dims) * stddev + mean).astype(d.np))
 
 
@@ -269,13 +269,11 @@ def uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None
                 "[Op:RandomUniformInt]", "RandomUniformInt")
         with _allocating("random.uniform"):
             if pair is not None:
-                from ...random_stateful import uniform_int
-                return _make(uniform_int(dims, lo, hi, d.np, pair))
+                return _make(random_stateful.uniform_int(dims, lo, hi, d.np, pair))
             return _make(rng.integers(lo, hi, size=dims).astype(d.np))
     with _allocating("random.uniform"):
         if pair is not None:
-            from ...random_stateful import uniform_float
-            return _make(uniform_float(dims, lo, hi, d.np, pair))
+            return _make(random_stateful.uniform_float(dims, lo, hi, d.np, pair))
         return _make((rng.random(dims) * (hi.astype(np.float64) - lo) + lo).astype(d.np))
 
 

@@ -5,26 +5,15 @@ Cast and what is computed from it are ghosts joined to the graph by red cut edge
 hand from the corpus script `tests/broken_runs/warmup_that_never_stops.py`."""
 from __future__ import annotations
 
-import pathlib
-import runpy
-import warnings
-
 import pytest
 
-import tapeviz as tv
-
-SCRIPT = pathlib.Path(__file__).parents[2] / "broken_runs" / "warmup_that_never_stops.py"
+from conftest import WARMUP as SCRIPT
 
 
 @pytest.fixture(scope="module")
-def graph(tmp_path_factory):
+def graph(warmup_recording):
     from tapeviz.ui.store.source import store_for
-    out = tmp_path_factory.mktemp("cuts") / "run.tvz"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with tv.record(str(out), full=True):
-            runpy.run_path(str(SCRIPT), run_name="__main__")
-    store = store_for(str(out))
+    store = store_for(str(warmup_recording))
     return store.graph(next(iter(store.tapes)))
 
 

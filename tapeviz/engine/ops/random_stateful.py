@@ -9,6 +9,9 @@ How TensorFlow gets there (random_seed.get_seed, eager context, random_op.cc):
 - eager execution keeps one kernel per op type and attributes (seed pair, dtype), each a
   Philox generator keyed by the pair that moves 256 blocks on per number drawn, so the same
   call twice gives new numbers; `set_seed` clears the kernels (and restarts the op seeds).
+
+`makers.py` calls in with the global seed and its `set_seed` count (`generation`), so this
+module reads no state of its own caller. Imports: NumPy, `tapeviz.philox`.
 """
 from __future__ import annotations
 
@@ -16,35 +19,32 @@ import random as _random
 
 import numpy as np
 
-from .engine.ops import makers
-from .philox import philox_blocks, uint32_to_float
+from ...philox import philox_blocks, uint32_to_float
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
 
 
 class _State:
-    generation = None       # makers.set_seed's count when the kernels below were made
+    generation = None       # the set_seed count when the kernels below were made
     op_seeds = None         # random.Random(global seed): the op seeds of unseeded ops
     blocks = {}             # (op, seed pair, dtype) -> blocks drawn so far
 
 
-def _state():
-    generation = getattr(makers._Random, "generation", 0)
+def restart(global_seed, generation) -> None:
+    """Forget the kernels (and restart the op seeds) when `set_seed` ran since they were made."""
     if _State.generation != generation:
-        seed = getattr(makers._Random, "seed", None)
         _State.generation, _State.blocks = generation, {}
-        _State.op_seeds = None if seed is None else _random.Random(seed)
-    return _State
+        _State.op_seeds = None if global_seed is None else _random.Random(global_seed)
 
 
-def seed_pair(op_seed):
-    """random_seed.get_seed: (seed, seed2) for an op given `op_seed`, or None (unseeded)."""
-    state = _state()
-    global_seed = getattr(makers._Random, "seed", None)
+def seed_pair(op_seed, global_seed, generation):
+    """random_seed.get_seed: (seed, seed2) for an op given `op_seed` and the global seed, or
+    None (unseeded)."""
+    restart(global_seed, generation)
     if global_seed is not None:
         if op_seed is None:
-            op_seed = state.op_seeds.randint(0, _MAXINT32)
+            op_seed = _State.op_seeds.randint(0, _MAXINT32)
         seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
     elif op_seed is not None:
         seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
@@ -56,7 +56,7 @@ def seed_pair(op_seed):
 def _words(op, pair, dtype, n_outputs, n_words):
     """`n_words` uint32 of the kernel (op, pair, dtype), which then skips 256 blocks per
     output (GuardedPhiloxRandom::ReserveRandomOutputs(n, 256))."""
-    blocks = _state().blocks
+    blocks = _State.blocks
     key = (op, pair, dtype)
     used = blocks.get(key, 0)
     blocks[key] = used + 256 * n_outputs
@@ -97,8 +97,8 @@ def uniform_int(shape, lo, hi, dtype, pair):
         w = _words("RandomUniformInt", pair, "int64", n, 2 * n).astype(np.uint64).reshape(-1, 2)
         bits = w[:, 0] | (w[:, 1] << np.uint64(32))
         span = np.uint64((hi - lo) & (2 ** 64 - 1))
-        out = [(lo + int(b % span) + 2 ** 63) % 2 ** 64 - 2 ** 63 for b in bits]
-        return np.array(out, np.int64).reshape(shape)
+        # lo + bits % span in two's complement: uint64 arithmetic wraps as the kernel's does
+        return (np.uint64(lo & (2 ** 64 - 1)) + bits % span).view(np.int64).reshape(shape)
     words = _words("RandomUniformInt", pair, "int32", n, n).astype(np.uint64)
     span = np.uint64((hi - lo) & 0xFFFFFFFF)
     return (lo + (words % span).astype(np.int64)).astype(np.int32).reshape(shape)
