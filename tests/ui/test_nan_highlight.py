@@ -11,14 +11,18 @@ import tapeviz as tv
 
 from conftest import WARMUP as SCRIPT
 
-NAN_CALL = 72
+NAN_CALL = 72     # by hand: the script's 72nd gradient call is the first with a NaN
 
 
 @pytest.fixture(scope="module")
 def run(warmup_recording):
+    """The recording, the ops of the NaN call's tape, and that call's (call, tape) ids: the
+    recording is made in the test process, whose ids go on from earlier tests' tapes."""
     events = list(tv.load_recording(str(warmup_recording)))
-    return warmup_recording, [e for e in events
-                              if e.kind == "op_recorded" and NAN_CALL in e.tapes]
+    started = [e for e in events if e.kind == "gradient_started"]
+    nan = started[NAN_CALL - 1]
+    ops = [e for e in events if e.kind == "op_recorded" and nan.tape in e.tapes]
+    return warmup_recording, ops, nan
 
 
 def _line(code: str) -> int:
@@ -53,9 +57,9 @@ def _highlighted(d, role="cut") -> set:
 @pytest.mark.parametrize("source,line", [("w1", "h1 = tf.nn.relu"), ("w2", "h2 = tf.nn.relu")])
 def test_show_on_graph_highlights_the_route_to_the_overflow(run, source, line):
     import tapeviz.ui as ui
-    path, ops = run
+    path, ops, nan = run
     d = ui.Dashboard(str(path))
-    assert d.state.show_call(NAN_CALL)
+    assert d.state.show_call(nan.call)
     why = d.parts["Why"]
     k, r = next((k, r) for k, r in enumerate(why.results)
                 if r["source_name"].startswith(source + " "))
@@ -72,10 +76,10 @@ def test_show_on_graph_highlights_the_route_to_the_overflow(run, source, line):
 def test_show_on_graph_in_the_browser_outlines_the_route(run, serve, watched_page):
     from conftest import node_data, open_dashboard
     from test_broken_run_page import _choose_tape
-    path, ops = run
+    path, ops, nan = run
     page, watch = watched_page
     open_dashboard(page, serve(path).url)
-    _choose_tape(page, NAN_CALL)
+    _choose_tape(page, nan.tape)
     card = page.locator(".tv-why-name").filter(has_text="w1 (w1:0)")
     card.wait_for()
     names = page.locator(".tv-why-name").all_inner_texts()
@@ -96,10 +100,10 @@ def test_the_hover_card_has_a_problem_row_only_for_a_node_with_a_problem(run, se
                                                                          watched_page):
     from conftest import node_data, node_xy, open_dashboard
     from test_broken_run_page import _choose_tape
-    path, ops = run
+    path, ops, nan = run
     page, watch = watched_page
     open_dashboard(page, serve(path).url)
-    _choose_tape(page, NAN_CALL)
+    _choose_tape(page, nan.tape)
     data = node_data(page)
     # by hand: `h1 @ w3` made the first Inf; w3's ellipse has no problem
     pred = _line("pred = (h1 @ w3")
