@@ -109,6 +109,9 @@ def _to_array(value, dtype=None, strict=False, op=None):
             return value
         return _infer_array(value)
     dtype = _dt.as_dtype(dtype)
+    if type(value) in (int, float) and dtype.is_floating:
+        with np.errstate(over="ignore"):    # (too large for `dtype`: inf, as TensorFlow)
+            return dtype.np.type(value)
     if isinstance(value, (np.ndarray, np.generic)):
         src = value
     elif isinstance(value, (str, bytes)) or (isinstance(value, (list, tuple)) and

@@ -36,8 +36,10 @@ SCALARS: dict = {}
 
 
 def scalar(y, dtype):
-    """`dtype.type(y)`, remembered (see `SCALARS`)."""
-    value = dtype.type(y)
+    """`dtype.type(y)`, remembered (see `SCALARS`). A number too large for `dtype` is its
+    infinity, as in TensorFlow, and NumPy's overflow warning is not the user's."""
+    with np.errstate(over="ignore"):
+        value = dtype.type(y)
     if len(SCALARS) >= 512:
         SCALARS.clear()
     SCALARS[(y, dtype)] = value

@@ -19,7 +19,6 @@ from ..tensor import Tensor, _Operand
 from ..threadstate import _local, graph_output
 
 
-
 def _unary(name, forward, vjp, formula, grad, kinds=FLOAT, what="a floating-point",
            saves=None):
     op = defop(name, forward, None if vjp is None else [vjp], formula, [grad] if grad else [],
@@ -88,10 +87,11 @@ add_v2 = _binary("AddV2", operator.add, [lambda g, y, a, b: g, lambda g, y, a, b
 
 
 def add(x, y, name=None):
-    """`tf.add` and `x + y`. Unlike the other binary ops, TensorFlow converts `x` alone first
-    and then `y` to its dtype only if it can (its `_add_dispatch`), so `tf.add(2, x)` of a
-    float `x` and `i + 2.0` of an int `i` are dtype mismatches (InvalidArgumentError), not
-    refusals to convert (TypeError) as in `tf.multiply(i, 2.0)`."""
+    """`tf.add` and `x + y`. TensorFlow converts `x` alone first, then `y` to its dtype only
+    if it can (`_add_dispatch`): `tf.add(2, x)` of a float `x` and `i + 2.0` of an int `i` are
+    dtype mismatches (InvalidArgumentError), not TypeErrors as `tf.multiply(i, 2.0)`."""
+    if type(x) is Tensor and type(y) in _PY_NUMBERS and x._value.dtype.kind == "f":
+        return add_v2(x, y)     # (`x + 0.5`: the number in x's dtype, as in `x * 0.5`)
     if not isinstance(y, _Operand):
         x = tensor(x) if isinstance(x, _Operand) else convert_to_tensor(x)
         try:
