@@ -33,7 +33,7 @@ calls = sorted(recorded.store.calls)
 shown = tape.show()
 print(json.dumps({"recorded": [cards(recorded, c) for c in calls],
                   "tape": cards(shown, shown.state.call),
-                  "lines": recorded.parts["Inspector"].line_select.options}))"""
+                  "lines": list(recorded.parts["Inspector"].line_select.options)}))"""
 
 
 def _corpus_notebook(name: str, work) -> tuple:

@@ -12,6 +12,8 @@ from ..render.html import place
 from .state import Component, html_pane
 
 EMPTY = "<i>Click a node of the graph to inspect it.</i>"
+#: the line picker's first entry, so it never looks like an empty box
+PICK = "Choose a line of your code: its nodes light up"
 
 
 class Inspector(Component):
@@ -24,7 +26,7 @@ class Inspector(Component):
         super().__init__(state, plot, **params)
         self.html = html_pane(EMPTY, css_classes=["tv-inspector"])
         self.expand_button = pn.widgets.Button(label="Expand group", width=120, visible=False)
-        self.line_select = pn.widgets.Select(label="Nodes created by line", options=[""],
+        self.line_select = pn.widgets.Select(label="Nodes created by line", options={PICK: ""},
                                              sizing_mode="stretch_width")
         self.expand_button.on_click(lambda e: self._expand_selected())
         self.line_select.param.watch(lambda e: self.guarded(self._show_line), "value")
@@ -69,7 +71,9 @@ class Inspector(Component):
                 label = f'{place(site)}  {site.get("code", "")}'
                 lines.setdefault(label[:90], (site.get("file"), site["line"]))
         self._lines = lines
-        self.line_select.options = [""] + sorted(lines, key=lambda k: (lines[k][0] or "", lines[k][1]))
+        ordered = sorted(lines, key=lambda k: (lines[k][0] or "", lines[k][1]))
+        self.line_select.options = {PICK if lines else "No line of your code on this tape": "",
+                                    **{label: label for label in ordered}}
 
     def _show_line(self):
         spot = self._lines.get(self.line_select.value or "")

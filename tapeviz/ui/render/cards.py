@@ -11,6 +11,14 @@ from ..store.tape_graph import KINDS
 #: verdicts of a gradient that is not a finite value: the Why tab opens on them (served and
 #: exported pages alike)
 NOT_FINITE = ("none", "nan", "inf")
+#: why a ghost op was not recorded (its ``skipped`` reason), as the inspector says it
+SKIPPED = {
+    "outside_tape": "it ran outside the tape's `with` block (before it opened or after it "
+                    "closed); compute it inside the block",
+    "paused": "it ran inside `tape.stop_recording()`",
+    "untracked": "it reads an integer (or a value made from one), which no tape tracks; "
+                 "keep the path in floats",
+}
 
 VERDICT_TEXT = {"value": "has a gradient", "none": "gradient is None", "zero": "gradient is zero",
                 "nan": "gradient has NaN", "inf": "gradient has Inf"}
@@ -48,8 +56,9 @@ def node_html(store, node: dict, gradient: str = "", heatmaps: bool = True,
         for gf in d.get("grad_formulas") or []:
             parts.append(f'<div class="tv-mono tv-small">{esc(gf)}</div>')
         if op.get("skipped"):
-            parts.append(f'<div class="tv-err">Not recorded by the tape ({esc(op["skipped"])}): '
-                         'no gradient flows through it.</div>')
+            why = SKIPPED.get(op["skipped"], f'({op["skipped"]})')
+            parts.append(f'<div class="tv-err">Not recorded by the tape: {esc(why)}. No '
+                         'gradient flows through it.</div>')
         for title, refs, named in (("inputs", op["inputs"], True), ("outputs", op["outputs"], False)):
             rows = [ref_row(r, store.tensor_name(r.get("id"), r.get("name")) if named else None)
                     for r in refs]

@@ -18,6 +18,11 @@ from __future__ import annotations
 #: tapes a store keeps by default (``tapeviz serve/export --keep-tapes N`` set it for the
 #: process): which ones is :mod:`~tapeviz.ui.store.story`'s choice
 KEEP_TAPES = 50
+#: outputs of ops run outside every tape on trainable variables kept, to draw as ghosts if
+#: a tape reads one (a regulariser computed before the tape), and the most ops one such
+#: chain draws
+UNTAPED_KEPT = 256
+UNTAPED_CHAIN = 64
 #: name scope levels shown; deeper levels are folded into the last one
 MAX_DEPTH = 32
 #: characters of a name (a tensor, an op, a variable, a scalar series, a site's function)

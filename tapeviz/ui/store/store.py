@@ -66,6 +66,7 @@ class Store(param.Parameterized):
         self.flight = FlightCalls(self.max_history)   # a flight recording's call summaries
         self.open_tapes: list = []
         self.paused: set = set()
+        self.untaped: OrderedDict = OrderedDict()   # tensor id -> the untaped op that made it
         self.unknown = 0
         self.warnings: list = []                # the reader's, for a loaded file: shown once
         self._graph_cache: dict = {}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from .limits import clip_name, clip_ref, clip_refs, clip_scope, clip_site
+from .limits import (UNTAPED_CHAIN, UNTAPED_KEPT, clip_name, clip_ref, clip_refs, clip_scope,
+                     clip_site)
 from .story import victim
 
 
@@ -19,6 +20,7 @@ def tape_opened(store, e):
                        "watch_accessed_variables": e.get("watch_accessed_variables", True),
                        "outer_tapes": _ints(e.get("outer_tapes")), "site": clip_site(e.get("site")),
                        "open": True, "nodes": [], "watched": OrderedDict(), "ghosts": [],
+                       "ghost_nodes": set(),
                        "calls": [], "inner": [], "seq": e.get("seq", 0)}
     for outer in _ints(e.get("outer_tapes")):
         if outer in store.tapes:
@@ -35,7 +37,8 @@ def evict_tape(store, tid):
     store.tape_ranks.pop(tid, None)
     for cid in tape["calls"]:        # a call is shown on its tape: without it, nowhere
         store._drop_call(cid)
-    for n in tape["nodes"]:          # an op stays while another kept tape recorded it
+    ghosts = [g["node"] for g in tape["ghosts"] if g["type"] == "skipped"]
+    for n in tape["nodes"] + ghosts:     # an op stays while another kept tape draws it
         left = store._op_tapes.get(n, 1) - 1
         if left > 0:
             store._op_tapes[n] = left
@@ -94,13 +97,23 @@ def op_recorded(store, e):
         if e.get("backward_of") is None and any(t in store.paused for t in store.open_tapes):
             skipped = "paused"     # ran inside stop_recording: a ghost on the paused tape
         else:
-            return      # ran outside every tape and touched none: nothing to draw
-    op = {"node": e.get("node"), "op": clip_name(e.get("op", "")), "tapes": tapes,
-          "inputs": clip_refs(e.get("inputs")), "outputs": clip_refs(e.get("outputs")),
-          "attrs": e.get("attrs") if isinstance(e.get("attrs"), dict) else {},
-          "site": clip_site(e.get("site")), "skipped": skipped,
-          "backward_of": e.get("backward_of"), "scope": clip_scope(e.get("scope")),
-          "seq": e.get("seq", 0)}
+            _remember_untaped(store, e)
+            return
+    targets = tapes
+    if skipped:
+        # (a variable outlives its tape: an op that reads only variables of a closed tape,
+        # a regulariser before the next tape opens, belongs to the tape that reads its output)
+        ins = {r["id"] for r in clip_refs(e.get("inputs"))
+               if skipped != "outside_tape" or r.get("kind") != "variable"}
+        if skipped == "paused":      # every op of a stop_recording block is worth a ghost
+            targets = [t for t in store.open_tapes if t in store.paused]
+            targets = targets or [t for t in store.open_tapes if store._uses(store.tapes[t], ins)]
+        else:
+            targets = [t for t in list(store.tapes)[-5:] if store._uses(store.tapes[t], ins)]
+        if not targets:
+            _remember_untaped(store, e)
+            return
+    op = _slim(e, tapes, skipped)
     for r in op["inputs"] + op["outputs"]:
         store._note_tensor(r)
     store.ops[op["node"]] = op
@@ -109,16 +122,71 @@ def op_recorded(store, e):
         store._op_tapes[op["node"]] = store._op_tapes.get(op["node"], 0) + 1
         store._touch(tid)
     if skipped:
-        ins = {r["id"] for r in op["inputs"]}
-        if skipped == "paused":      # every op of a stop_recording block is worth a ghost
-            targets = [t for t in store.open_tapes if t in store.paused]
-            targets = targets or [t for t in store.open_tapes if store._uses(store.tapes[t], ins)]
-        else:
-            targets = [t for t in list(store.tapes)[-5:] if store._uses(store.tapes[t], ins)]
         for tid in targets:
-            store.tapes[tid]["ghosts"].append({"type": "skipped", "node": op["node"],
-                                              "seq": op["seq"]})
-            store._touch(tid)
+            _add_ghost(store, tid, op)
+    if store.untaped:
+        _pull_untaped(store, op, targets)
+
+
+def _slim(e, tapes, skipped) -> dict:
+    return {"node": e.get("node"), "op": clip_name(e.get("op", "")), "tapes": tapes,
+            "inputs": clip_refs(e.get("inputs")), "outputs": clip_refs(e.get("outputs")),
+            "attrs": e.get("attrs") if isinstance(e.get("attrs"), dict) else {},
+            "site": clip_site(e.get("site")), "skipped": skipped,
+            "backward_of": e.get("backward_of"), "scope": clip_scope(e.get("scope")),
+            "seq": e.get("seq", 0)}
+
+
+def _add_ghost(store, tid, op) -> None:
+    """``op`` drawn on tape ``tid`` as an op the tape did not record (once); it stays in
+    ``store.ops`` while a kept tape draws it (as a recorded op does)."""
+    tape = store.tapes[tid]
+    if op["node"] in tape["ghost_nodes"]:
+        return
+    tape["ghost_nodes"].add(op["node"])
+    tape["ghosts"].append({"type": "skipped", "node": op["node"], "seq": op["seq"]})
+    store._op_tapes[op["node"]] = store._op_tapes.get(op["node"], 0) + 1
+    store._touch(tid)
+
+
+def _reads_trainable(store, refs) -> bool:
+    return any(isinstance(r, dict) and ((r.get("kind") == "variable" and r.get("trainable"))
+                                        or r.get("id") in store.untaped) for r in refs)
+
+
+def _remember_untaped(store, e) -> None:
+    """An op that ran outside every tape on a trainable variable (or on what such an op
+    made): a regulariser computed before the tape opens. Kept a while (at most
+    ``limits.UNTAPED_KEPT`` outputs), to be drawn as a ghost if a tape's op reads it. Ops on
+    data alone (preparing a batch, an optimizer's step) are not: no gradient was lost."""
+    inputs = e.get("inputs")
+    if e.get("backward_of") is not None or not isinstance(inputs, list):
+        return
+    if not _reads_trainable(store, inputs):
+        return
+    op = _slim(e, [], "outside_tape")
+    for r in op["outputs"]:
+        store.untaped[r["id"]] = op
+        store.untaped.move_to_end(r["id"])
+    while len(store.untaped) > UNTAPED_KEPT:
+        store.untaped.popitem(last=False)
+
+
+def _pull_untaped(store, op, tids) -> None:
+    """The untaped ops that made ``op``'s inputs (and theirs, up to ``UNTAPED_CHAIN``), as
+    ghosts of the tapes ``tids``: the graph draws them, cut off from the tape's ops."""
+    stack, seen = [r["id"] for r in op["inputs"]], set()
+    while stack and len(seen) < UNTAPED_CHAIN:
+        made = store.untaped.get(stack.pop())
+        if made is None or made["node"] in seen:
+            continue
+        seen.add(made["node"])
+        stack.extend(r["id"] for r in made["inputs"])
+        for r in made["inputs"] + made["outputs"]:
+            store._note_tensor(r)
+        store.ops.setdefault(made["node"], made)
+        for tid in tids:
+            _add_ghost(store, tid, made)
 
 
 def uses(store, tape, ids) -> bool:

@@ -40,3 +40,26 @@ def test_an_integer_cast_and_what_follows_it_are_ghosts_behind_cut_edges(graph):
     out = [e for e in graph["edges"] if e["tail"] == bucket_mul]
     assert len(out) == 1 and out[0]["cut"] and nodes[out[0]["head"]]["op"] == "AddV2"
     assert nodes[out[0]["head"]]["kind"] in ("op", "output")
+
+
+def test_a_regulariser_computed_before_the_tape_is_drawn_as_cut_ghosts(graph):
+    """`reg = 0.01 * tf.reduce_sum(tf.square(w_reg))` runs before `with tf.GradientTape()`:
+    by hand, its three ops (Square, Sum, Mul) are ghosts at that line, w_reg feeds the Square
+    over a cut edge, and the Mul reaches the tape's last AddV2 (`... + reg`) over a cut edge;
+    the data made before the loop (`y = x @ true_w + ...`, no variable) draws no ghost."""
+    nodes = {n["key"]: n for n in graph["nodes"]}
+    reg_line, y_line = _line("reg = 0.01"), _line("y = x @ true_w")
+    ghosts = [n for n in graph["nodes"] if (n.get("site") or {}).get("line") == reg_line]
+    assert sorted(n["op"] for n in ghosts) == ["Mul", "Square", "Sum"]
+    assert {n["kind"] for n in ghosts} == {"skipped"}
+    assert {n["skip_reason"] for n in ghosts} == {"outside_tape"}
+    assert not [n for n in graph["nodes"] if (n.get("site") or {}).get("line") == y_line]
+    by_op = {n["op"]: n["key"] for n in ghosts}
+    edges = {(nodes[e["tail"]].get("name"), nodes[e["head"]]["key"]): e for e in graph["edges"]}
+    assert edges[("w_reg:0", by_op["Square"])]["cut"]
+    out = [e for e in graph["edges"] if e["tail"] == by_op["Mul"]]
+    loss_line = _line("loss = tf.reduce_mean")
+    assert len(out) == 1 and out[0]["cut"]
+    head = nodes[out[0]["head"]]
+    assert head["op"] == "AddV2" and head["site"]["line"] == loss_line
+    assert head["kind"] in ("op", "output")

@@ -212,3 +212,39 @@ def test_pinned_calls_never_stop_eviction():
     s = Store(max_tapes=1, max_calls=1)
     s.ingest(_calls(["nan", "value", "nan", "value"]))
     assert len(s.tapes) == 1 and len(s.calls) == 1
+
+
+def _untaped_run(steps):
+    """Events of a loop whose regulariser runs before its tape opens, on a trainable
+    variable; and an optimizer step (`v.assign_sub(0.1 * g)`) after each gradient."""
+    import tapeviz as tv
+    from tapeviz.events.capture import capture
+    w = tv.Variable([1.0, 2.0], name="w")
+    with capture() as events:
+        for _ in range(steps):
+            reg = 0.1 * tv.reduce_sum(tv.square(w))
+            with tv.GradientTape() as tape:
+                loss = tv.reduce_sum(w * 3.0) + reg
+            g = tape.gradient(loss, w)
+            w.assign_sub(0.1 * g)
+    return events
+
+
+def test_untaped_ops_are_kept_within_their_bound_and_leave_with_their_tapes():
+    """The store keeps at most limits.UNTAPED_KEPT outputs of untaped ops, only those on a
+    trainable variable (3 a step here: not the optimizer's `0.1 * g`), and a ghost op leaves
+    store.ops when the last kept tape that draws it goes."""
+    from tapeviz.ui.store.limits import UNTAPED_KEPT
+    events = _untaped_run(200)
+    s = Store(max_tapes=5)
+    s.ingest(events)
+    assert len(s.untaped) == UNTAPED_KEPT
+    assert {op["op"] for op in s.untaped.values()} == {"Square", "Sum", "Mul"}
+    drawn = set()
+    for tid in s.tapes:
+        tape = s.tapes[tid]
+        assert sorted(s.ops[g["node"]]["op"] for g in tape["ghosts"]
+                      if g["type"] == "skipped") == ["Mul", "Square", "Sum"]
+        drawn |= tape["ghost_nodes"] | set(tape["nodes"])
+    # only the kept tapes' ops (recorded or drawn as ghosts) are in the table
+    assert set(s.ops) == drawn and len(s.ops) == 5 * (3 + 3)
