@@ -11,6 +11,7 @@ from collections import deque
 
 from .chart_series import gradient_state
 from .limits import clip_list, clip_name, clip_refs, clip_result, clip_site, number
+from .tape_events import pull_untaped
 from .story import TURNED, WHY_RANKS, LEAD_UP, call_rank, raise_rank, victim
 
 
@@ -37,6 +38,8 @@ def gradient_started(store, e):
     tape = store._tape(e.get("tape"))
     tape["calls"].append(cid)
     store._touch(tape["id"])
+    if store.untaped:   # a target computed after the tape closed, from variables it read
+        pull_untaped(store, [r.get("id") for r in targets], [tape["id"]])
     while len(store.calls) > store.max_calls:     # the story first, then the newest (story.py)
         old = store._drop_call(victim(store.calls, store.call_ranks, store.max_calls))
         if old["tape"] in store.tapes:

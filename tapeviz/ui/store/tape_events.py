@@ -125,7 +125,7 @@ def op_recorded(store, e):
         for tid in targets:
             _add_ghost(store, tid, op)
     if store.untaped:
-        _pull_untaped(store, op, targets)
+        pull_untaped(store, [r["id"] for r in op["inputs"]], targets)
 
 
 def _slim(e, tapes, skipped) -> dict:
@@ -172,10 +172,11 @@ def _remember_untaped(store, e) -> None:
         store.untaped.popitem(last=False)
 
 
-def _pull_untaped(store, op, tids) -> None:
-    """The untaped ops that made ``op``'s inputs (and theirs, up to ``UNTAPED_CHAIN``), as
-    ghosts of the tapes ``tids``: the graph draws them, cut off from the tape's ops."""
-    stack, seen = [r["id"] for r in op["inputs"]], set()
+def pull_untaped(store, ids, tids) -> None:
+    """The untaped ops that made the tensors ``ids`` (an op's inputs, a gradient call's
+    targets), and those that made theirs, up to ``UNTAPED_CHAIN``, as ghosts of the tapes
+    ``tids``: the graph draws them, cut off from the tape's ops."""
+    stack, seen = list(ids), set()
     while stack and len(seen) < UNTAPED_CHAIN:
         made = store.untaped.get(stack.pop())
         if made is None or made["node"] in seen:

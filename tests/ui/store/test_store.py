@@ -248,3 +248,33 @@ def test_untaped_ops_are_kept_within_their_bound_and_leave_with_their_tapes():
         drawn |= tape["ghost_nodes"] | set(tape["nodes"])
     # only the kept tapes' ops (recorded or drawn as ghosts) are in the table
     assert set(s.ops) == drawn and len(s.ops) == 5 * (3 + 3)
+
+
+def test_a_target_computed_after_the_tape_is_drawn_and_an_evaluation_is_not():
+    """By hand: the forward pass run again after the with block (`x @ w - 1`, squared,
+    averaged) and differentiated is drawn on the tape as four ghosts; a held-out evaluation
+    after the last step (`reduce_mean(x_test @ w)`, which no gradient reads) draws none, as
+    the gallery's digits lesson evaluates after training."""
+    import numpy as np
+
+    import tapeviz as tv
+    from tapeviz.events.capture import capture
+    x = tv.constant(np.ones((4, 3), np.float32))
+    x_test = tv.constant(np.full((2, 3), 2.0, np.float32))
+    w = tv.Variable(np.ones((3, 1), np.float32), name="w")
+    with capture() as events:
+        with tv.GradientTape() as tape:
+            x @ w
+        loss = tv.reduce_mean(tv.square(x @ w - 1.0))
+        assert tape.gradient(loss, w) is None
+        with tv.GradientTape() as tape:
+            pred = x @ w
+        tape.gradient(pred, w)
+        tv.reduce_mean(x_test @ w)
+    s = Store()
+    s.ingest(events)
+    first, last = (s.graph(t) for t in s.tapes)
+    ghosts = lambda g: [(n["op"], n["skip_reason"]) for n in g["nodes"] if n["kind"] == "skipped"]  # noqa: E731
+    assert ghosts(first) == [("MatMul", "outside_tape"), ("Sub", "outside_tape"),
+                             ("Square", "outside_tape"), ("Mean", "outside_tape")]
+    assert ghosts(last) == []
