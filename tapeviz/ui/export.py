@@ -315,6 +315,36 @@ def _omitted_note(store: Store, tapes: list) -> str:
             "<code>tapeviz serve</code> for the others.</div>")
 
 
+#: a gradient call's worst verdict, as the "Go to gradient call" menu marks it
+_MARKS = (("nan", "NaN"), ("inf", "Inf"), ("none", "None"), ("zero", "zero"))
+
+GOTO_JS = """
+if (!this.value) return;
+const [tab, tid, k] = this.value.split(":");
+tabs.active = Number(tab);
+const select = Bokeh.documents[0].get_model_by_name("call_select_" + tid);
+if (select) select.value = k;
+"""
+
+
+def _goto(store: Store, tapes: list, tabs) -> Select:
+    """"Go to gradient call": every call the page holds, in order, marked with its worst
+    verdict; choosing one opens its tape's tab with its backward pass in the player."""
+    options = []
+    for tab, tid in enumerate(tapes):
+        calls = [store.calls[c] for c in store.calls_for(tid)][-MAX_CALLS:]
+        for k, call in enumerate(calls):
+            verdicts = {r.get("verdict") for r in call.get("results") or []}
+            mark = next((f" · {text}" for v, text in _MARKS if v in verdicts), "")
+            options.append((call["id"], f"{tab}:{tid}:{k}", f"{_call_label(store, call)}{mark}"))
+    options.sort(key=lambda o: o[0])
+    choices = [("", f"{len(options)} gradient calls held")] + [o[1:] for o in options]
+    goto = Select(title="Go to gradient call", value="", options=choices, width=360,
+                  name="goto_call")
+    goto.js_on_change("value", CustomJS(args=dict(tabs=tabs), code=GOTO_JS))
+    return goto
+
+
 def build(store: Store, title: str, failures: list | None = None):
     """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
     error is appended to ``failures``."""
@@ -345,6 +375,8 @@ def build(store: Store, title: str, failures: list | None = None):
         panels.append(TabPanel(child=child, title=label))
     body = (Tabs(tabs=panels, active=active, sizing_mode="stretch_width", name="tapes")
             if panels else _div("<i>No tapes.</i>"))
+    if panels:
+        head = row(head, _goto(store, tapes, body), sizing_mode="stretch_width")
     parts = [head, body, _div(_variables(store), sizing_mode="stretch_width")]
     charts = static_charts(store)
     if charts is not None:

@@ -204,7 +204,7 @@ def test_export_player_breakpoints_calls_and_play(nan_recording, tmp_path, watch
     page.wait_for_function("() => {" + PANE + " return root.textContent.includes("
                            "'breakpoint not reached in this call'); }")
     _check_step(page, tid, calls[last], 0)
-    page.locator("select").first.select_option(index=0)
+    page.locator("select").nth(1).select_option(index=0)   # (the first: "Go to gradient call")
     _wait_title(page, f"step 1 of {len(calls[first])}:")
     events = calls[first]
     _check_step(page, tid, events, 0)

@@ -1,0 +1,60 @@
+"""The exported page's "Go to gradient call" menu: every call the page holds, marked with
+its worst verdict; choosing one opens its tape's tab with that call in the player. Truth by
+hand: the program below takes six gradient calls, each on its own tape, and the fourth is
+the first whose gradient is NaN (`sqrt` of a negative number)."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import block_requests_except, record_program
+from test_export_player import _export
+
+# w falls by 0.5 a step: sqrt(w - 1.0) is real for steps 1-3 (w = 2.5, 2.0, 1.5) and
+# NaN from step 4 (w = 1.0 gives an infinite gradient, 0.5 a NaN: step 4's verdict is inf)
+PROGRAM = """\
+import tapeviz as tv
+
+w = tv.Variable(2.5, name="w")
+for step in range(6):
+    with tv.GradientTape() as tape:
+        loss = tv.sqrt(w - 1.0)
+    g = tape.gradient(loss, w)
+    w.assign_sub(0.5)
+"""
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("goto")
+    out = folder / "goto.html"
+    _export(record_program(folder, "goto_prog", PROGRAM), out)
+    return out
+
+
+@pytest.mark.browser
+def test_go_to_gradient_call_opens_its_tape_and_call(page_file, page):
+    blocked = block_requests_except(page, ("file:",))
+    page.goto(page_file.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
+                           "Bokeh.documents[0].get_model_by_name('goto_call')")
+    goto = page.locator("select").first
+    labels = goto.locator("option").all_inner_texts()
+    assert labels[0] == "6 gradient calls held"
+    calls = labels[1:]
+    assert len(calls) == 6 and all(c.startswith("call ") for c in calls)
+    # by hand: calls 1-3 have a gradient, call 4 an infinite one, calls 5-6 NaN
+    assert [c.rsplit(" · ", 1)[-1] if " · " in c else "" for c in calls] == \
+        ["", "", "", "Inf", "NaN", "NaN"]
+    goto.select_option(label=calls[3])
+    page.wait_for_function("(t) => { const tabs = Bokeh.documents[0].get_model_by_name('tapes');"
+                           " return tabs.tabs[tabs.active].title.startsWith('tape ' + t); }",
+                           arg=calls[3].split(":")[0].split()[1])
+    tab = page.evaluate("() => { const tabs = Bokeh.documents[0].get_model_by_name('tapes');"
+                        " return [tabs.active, tabs.tabs[tabs.active].title]; }")
+    assert tab[0] == 3, tab
+    # the player of that tape shows the chosen call
+    tid = tab[1].split()[1]
+    shown = page.evaluate(f"() => {{ const s = Bokeh.documents[0].get_model_by_name("
+                          f"'call_select_{tid}'); return s.options.find(o => o[0] == s.value)[1]; }}")
+    assert calls[3].startswith(shown), (shown, calls[3])
+    assert blocked == []
