@@ -111,7 +111,7 @@ def op_recorded(store, e):
         else:
             targets = [t for t in list(store.tapes)[-5:] if store._uses(store.tapes[t], ins)]
         if not targets:
-            _remember_untaped(store, e)
+            _remember_untaped(store, e, skipped)
             return
     op = _slim(e, tapes, skipped)
     for r in op["inputs"] + op["outputs"]:
@@ -154,7 +154,7 @@ def _reads_trainable(store, refs) -> bool:
                                         or r.get("id") in store.untaped) for r in refs)
 
 
-def _remember_untaped(store, e) -> None:
+def _remember_untaped(store, e, skipped="outside_tape") -> None:
     """An op that ran outside every tape on a trainable variable (or on what such an op
     made): a regulariser computed before the tape opens. Kept a while (at most
     ``limits.UNTAPED_KEPT`` outputs), to be drawn as a ghost if a tape's op reads it. Ops on
@@ -164,7 +164,7 @@ def _remember_untaped(store, e) -> None:
         return
     if not _reads_trainable(store, inputs):
         return
-    op = _slim(e, [], "outside_tape")
+    op = _slim(e, [], skipped)
     for r in op["outputs"]:
         store.untaped[r["id"]] = op
         store.untaped.move_to_end(r["id"])
