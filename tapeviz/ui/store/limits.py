@@ -20,9 +20,9 @@ from __future__ import annotations
 KEEP_TAPES = 50
 #: outputs of ops run outside every tape on trainable variables kept, to draw as ghosts if
 #: a tape reads one (a regulariser computed before the tape), and the most ops one such
-#: chain draws
-UNTAPED_KEPT = 256
-UNTAPED_CHAIN = 64
+#: chain draws (an L2 term summed over 50 variables before the tape is 150 ops)
+UNTAPED_KEPT = 512
+UNTAPED_CHAIN = 512
 #: name scope levels shown; deeper levels are folded into the last one
 MAX_DEPTH = 32
 #: characters of a name (a tensor, an op, a variable, a scalar series, a site's function)

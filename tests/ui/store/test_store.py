@@ -278,3 +278,30 @@ def test_a_target_computed_after_the_tape_is_drawn_and_an_evaluation_is_not():
     assert ghosts(first) == [("MatMul", "outside_tape"), ("Sub", "outside_tape"),
                              ("Square", "outside_tape"), ("Mean", "outside_tape")]
     assert ghosts(last) == []
+
+
+def test_an_l2_term_over_fifty_variables_before_the_tape_is_drawn_whole():
+    """By hand: `reg = sum of 0.01 * reduce_sum(square(w))` over 50 variables, computed before
+    the tape, is 50 Squares, 50 Sums, 50 Muls and 49 AddV2s, all drawn as ghosts, and every
+    variable is joined to the graph (each feeds its Square)."""
+    import numpy as np
+
+    import tapeviz as tv
+    from tapeviz.events.capture import capture
+    ws = [tv.Variable(np.ones(3, np.float32), name=f"w{i}") for i in range(50)]
+    with capture() as events:
+        reg = 0.01 * tv.reduce_sum(tv.square(ws[0]))
+        for w in ws[1:]:
+            reg = reg + 0.01 * tv.reduce_sum(tv.square(w))
+        with tv.GradientTape() as tape:
+            loss = tv.reduce_sum(ws[0] * 2.0) + reg
+        tape.gradient(loss, ws)
+    s = Store()
+    s.ingest(events)
+    graph = s.graph(next(iter(s.tapes)))
+    ghosts = [n["op"] for n in graph["nodes"] if n["kind"] == "skipped"]
+    assert (ghosts.count("Square"), ghosts.count("Sum"), ghosts.count("Mul"),
+            ghosts.count("AddV2"), len(ghosts)) == (50, 50, 50, 49, 199)
+    joined = {e["tail"] for e in graph["edges"]}
+    names = {n["key"]: n["name"] for n in graph["nodes"]}
+    assert {names[k] for k in joined if names[k].startswith("w")} >= {f"w{i}:0" for i in range(50)}
