@@ -5,7 +5,8 @@ calls worth them, so a recording can stay on for a whole training run.
 :class:`FlightRecorder` between the event stream and the writer. It cuts the stream into
 calls: a call's events run from the tape opening (or ``gradient_started``) that begins it to
 its ``gradient_finished``; what follows until the next call begins (the optimizer's updates,
-a logged loss) goes with it. For every call it writes one ``call_summary`` line; the call's
+a logged loss) goes with it (and is written before a first or N-th call after it too: what
+ran before its tape opened). For every call it writes one ``call_summary`` line; the call's
 own events only for the first ``first`` calls, every ``every``-th call, and every call where
 a source's verdict is not ``value`` or the global gradient norm is more than ``jump`` times
 its running median. The last ``before`` calls not written wait in a ring buffer of at most
@@ -81,13 +82,16 @@ class _Call:
     (see ``events.subscribe(holds=...)``). ``tapes`` open, ``gradient`` once started; once
     decided, its ``index`` in the run; in the ring, the ``bytes`` it is counted for: the
     ``arrays`` its events keep alive and about what they would take in the file, of the first
-    ``counted`` events; ``sent``: how many the writer has."""
+    ``counted`` events; ``sent``: how many the writer has; ``finished``: where its events
+    after ``gradient_finished`` begin (``tail``: the writer has those); ``before``: its
+    thread's call before it, until it is decided."""
     __slots__ = ("events", "state", "tapes", "gradient", "index", "bytes", "arrays", "counted",
-                 "sent")
+                 "sent", "finished", "tail", "before")
 
-    def __init__(self):
+    def __init__(self, before=None):
         self.events, self.state, self.tapes, self.gradient = [], UNDER_WAY, 0, False
-        self.index = self.bytes = self.arrays = self.counted = self.sent = 0
+        self.index = self.bytes = self.arrays = self.counted = self.sent = self.finished = 0
+        self.tail, self.before = False, before
 
 
 #: The kinds that start, end or stand beside a call; every other event goes where its thread's
@@ -163,7 +167,7 @@ class FlightRecorder:
                     # a new call (one whose tapes closed with no gradient call is let go)
                     if call is None and where is not None:
                         self._settle(where)
-                    call = self._where[me] = _Call()
+                    call = self._where[me] = _Call(where)
                     self.held[me] = call.events
             if call is None:        # between calls: where the thread's last call went
                 self._after(where, (cls, event))
@@ -176,6 +180,7 @@ class FlightRecorder:
             elif cls is _GradientStarted:
                 call.gradient = True
             elif cls is _GradientFinished:
+                call.finished = len(call.events)
                 self._finish(call, event)
 
     def _after(self, where, item) -> None:
@@ -239,6 +244,9 @@ class FlightRecorder:
             self.ring.clear()
             self.ring_held = 0
             self._dropped.clear()
+        before, call.before = call.before, None
+        if why in ("first", "every") and before is not None and before.state == RING:
+            self._send_tail(before)
         if why:
             self._written(call)
         elif policy.before:
@@ -270,6 +278,14 @@ class FlightRecorder:
         self._send(call)
         self._unhold(call)
 
+    def _send_tail(self, call: _Call) -> None:
+        """A call kept for being first or N-th gets the end of the call before it, still in
+        the ring: what ran between the two (the last update, a regulariser computed before
+        its tape opens: the graph draws it as a ghost). The rest waits as before."""
+        end, call.sent = call.sent, call.finished
+        self._send(call)
+        call.sent, call.tail = end, True
+
     def _let_go(self, old: _Call) -> None:
         """A call leaves the ring unwritten (or never joins it): its events go, and so will
         those that follow it."""
@@ -292,7 +308,9 @@ class FlightRecorder:
         writer); the first :data:`MEASURED` of each kind are measured: the ring counts an
         event not written as the mean of its kind's (:data:`UNMEASURED_BYTES` before any)."""
         events, learned_all, sent = call.events, self._learned, call.sent
-        while sent < len(events):       # (its thread may still be appending: see _unhold)
+        # (its thread may still be appending, see _unhold; a tail sent is not sent again)
+        end = call.finished if call.tail else None
+        while sent < (len(events) if end is None else end):
             item = events[sent]
             sent += 1
             event = _made(item)
@@ -306,6 +324,8 @@ class FlightRecorder:
                 self._means[item[0]] = learned[0] // learned[1]
             self.writer.write(event)
             call.sent = sent
+        if end is not None:     # head and tail both written: nothing of it waits
+            call.sent, call.tail = len(events), False
 
     def _measure(self, event) -> int:
         try:

@@ -305,3 +305,25 @@ def test_an_l2_term_over_fifty_variables_before_the_tape_is_drawn_whole():
     joined = {e["tail"] for e in graph["edges"]}
     names = {n["key"]: n["name"] for n in graph["nodes"]}
     assert {names[k] for k in joined if names[k].startswith("w")} >= {f"w{i}:0" for i in range(50)}
+
+
+def test_a_periodic_call_of_a_flight_recording_draws_the_regulariser_before_it(tmp_path):
+    """Recorded with the flight policy (the first call, then every 5th, no anomaly): by hand,
+    calls 1, 5 and 10 are kept, and each of their tapes draws the regulariser computed before
+    it opened (Square, Sum, Mul), though the call before 5 and 10 was not kept: its end, where
+    the regulariser ran, is written with them."""
+    import tapeviz as tv
+    from tapeviz.ui.store.source import store_for
+    w = tv.Variable([1.0, 2.0], name="w")
+    path = str(tmp_path / "run.tvz")
+    with tv.record(path, flight=dict(first=1, every=5, before=2)):
+        for _ in range(12):
+            reg = 0.1 * tv.reduce_sum(tv.square(w))
+            with tv.GradientTape() as tape:
+                loss = tv.reduce_sum(w * 3.0) + reg
+            w.assign_sub(0.01 * tape.gradient(loss, w))
+    s = store_for(path)
+    assert len(s.tapes) == 3
+    for tid in s.tapes:
+        ghosts = sorted(n["op"] for n in s.graph(tid)["nodes"] if n["kind"] == "skipped")
+        assert ghosts == ["Mul", "Square", "Sum"], tid
