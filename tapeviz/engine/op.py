@@ -75,6 +75,11 @@ def defop(name, forward, vjps=None, formula="", grads=(), n_out=1, batchable=Tru
     return op
 
 
+#: the ops whose float outputs a tape that records them does not watch. TensorFlow's tape
+#: watches the outputs of every op it records, a Round's or a Floor's too (a gradient with
+#: respect to them exists; through them, None), except StopGradient's
+UNTRACKED_OUTPUTS = frozenset({"StopGradient"})
+
 #: values with fewer elements than this are always kept whole (see `_saved`)
 SMALL = 1024
 
@@ -182,7 +187,7 @@ _ARRAYS = (np.generic, np.ndarray)
 
 def _record(state, op, node, inputs, outputs):
     """Add the call to every recording tape of this thread (`state`) that watches one of its
-    inputs; the float outputs of a differentiable op become watched by those tapes."""
+    inputs; its float outputs become watched by those tapes (see `UNTRACKED_OUTPUTS`)."""
     recorded = None
     in_ids = node.in_ids
     entry = None
@@ -198,7 +203,7 @@ def _record(state, op, node, inputs, outputs):
         if entry is None:
             entry = _saved(op, node, inputs, outputs)
         tape._entries.append(entry)
-        if op.vjps is not None:
+        if op.vjps is not None or op.name not in UNTRACKED_OUTPUTS:
             for o in outputs:
                 if o._value.dtype.kind == "f":
                     ids.add(o._id)
