@@ -104,7 +104,11 @@ def _variables(store: Store) -> str:
              esc(r["verdict"]), esc(r["cause"])] for r in store.variables_rows()]
     if not rows:
         return "<i>No watched variables.</i>"
-    return '<div class="tv-h">Watched variables</div>' + table(
+    # (one table for the page: the tabs above may show earlier calls, so it says which)
+    calls = [v["call"] for v in store.variables.values() if v["call"] is not None]
+    when = (f" at the last gradient call ({max(calls)}), whichever tab is open above"
+            if calls else "")
+    return f'<div class="tv-h">Watched variables{esc(when)}</div>' + table(
         rows, ["name", "shape", "dtype", "trainable", "watched by", "value", "gradient", "norm",
                "verdict", "cause"])
 

@@ -57,4 +57,8 @@ def test_go_to_gradient_call_opens_its_tape_and_call(page_file, page):
     shown = page.evaluate(f"() => {{ const s = Bokeh.documents[0].get_model_by_name("
                           f"'call_select_{tid}'); return s.options.find(o => o[0] == s.value)[1]; }}")
     assert calls[3].startswith(shown), (shown, calls[3])
+    # the one variables table of the page says which call its gradients are from: the last
+    heading = page.locator(".tv-h", has_text="Watched variables").first.inner_text()
+    assert heading == ("Watched variables at the last gradient call (6), whichever tab is "
+                       "open above"), heading
     assert blocked == []
