@@ -74,9 +74,10 @@ def _require_origins(host: str, allow_origins) -> bool:
 
 
 def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=None,
-          on_stop=None, allow_origins=(), compare=None, compare_options=None) -> None:
-    """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session).
-    A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
+          on_stop=None, allow_origins=(), compare=None, compare_options=None,
+          keep_tapes=None) -> None:
+    """Serve the dashboard on ``path`` until interrupted (one fresh dashboard per session,
+    each store keeping ``keep_tapes`` tapes, by default ``limits.KEEP_TAPES``). A non-loopback ``address`` needs ``allow_origins`` (``host:port`` of the pages that may
     connect) and gets a token (:mod:`tapeviz.ui.serve.access`). ``compare``: another
     recording, shown against ``path`` (``compare_options`` as :func:`tapeviz.diff` takes
     them)."""
@@ -132,7 +133,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
             # the first browser tab waits (the parsed events and layouts are cached per
             # process); a Ctrl-C meanwhile raises KeyboardInterrupt at once
             with stop.interrupting():
-                make_app(path, follow, title, compare, compare_options)
+                make_app(path, follow, title, compare, compare_options, keep_tapes)
         # What is loaded now (the UI stack, a parsed recording) stays for the server's life:
         # take it out of the cyclic collector's scans, or a full collection walks it all at a
         # random moment (pauses of 0.1-0.3 s in the middle of a click on a 5,000-op recording).
@@ -140,7 +141,7 @@ def serve(path, follow=False, port=5006, address="127.0.0.1", show=False, title=
         gc.freeze()
         if local and not follow and not os.path.isdir(path) and not stop.requested:
             warm_first_session(path, host, port, compare)
-        server = pn.serve(lambda: make_app(path, follow, title, compare, compare_options),
+        server = pn.serve(lambda: make_app(path, follow, title, compare, compare_options, keep_tapes),
                           port=port, address=host,
                           show=show and local, title=title or "tapeviz",
                           websocket_origin=origins,
@@ -194,25 +195,23 @@ def _cmd_serve(args):
     if args.compare is None and any(options[k] is not None for k in options
                                     if k not in ("rtol", "atol")):
         _fail("tapeviz serve: --tape-a, --tape-b, --call-a and --call-b go with --compare")
-    _keep_tapes(args)
     serve(args.recording, follow=args.follow, port=args.port, address=args.address, show=args.show,
-          allow_origins=args.allow_origin, compare=args.compare, compare_options=options)
+          allow_origins=args.allow_origin, compare=args.compare, compare_options=options,
+          keep_tapes=_keep_tapes(args))
 
 
-def _keep_tapes(args, process: bool = True):
-    """``--keep-tapes N`` checked; for a server (``process``), every store it makes keeps N."""
-    from .ui.store import limits
+def _keep_tapes(args):
+    """``--keep-tapes N`` checked: N, passed to every store the command makes (None: the
+    default, ``limits.KEEP_TAPES``)."""
     if args.keep_tapes is not None and args.keep_tapes < 1:
         _fail(f"tapeviz: --keep-tapes must be at least 1, not {args.keep_tapes}")
-    if process and args.keep_tapes is not None:
-        limits.KEEP_TAPES = args.keep_tapes
     return args.keep_tapes
 
 
 def _cmd_run(args):
     if not os.path.exists(args.script):
         _fail(f"tapeviz: no such script: {args.script}")
-    _keep_tapes(args)
+    keep_tapes = _keep_tapes(args)
     keep, path = bool(args.output), None
     if keep:
         path = os.path.abspath(args.output)
@@ -266,7 +265,7 @@ def _cmd_run(args):
         print(f"tapeviz: running {args.script} (pid {proc.pid}), {where}", flush=True)
         serve(path, follow=True, port=args.port, address=args.address, show=args.show,
               title=f"tapeviz · {os.path.basename(args.script)}", on_stop=stop,
-              allow_origins=args.allow_origin)
+              allow_origins=args.allow_origin, keep_tapes=keep_tapes)
     except KeyboardInterrupt:
         pass
     finally:
@@ -286,7 +285,7 @@ def _cmd_export(args):
     from .recording.reader import RecordingError
     from .ui.export import TapesNotDrawn, export
     _check_recording(args.recording, "export")      # the header line: a one-line error
-    keep = _keep_tapes(args, process=False)
+    keep = _keep_tapes(args)
     try:
         out = export(args.recording, args.output, title=args.title, keep_tapes=keep)
     except (RecordingError, TapesNotDrawn) as exc:

@@ -7,8 +7,6 @@ refs with summaries, the source line, the attributes) is built when a subscriber
 """
 from __future__ import annotations
 
-import weakref
-
 from .. import events as _events
 from ..events import OpDefined, OpRecorded, emit, emit_deferred, make
 from .call_site import as_dict
@@ -47,26 +45,27 @@ def op_event(op, node, inputs, outputs):
         elif opened and _reads_untracked(inputs, opened):
             skipped = "untracked"
         if skipped:
-            _SKIPPED.add(node)
+            node.ghost = True
         scope = "/".join(state.scopes) if state.scopes else ""
     backward = state.backward
     emit_deferred(OpRecorded, _op_payload, node, inputs, outputs, skipped,
                   backward[-1] if backward else None, scope, _config["value_limit"])
 
 
-#: the nodes told as ghosts (`skipped`): an op that reads one of their outputs is one too
-_SKIPPED: weakref.WeakSet = weakref.WeakSet()
-
-
 def _reads_untracked(inputs, opened) -> bool:
     """Whether an op no tape recorded reads, while a tape is open, a value that tape's op
     made but does not track (an integer: `tf.cast(x @ w, tf.int32)` cast back to float), or
     the output of such a ghost: the path is cut there, and the graph draws the cut."""
-    open_ids = {tape._id for tape in opened}
     for t in inputs:
         node = t._node
-        if node is not None and (node in _SKIPPED or not open_ids.isdisjoint(node.tapes)):
+        if node is None:
+            continue
+        if node.ghost:
             return True
+        for tape_id in node.tapes:      # (a tape or two: a loop, not a set built per op)
+            for tape in opened:
+                if tape._id == tape_id:
+                    return True
     return False
 
 

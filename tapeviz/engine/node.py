@@ -19,7 +19,7 @@ class Node:
     """Lineage of one op call: what ran, on what, where. Holds no arrays."""
 
     __slots__ = ("id", "op", "parents", "in_ids", "out_ids", "site", "attrs", "depth",
-                 "tapes", "scope", "__weakref__")
+                 "tapes", "scope", "ghost", "__weakref__")
 
     def __init__(self, op, inputs, site, attrs):
         """The node of a call of `op` on `inputs` (tensors, or anything with the `_id` and
@@ -51,6 +51,7 @@ class Node:
         self.parents = parents
         self.depth = depth
         self.tapes = ()     # ids of the tapes that recorded this call
+        self.ghost = False  # told as a ghost (`skipped`): an op reading its outputs is one too
 
     def __repr__(self):
         return f"<Node {self.id} {self.op if isinstance(self.op, str) else self.op.name}>"

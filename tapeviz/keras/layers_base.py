@@ -134,10 +134,14 @@ class Layer(LayerAliases, Module):
 
     def _sublayers(self):
         out = []
-        for value in vars(self).values():
-            for leaf in _leaves(value):
-                if isinstance(leaf, Layer) and leaf is not self and leaf not in out:
-                    out.append(leaf)
+        for name, value in vars(self).items():
+            if isinstance(value, Layer):    # (most layers: no walk of a one-leaf attribute)
+                if value is not self and value not in out:
+                    out.append(value)
+            elif isinstance(value, (list, tuple, dict)) and name not in _PLAIN:
+                for leaf in _leaves(value):
+                    if isinstance(leaf, Layer) and leaf is not self and leaf not in out:
+                        out.append(leaf)
         return out
 
     def __setattr__(self, name, value):
@@ -366,6 +370,12 @@ def _saving_config():
 def _functional():
     from . import functional     # (it builds on Layer: imported when first needed)
     return functional
+
+
+#: containers every layer holds that are neither layers nor tracked variables (its own
+#: weights, listed apart; its site; its input shape): walking them was most of a read of
+#: `weights`
+_PLAIN = frozenset({"_own_weights", "_made_at", "_seen_input_shape"})
 
 
 def _unique(variables) -> list:

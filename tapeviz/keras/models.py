@@ -8,7 +8,7 @@ from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, SymbolicTensorError, _shape_text
 from .layers import Layer, _accepts, _unique
-from .layers_base import _leaves
+from .layers_base import _PLAIN, _leaves
 from .model_build import build_by_calling
 from .layer_aliases import ModelAliases
 from .model_config_api import ModelConfig, clone_model, model_from_config, model_from_json  # noqa: F401,E501
@@ -48,7 +48,7 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
                 out += layer.weights
         else:
             for name, value in vars(self).items():
-                if name == "_own_weights":
+                if name in _PLAIN:          # (no layer or tracked variable in them)
                     continue
                 for leaf in _leaves(value):
                     if isinstance(leaf, Layer) and leaf is not self:

@@ -9,21 +9,9 @@ import sys
 import pytest
 
 from conftest import env_with_repo, open_dashboard
+from crashing_run import CRASH_LINE, CRASHING
 
 pytestmark = pytest.mark.browser
-
-CRASHING = """\
-import tapeviz as tv
-w = tv.Variable(2.0, name="w")
-for step in range(3):
-    with tv.GradientTape() as tape:
-        loss = w * w
-    if step == 2:
-        tape.gradient(loss, w)
-    g = tape.gradient(loss, w)      # CRASH
-    w.assign_sub(0.1 * g)
-"""
-LINE = next(i for i, l in enumerate(CRASHING.splitlines(), 1) if "CRASH" in l)
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +31,6 @@ def test_the_page_of_a_crashed_run_says_where_it_crashed(crashed, watched_page):
     line = page.locator(".tv-crash").first
     line.wait_for()
     text = line.inner_text()
-    assert text.startswith(f"the run crashed: RuntimeError at crashing.py:{LINE}")
+    assert text.startswith(f"the run crashed: RuntimeError at crashing.py:{CRASH_LINE}")
     assert "non-persistent GradientTape" in text
     watch.check("crashed run")

@@ -10,20 +10,8 @@ import tapeviz as tv
 from tapeviz.recording import load_recording
 
 from conftest import env_with_repo
+from crashing_run import CLEAN, CRASH_LINE, CRASHING
 
-# the second gradient call on a non-persistent tape raises RuntimeError in TensorFlow too
-TRAIN = """\
-import tapeviz as tv
-w = tv.Variable(2.0, name="w")
-for step in range(4):
-    with tv.GradientTape() as tape:
-        loss = w * w
-    if step == 3:
-        tape.gradient(loss, w)          # a debug call first
-    g = tape.gradient(loss, w)          # CRASH
-    w.assign_sub(0.1 * g)
-"""
-CRASH_LINE = TRAIN.splitlines().index(next(l for l in TRAIN.splitlines() if "CRASH" in l)) + 1
 
 IN_BLOCK = """\
 import sys
@@ -47,7 +35,7 @@ def _run(tmp_path, code, *args, **env):
 
 def test_an_uncaught_exception_under_tapeviz_record_is_in_the_recording(tmp_path):
     path = tmp_path / "run.tvz"
-    proc = _run(tmp_path, TRAIN, TAPEVIZ_RECORD=str(path))
+    proc = _run(tmp_path, CRASHING, TAPEVIZ_RECORD=str(path))
     assert proc.returncode == 1 and "RuntimeError" in proc.stderr   # the traceback still shows
     rec = load_recording(path)
     assert rec.complete and rec.footer.reason == "crashed"
@@ -66,7 +54,7 @@ def test_an_uncaught_exception_under_tapeviz_record_is_in_the_recording(tmp_path
 
 def test_a_clean_exit_is_not_a_crash(tmp_path):
     path = tmp_path / "run.tvz"
-    proc = _run(tmp_path, TRAIN.replace("if step == 3:", "if False:"), TAPEVIZ_RECORD=str(path))
+    proc = _run(tmp_path, CLEAN, TAPEVIZ_RECORD=str(path))
     assert proc.returncode == 0, proc.stderr
     rec = load_recording(path)
     assert rec.footer.reason == "exit" and rec.footer.error is None

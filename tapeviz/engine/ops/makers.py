@@ -185,11 +185,15 @@ def _rng(seed):
         return PhiloxDraws(*OpSeeds.source())
     if seed is None:
         return _Random.rng
+    _check_seed(seed)
+    return np.random.default_rng(seed)
+
+
+def _check_seed(seed):
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"random: seed must be an int or None, got {seed!r} "
                         f"({type(seed).__name__}). Fix: e.g. seed=42, or tv.random.set_seed(42) "
                         "for the whole run")
-    return np.random.default_rng(seed)
 
 
 def _tf_pair(seed):
@@ -198,7 +202,7 @@ def _tf_pair(seed):
     if isinstance(seed, np.random.Generator) or OpSeeds.source is not None:
         return None
     if seed is not None:
-        _rng(seed)     # (its checks of the seed's type)
+        _check_seed(seed)   # (any int: TensorFlow folds a negative one modulo 2**31 - 1)
     return random_stateful.seed_pair(seed, _Random.seed, _Random.generation)
 
 

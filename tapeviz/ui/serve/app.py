@@ -27,10 +27,12 @@ from tapeviz.private_apis import close_component_route, escape_title_when_served
 
 
 def make_app(path: str | None = None, follow: bool | None = None, title: str | None = None,
-             compare: str | None = None, compare_options: dict | None = None):
+             compare: str | None = None, compare_options: dict | None = None,
+             keep_tapes: int | None = None):
     """The page for one session: a BootstrapTemplate holding a :class:`Dashboard` (with
     ``compare``, another recording: the compare view of the two, ``compare_options`` as
-    :func:`tapeviz.diff` takes them)."""
+    :func:`tapeviz.diff` takes them). Its stores keep ``keep_tapes`` tapes (None: the default,
+    ``limits.KEEP_TAPES``)."""
     path = path or os.environ.get("TAPEVIZ_RECORDING") or None
     if follow is None:
         follow = os.environ.get("TAPEVIZ_FOLLOW", "") not in ("", "0")
@@ -45,7 +47,7 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
     if path and os.path.isdir(path):
         from tapeviz.ui.serve.compare_picker import ComparePicker
         from tapeviz.ui.serve.recording_picker import FolderDashboard
-        folder = FolderDashboard(path)
+        folder = FolderDashboard(path, keep_tapes=keep_tapes)
         ComparePicker(folder)
         title = title or f"tapeviz · {os.path.basename(os.path.abspath(path))}/"
         main, header = folder.main, [folder.header]
@@ -59,7 +61,7 @@ def make_app(path: str | None = None, follow: bool | None = None, title: str | N
                 from tapeviz.ui.dashboard.compare_view import compare_dashboard
                 main = compare_dashboard(path, compare, title, **(compare_options or {}))
             else:
-                main = open_dashboard(path, follow, title)
+                main = open_dashboard(path, follow, title, keep_tapes)
         except Exception as exc:      # a broken file: say so on the page, never a blank page
             main = pn.pane.Alert(f"Cannot open {name}: {type(exc).__name__}: {exc}".replace("<", "&lt;"),
                                  alert_type="danger")
@@ -82,7 +84,7 @@ def _how_to_pass_one(folder: str, has_recordings: bool):
     return pn.pane.Alert(text, alert_type="info")
 
 
-def open_dashboard(path, follow: bool, title: str):
+def open_dashboard(path, follow: bool, title: str, keep_tapes: int | None = None):
     """A session's :class:`Dashboard` of one recording file (or of nothing). A finished file
     is ingested once per process and its store shared by every tab (:func:`.source.store_for`);
     a followed one is read once for every tab that follows it (:func:`.live_feed.shared_feed`),
@@ -90,11 +92,11 @@ def open_dashboard(path, follow: bool, title: str):
     from tapeviz.ui.dashboard.dashboard import Dashboard
     from tapeviz.ui.store.source import store_for
     if path and not follow:
-        return Dashboard(None, title=title, store=store_for(path))
+        return Dashboard(None, title=title, store=store_for(path, keep_tapes))
     if not path:
         return Dashboard(None, title=title)
     from tapeviz.ui.serve.live_feed import release, shared_feed
-    feed = shared_feed(path)
+    feed = shared_feed(path, keep_tapes)
     try:
         view = Dashboard(feed, title=title)
     except BaseException:

@@ -62,8 +62,10 @@ class RecordingFolder:
 class FolderDashboard:
     """A :class:`Dashboard` with a recording picker over a folder (one per session)."""
 
-    def __init__(self, folder, initial: str | None = None, **dashboard_kw):
+    def __init__(self, folder, initial: str | None = None, keep_tapes: int | None = None,
+                 **dashboard_kw):
         self.folder = RecordingFolder(folder)
+        self.keep_tapes = keep_tapes            # tapes each store keeps (None: the default)
         names = self.folder.names()
         self.picker = pn.widgets.Select(label="Recording", options=names, width=280,
                                         css_classes=["tv-picker"], stylesheets=[PICKER_CSS])
@@ -97,7 +99,7 @@ class FolderDashboard:
         if path is None:
             return None, f"Cannot open {name}: not a recording in this folder."
         try:
-            return store_for(path), None
+            return store_for(path, self.keep_tapes), None
         except Exception as exc:    # a broken or vanished file: say so, keep the page working
             text = str(exc).replace(self.folder.root + os.sep, "")
             return None, f"Cannot open {name}: {type(exc).__name__}: {text}"

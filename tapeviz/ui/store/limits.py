@@ -15,8 +15,8 @@ dropped value leaves its statistics.
 """
 from __future__ import annotations
 
-#: tapes a store keeps by default (``tapeviz serve/export --keep-tapes N`` set it for the
-#: process): which ones is :mod:`~tapeviz.ui.store.story`'s choice
+#: tapes a store keeps by default, a constant (``tapeviz serve/export --keep-tapes N`` pass
+#: N to the stores they make): which ones is :mod:`~tapeviz.ui.store.story`'s choice
 KEEP_TAPES = 50
 #: outputs of ops run outside every tape on trainable variables kept, to draw as ghosts if
 #: a tape reads one (a regulariser computed before the tape), and the most ops one such

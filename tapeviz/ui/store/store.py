@@ -8,7 +8,7 @@ read as text in :mod:`tapeviz.ui.store.summaries`. Each event kind has one handl
 :mod:`~tapeviz.ui.store.tape_events` (tapes, ops, ghosts) or
 :mod:`~tapeviz.ui.store.gradient_events` (gradient calls, results, scalars). It reads only
 events (never the engine) and keeps memory bounded: at most ``max_tapes`` tapes (by
-default ``limits.KEEP_TAPES``, which ``tapeviz serve/export --keep-tapes`` set) and
+default ``limits.KEEP_TAPES``; ``tapeviz serve/export --keep-tapes`` pass another) and
 ``max_calls`` gradient calls are kept in full; past them the tapes that tell the run's story
 (where gradients turned NaN/Inf, where a verdict changed, the first calls, jumps and their
 lead-up) are kept before the newest, and later repeats of an anomaly go first
@@ -46,12 +46,12 @@ class Store(param.Parameterized):
     ended = param.Boolean(default=False, doc="the event source has ended")
     n_events = param.Integer(default=0)
     max_tapes = param.Integer(default=limits.KEEP_TAPES, bounds=(1, None),
-                              doc="tapes kept (None: limits.KEEP_TAPES when made)")
+                              doc="tapes kept (None: limits.KEEP_TAPES)")
     max_calls = param.Integer(default=200, bounds=(1, None))
     max_history = param.Integer(default=50_000, bounds=(1, None))
 
     def __init__(self, **params):
-        if params.get("max_tapes") is None:     # read now: the command line may have set it
+        if params.get("max_tapes") is None:     # callers pass None for "the default"
             params["max_tapes"] = limits.KEEP_TAPES
         super().__init__(**params)
         self.op_defs: dict = {}                 # op name -> {"formula", "grad_formulas", ...}

@@ -84,3 +84,31 @@ def test_keep_tapes_raises_the_bound_for_export(run, tmp_path):
             in out.read_text(encoding="utf-8"))
     with pytest.raises(SystemExit):
         cli.main(["export", str(path), "-o", str(out), "--keep-tapes", "0"])
+
+
+def _header(page) -> str:
+    """The served page's header line (its counts of tapes and calls held)."""
+    import panel as pn
+    return next(str(m.object) for m in page.main.objects[0].select(pn.pane.HTML)
+                if "gradient call" in str(m.object))
+
+
+def test_each_command_keeps_its_own_number_of_tapes(run, tmp_path, monkeypatch):
+    # a served page and two exports in one process, each with its own --keep-tapes: none of
+    # them leaks its number into the next (the run holds more tapes than any default)
+    from tapeviz import cli
+    from tapeviz.ui.serve.app import make_app
+    path, truth = run
+    full = truth["full"]
+    pages = []
+    monkeypatch.setattr(cli, "serve", lambda recording, **kw: pages.append(
+        make_app(recording, False, None, None, None, kw.get("keep_tapes"))))
+    cli.main(["serve", str(path), "--keep-tapes", "500"])
+    assert f"{full} tape(s) · {full} gradient call(s)" in _header(pages[0])
+    cli.main(["serve", str(path)])
+    assert f"50 of {full} tapes held" in _header(pages[1])
+    cli.main(["export", str(path), "-o", str(tmp_path / "20.html"), "--keep-tapes", "20"])
+    cli.main(["export", str(path), "-o", str(tmp_path / "default.html")])
+    assert f"20 of {full} tapes held" in (tmp_path / "20.html").read_text(encoding="utf-8")
+    assert f"50 of {full} tapes held" in (tmp_path / "default.html").read_text(encoding="utf-8")
+    assert f"50 of {full} tapes held" in _header(make_app(str(path)))
