@@ -8,5 +8,7 @@ from .engine.ops.nn import softplus, softsign  # noqa: F401,E402
 from .engine.ops.arrange import top_k  # noqa: F401,E402
 from .engine.ops.scatter import confusion_matrix  # noqa: F401,E402
 from .engine.ops.reduce import cumprod  # noqa: F401,E402  (tf.math only, as TensorFlow)
-from .math_safe import multiply_no_nan, xdivy, xlogy  # noqa: F401,E402
+from .math_safe import multiply_no_nan, reciprocal_no_nan, scalar_mul  # noqa: F401,E402
+from .math_safe import xdivy, xlog1py, xlogy  # noqa: F401,E402
+from .engine.ops.inverse_trig import rint  # noqa: F401,E402  (tf.math only)
 from .engine.ops.segment import *  # noqa: F401,F403,E402

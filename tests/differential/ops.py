@@ -27,6 +27,8 @@ UNARY = {   # registry name: (tf function, input domain, kink points)
     "Elu": ("nn.elu", "real", (0.0,)), "Softplus": ("nn.softplus", "real", ()),
     "Softsign": ("nn.softsign", "real", (0.0,)), "L2Loss": ("nn.l2_loss", "real", ()),
     "LogSigmoid": ("math.log_sigmoid", "real", ()),
+    "Asinh": ("asinh", "real", ()), "Acosh": ("acosh", "above_one", ()),
+    "Atanh": ("atanh", "unit", ()),
 }
 
 BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points)
@@ -37,6 +39,7 @@ BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points
     "DivNoNan": ("math.divide_no_nan", "real", "nonzero", (0.0,)),
     "FloorMod": ("math.floormod", "mod_safe", "positive", ()),
     "Pow": ("pow", "positive", "real", ()),
+    "Atan2": ("atan2", "nonzero", "real", ()),
 }
 
 REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",

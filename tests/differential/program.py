@@ -23,6 +23,7 @@ DOMAINS = {
     "real": lambda rng, shape: rng.normal(size=shape),
     "positive": lambda rng, shape: rng.uniform(0.5, 2.0, size=shape),
     "unit": lambda rng, shape: rng.uniform(-0.8, 0.8, size=shape),
+    "above_one": lambda rng, shape: rng.uniform(1.2, 3.0, size=shape),
     "nonzero": lambda rng, shape: (rng.uniform(0.3, 2.0, size=shape)
                                    * rng.choice([-1.0, 1.0], size=shape)),
     "probability": lambda rng, shape: rng.uniform(0.0, 1.0, size=shape),
