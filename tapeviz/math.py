@@ -12,3 +12,4 @@ from .math_safe import multiply_no_nan, reciprocal_no_nan, scalar_mul  # noqa: F
 from .math_safe import xdivy, xlog1py, xlogy  # noqa: F401,E402
 from .engine.ops.inverse_trig import rint  # noqa: F401,E402  (tf.math only)
 from .engine.ops.segment import *  # noqa: F401,F403,E402
+from .engine.ops.special import digamma, erfc, erfinv, lgamma, ndtri  # noqa: F401,E402

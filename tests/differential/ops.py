@@ -28,7 +28,9 @@ UNARY = {   # registry name: (tf function, input domain, kink points)
     "Softsign": ("nn.softsign", "real", (0.0,)), "L2Loss": ("nn.l2_loss", "real", ()),
     "LogSigmoid": ("math.log_sigmoid", "real", ()),
     "Asinh": ("asinh", "real", ()), "Acosh": ("acosh", "above_one", ()),
-    "Atanh": ("atanh", "unit", ()),
+    "Atanh": ("atanh", "unit", ()), "Lgamma": ("math.lgamma", "positive", ()),
+    "Digamma": ("math.digamma", "positive", ()), "Erfc": ("math.erfc", "real", ()),
+    "Erfinv": ("math.erfinv", "unit", ()), "Ndtri": ("math.ndtri", "open_unit", ()),
 }
 
 BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points)
@@ -53,7 +55,7 @@ NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises 
 REACHED_THROUGH = {
     "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",
     "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax", "SqrtGrad": "Sqrt",
-    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal",
+    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal", "Polygamma": "Digamma",
     "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
     "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
     "TopSingularOuter": "SpectralNorm",

@@ -24,6 +24,7 @@ DOMAINS = {
     "positive": lambda rng, shape: rng.uniform(0.5, 2.0, size=shape),
     "unit": lambda rng, shape: rng.uniform(-0.8, 0.8, size=shape),
     "above_one": lambda rng, shape: rng.uniform(1.2, 3.0, size=shape),
+    "open_unit": lambda rng, shape: rng.uniform(0.1, 0.9, size=shape),
     "nonzero": lambda rng, shape: (rng.uniform(0.3, 2.0, size=shape)
                                    * rng.choice([-1.0, 1.0], size=shape)),
     "probability": lambda rng, shape: rng.uniform(0.0, 1.0, size=shape),
