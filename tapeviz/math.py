@@ -13,3 +13,8 @@ from .math_safe import xdivy, xlog1py, xlogy  # noqa: F401,E402
 from .engine.ops.inverse_trig import rint  # noqa: F401,E402  (tf.math only)
 from .engine.ops.segment import *  # noqa: F401,F403,E402
 from .engine.ops.special import digamma, erfc, erfinv, lgamma, ndtri  # noqa: F401,E402
+from .engine.ops.counting import bincount, in_top_k, invert_permutation  # noqa: F401,E402
+from .engine.ops.counting import is_non_decreasing, is_strictly_increasing  # noqa: F401,E402
+from .engine.ops.counting import zero_fraction  # noqa: F401,E402
+from .math_sums import accumulate_n, cumulative_logsumexp, polyval  # noqa: F401,E402
+from .math_sums import reduce_euclidean_norm  # noqa: F401,E402

@@ -49,7 +49,8 @@ REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
 
 # Registered ops whose VJP only raises, as TensorFlow's missing gradient does (nothing to
 # compare but the error, which tests/golden/programs/image_resize.py checks).
-NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError"}
+NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError",
+               "DenseBincount": "tf.math.bincount's weights: TensorFlow raises LookupError"}
 
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {

@@ -4,15 +4,15 @@ makers (zeros, ones, random) and elementwise come first; axes moves axes; reduce
 broadcasts and reductions (each the other's VJP); indexing and join (concat, split) cut and
 glue; linalg, gradient_ops, nn, losses, clip, conv, pooling and normalization build on those;
 info answers shape questions; arrange (pad, sort, roll, ...) reorders with gather;
-inverse_trig holds atan2 and the inverse hyperbolic functions; special lgamma, erfinv, ...
-(the special functions).
+inverse_trig holds atan2 and the inverse hyperbolic functions; special lgamma, erfinv
+and the other special functions; counting bincount, in_top_k and the order checks.
 Each family lists its public ops in `__all__`; `tapeviz` exports these (nn's and losses' ops
 are `tv.nn.*` only, as in TensorFlow).
 """
 from . import makers, elementwise, axes, reduce, indexing, join, linalg  # noqa: E401
 from . import gradient_ops, nn, losses, clip, info, einstein, scatter  # noqa: E401
 from . import conv, depthwise, pooling, normalization, arrange, inverse_trig  # noqa: E401
-from . import special  # noqa: E401
+from . import special, counting  # noqa: E401
 from .arrange import *  # noqa: F401,F403
 from .axes import *  # noqa: F401,F403
 from .clip import *  # noqa: F401,F403
