@@ -44,6 +44,7 @@ from .moving_average import ExponentialMovingAverage as _ExponentialMovingAverag
 
 train.ExponentialMovingAverage = _ExponentialMovingAverage
 from .strings import as_string  # noqa: F401,E402
+from .math_safe import scalar_mul  # noqa: F401,E402  (tf.scalar_mul, as tf.math's)
 from .sparse import SparseTensor  # noqa: F401,E402
 from .control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401,E402
                            executing_eagerly, foldl, foldr, get_logger, gradients, group,

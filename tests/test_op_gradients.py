@@ -34,6 +34,14 @@ def _unit(rng, shape):
     return rng.uniform(-0.8, 0.8, size=shape)
 
 
+def _above_one(rng, shape):
+    return rng.uniform(1.2, 3.0, size=shape)
+
+
+def _open_unit(rng, shape):
+    return rng.uniform(0.1, 0.9, size=shape)
+
+
 def _nonzero(rng, shape):
     """Away from 0 (kinks of relu, abs, ...)."""
     return rng.uniform(0.3, 2.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)
@@ -154,6 +162,16 @@ SPECS = [
     S("Asin", tv.asin, [((2, 3), _unit)]),
     S("Acos", tv.acos, [((2, 3), _unit)]),
     S("Atan", tv.atan, [((2, 3), _real)]),
+    S("Atan2", tv.atan2, [((3, 1, 4), _nonzero), ((2, 4), _real)]),
+    S("Asinh", tv.asinh, [((2, 3), _real)]),
+    S("Acosh", tv.acosh, [((2, 3), _above_one)]),
+    S("Atanh", tv.atanh, [((2, 3), _unit)]),
+    S("Lgamma", tv.math.lgamma, [((2, 3), _positive)]),
+    S("Digamma", tv.math.digamma, [((2, 3), _positive)]),
+    S("Polygamma", _direct("Polygamma", n=1), [((2, 3), _positive)], note="n = 1"),
+    S("Erfc", tv.math.erfc, [((2, 3), _real)]),
+    S("Erfinv", tv.math.erfinv, [((2, 3), _unit)]),
+    S("Ndtri", tv.math.ndtri, [((2, 3), _open_unit)]),
     S("Sigmoid", tv.sigmoid, [((2, 3), _real)]),
     # selection, casts
     S("SelectV2", lambda c, a, b: tv.where(c > 0, a, b),
@@ -350,6 +368,8 @@ SPECS = [
 EXEMPT = {
     "ResizeArea": "TensorFlow registers no gradient for it: its VJP raises TensorFlow's "
                   "LookupError (tests/golden/programs/image_resize.py checks the error)",
+    "DenseBincount": "TensorFlow registers no gradient for it: its VJP of the weights raises "
+                     "LookupError (tests/golden/programs/math_counts_and_sums.py checks it)",
 }
 
 

@@ -32,7 +32,8 @@ FUNCTIONS = {  # the only names a program may call: tf attribute paths
     "nn.depthwise_conv2d", "nn.max_pool2d", "nn.avg_pool2d", "math.log_sigmoid",
     "math.cumprod", "linalg.svd", "linalg.eigh", "linalg.eigvalsh", "math.segment_sum",
     "math.segment_max", "math.segment_min", "math.unsorted_segment_sum",
-    "math.unsorted_segment_max", "math.unsorted_segment_min",
+    "math.unsorted_segment_max", "math.unsorted_segment_min", "asinh", "acosh", "atanh",
+    "atan2", "math.lgamma", "math.digamma", "math.erfc", "math.erfinv", "math.ndtri",
 }
 # Keras layers a step may make and call: `kwargs` construct the layer, which is then called
 # on `args` in training (how programs reach ImageProjectiveTransformV3)

@@ -27,6 +27,10 @@ UNARY = {   # registry name: (tf function, input domain, kink points)
     "Elu": ("nn.elu", "real", (0.0,)), "Softplus": ("nn.softplus", "real", ()),
     "Softsign": ("nn.softsign", "real", (0.0,)), "L2Loss": ("nn.l2_loss", "real", ()),
     "LogSigmoid": ("math.log_sigmoid", "real", ()),
+    "Asinh": ("asinh", "real", ()), "Acosh": ("acosh", "above_one", ()),
+    "Atanh": ("atanh", "unit", ()), "Lgamma": ("math.lgamma", "positive", ()),
+    "Digamma": ("math.digamma", "positive", ()), "Erfc": ("math.erfc", "real", ()),
+    "Erfinv": ("math.erfinv", "unit", ()), "Ndtri": ("math.ndtri", "open_unit", ()),
 }
 
 BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points)
@@ -37,6 +41,7 @@ BINARY = {  # registry name: (tf function, domain of x, domain of y, kink points
     "DivNoNan": ("math.divide_no_nan", "real", "nonzero", (0.0,)),
     "FloorMod": ("math.floormod", "mod_safe", "positive", ()),
     "Pow": ("pow", "positive", "real", ()),
+    "Atan2": ("atan2", "nonzero", "real", ()),
 }
 
 REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
@@ -44,13 +49,14 @@ REDUCE = {"Sum": "reduce_sum", "Mean": "reduce_mean", "Max": "reduce_max",
 
 # Registered ops whose VJP only raises, as TensorFlow's missing gradient does (nothing to
 # compare but the error, which tests/golden/programs/image_resize.py checks).
-NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError"}
+NO_GRADIENT = {"ResizeArea": "tf.image.resize(method='area'): TensorFlow raises LookupError",
+               "DenseBincount": "tf.math.bincount's weights: TensorFlow raises LookupError"}
 
 # Gradient kernels of the registry, reached by second derivatives of the public op named.
 REACHED_THROUGH = {
     "ReluGrad": "Relu", "Relu6Grad": "Relu6", "LeakyReluGrad": "LeakyRelu", "EluGrad": "Elu",
     "SoftplusGrad": "Softplus", "SoftmaxGrad": "Softmax", "SqrtGrad": "Sqrt",
-    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal",
+    "RsqrtGrad": "Rsqrt", "ReciprocalGrad": "Reciprocal", "Polygamma": "Digamma",
     "LogSoftmaxGrad": "LogSoftmax", "ScatterGrad": "StridedSlice", "SumToShape": "AddV2",
     "MatrixSetDiagGrad": "MatrixDiagPart", "ProdOthers": "Prod",
     "TopSingularOuter": "SpectralNorm",
