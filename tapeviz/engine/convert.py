@@ -93,6 +93,13 @@ def _cannot(value, dtype, op=None) -> TypeError:
                      "a value of the tensor's dtype")
 
 
+def float_scalar(number, np_dtype):
+    """A Python number as a NumPy scalar of the float dtype ``np_dtype``: one too large for
+    it is its infinity, as in TensorFlow, and NumPy's overflow warning is not the user's."""
+    with np.errstate(over="ignore"):
+        return np_dtype.type(number)
+
+
 def _to_array(value, dtype=None, strict=False, op=None):
     """The NumPy value of a Python or NumPy object, optionally of `dtype` (TF's checks).
 
@@ -110,8 +117,7 @@ def _to_array(value, dtype=None, strict=False, op=None):
         return _infer_array(value)
     dtype = _dt.as_dtype(dtype)
     if type(value) in (int, float) and dtype.is_floating:
-        with np.errstate(over="ignore"):    # (too large for `dtype`: inf, as TensorFlow)
-            return dtype.np.type(value)
+        return float_scalar(value, dtype.np)
     if isinstance(value, (np.ndarray, np.generic)):
         src = value
     elif isinstance(value, (str, bytes)) or (isinstance(value, (list, tuple)) and

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from ..convert import _cannot, _to_array, convert_to_tensor, like
+from ..convert import _cannot, _to_array, convert_to_tensor, float_scalar, like
 from ..tensor import Tensor, Variable, _Operand, _read_variable
 
 
@@ -36,10 +36,9 @@ SCALARS: dict = {}
 
 
 def scalar(y, dtype):
-    """`dtype.type(y)`, remembered (see `SCALARS`). A number too large for `dtype` is its
-    infinity, as in TensorFlow, and NumPy's overflow warning is not the user's."""
-    with np.errstate(over="ignore"):
-        value = dtype.type(y)
+    """`y` as a scalar of the float dtype `dtype` (`convert.float_scalar`: inf when too
+    large), remembered (see `SCALARS`)."""
+    value = float_scalar(y, dtype)
     if len(SCALARS) >= 512:
         SCALARS.clear()
     SCALARS[(y, dtype)] = value
