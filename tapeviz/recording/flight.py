@@ -281,10 +281,9 @@ class FlightRecorder:
     def _send_tail(self, call: _Call) -> None:
         """A call kept for being first or N-th gets the end of the call before it, still in
         the ring: what ran between the two (the last update, a regulariser computed before
-        its tape opens: the graph draws it as a ghost). The rest waits as before."""
-        end, call.sent = call.sent, call.finished
-        self._send(call)
-        call.sent, call.tail = end, True
+        its tape opens: the graph draws it as a ghost). Its head waits as before."""
+        self._write(call.events, call.finished, len(call.events))
+        call.tail = True
 
     def _let_go(self, old: _Call) -> None:
         """A call leaves the ring unwritten (or never joins it): its events go, and so will
@@ -304,15 +303,24 @@ class FlightRecorder:
 
     # --- the ring -----------------------------------------------------------------------------
     def _send(self, call: _Call) -> None:
-        """Hand the writer the events of ``call`` it does not have yet (built now, by the
-        writer); the first :data:`MEASURED` of each kind are measured: the ring counts an
-        event not written as the mean of its kind's (:data:`UNMEASURED_BYTES` before any)."""
-        events, learned_all, sent = call.events, self._learned, call.sent
-        # (its thread may still be appending, see _unhold; a tail sent is not sent again)
-        end = call.finished if call.tail else None
-        while sent < (len(events) if end is None else end):
-            item = events[sent]
-            sent += 1
+        """Hand the writer the events of ``call`` it does not have yet: from ``sent`` to the
+        end (its thread may still be appending, see _unhold), or to its tail when the tail
+        went already (``_send_tail``; nothing is appended to a call in the ring)."""
+        if call.tail:
+            self._write(call.events, call.sent, call.finished)
+            call.sent, call.tail = len(call.events), False
+        else:
+            call.sent = self._write(call.events, call.sent, None)
+
+    def _write(self, events: list, start: int, end) -> int:
+        """Write ``events[start:end]`` (to the end of the list as it grows, for None), made
+        now and built by the writer; returns where it stopped. The first :data:`MEASURED`
+        events of each kind are measured: the ring counts an event not written as the mean of
+        its kind's (:data:`UNMEASURED_BYTES` before any)."""
+        learned_all = self._learned
+        while start < (len(events) if end is None else end):
+            item = events[start]
+            start += 1
             event = _made(item)
             learned = learned_all.get(item[0])
             if learned is None or learned[1] < MEASURED:
@@ -323,9 +331,7 @@ class FlightRecorder:
                 learned[1] += 1
                 self._means[item[0]] = learned[0] // learned[1]
             self.writer.write(event)
-            call.sent = sent
-        if end is not None:     # head and tail both written: nothing of it waits
-            call.sent, call.tail = len(events), False
+        return start
 
     def _measure(self, event) -> int:
         try:
