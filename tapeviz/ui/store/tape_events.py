@@ -100,10 +100,11 @@ def op_recorded(store, e):
             _remember_untaped(store, e)
             return
     targets = tapes
+    op = _slim(e, tapes, skipped)
     if skipped:
         # (a variable outlives its tape: an op that reads only variables of a closed tape,
         # a regulariser before the next tape opens, belongs to the tape that reads its output)
-        ins = {r["id"] for r in clip_refs(e.get("inputs"))
+        ins = {r["id"] for r in op["inputs"]
                if skipped != "outside_tape" or r.get("kind") != "variable"}
         if skipped == "paused":      # every op of a stop_recording block is worth a ghost
             targets = [t for t in store.open_tapes if t in store.paused]
@@ -111,9 +112,9 @@ def op_recorded(store, e):
         else:
             targets = [t for t in list(store.tapes)[-5:] if store._uses(store.tapes[t], ins)]
         if not targets:
-            _remember_untaped(store, e, skipped)
+            if op["backward_of"] is None and _reads_trainable(store, op["inputs"]):
+                _keep_untaped(store, op)
             return
-    op = _slim(e, tapes, skipped)
     for r in op["inputs"] + op["outputs"]:
         store._note_tensor(r)
     store.ops[op["node"]] = op
@@ -154,7 +155,7 @@ def _reads_trainable(store, refs) -> bool:
                                         or r.get("id") in store.untaped) for r in refs)
 
 
-def _remember_untaped(store, e, skipped="outside_tape") -> None:
+def _remember_untaped(store, e) -> None:
     """An op that ran outside every tape on a trainable variable (or on what such an op
     made): a regulariser computed before the tape opens. Kept a while (at most
     ``limits.UNTAPED_KEPT`` outputs), to be drawn as a ghost if a tape's op reads it. Ops on
@@ -162,9 +163,11 @@ def _remember_untaped(store, e, skipped="outside_tape") -> None:
     inputs = e.get("inputs")
     if e.get("backward_of") is not None or not isinstance(inputs, list):
         return
-    if not _reads_trainable(store, inputs):
-        return
-    op = _slim(e, [], skipped)
+    if _reads_trainable(store, inputs):
+        _keep_untaped(store, _slim(e, [], "outside_tape"))
+
+
+def _keep_untaped(store, op) -> None:
     for r in op["outputs"]:
         store.untaped[r["id"]] = op
         store.untaped.move_to_end(r["id"])
