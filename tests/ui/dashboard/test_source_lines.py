@@ -102,3 +102,35 @@ def test_another_run_empties_the_table():
     assert len(d.parts["Lines"].table.value) > 0
     d.load([], title="empty")
     assert len(d.parts["Lines"].table.value) == 0
+
+
+def test_the_inspectors_line_picker_names_itself_and_lights_a_lines_nodes(dashboard):
+    """The picker's first entry asks for a line (an empty first entry looked like a broken
+    box); its other entries are the marked lines, in order; choosing the `h * 0.5` line
+    lights its three Mul nodes and nothing else, and the prompt clears the light."""
+    picker = dashboard.parts["Inspector"].line_select
+    labels = list(picker.options)
+    assert labels[0] == "Choose a line of your code: its nodes light up"
+    assert picker.options[labels[0]] == "" and picker.value == ""
+    marked = _marked()
+    assert [int(label.split(":")[1].split()[0]) for label in labels[1:]] == sorted(marked)
+    mul_line = next(line for line, (names, _, _) in marked.items() if names == ["Mul"])
+    picker.value = next(label for label in labels[1:]
+                        if int(label.split(":")[1].split()[0]) == mul_line)
+    assert _lit(dashboard.plot) == ["Mul"] * 3
+    picker.value = ""
+    assert _lit(dashboard.plot) == []
+
+
+def _lit(plot) -> list:
+    """The ops of the nodes the graph draws a line's highlight around (what the page gets)."""
+    nodes, lit = plot.nodes.data, plot.hl_nodes.data
+    at = {(x, y): op for x, y, op in zip(nodes["x"], nodes["y"], nodes["op"])}
+    return sorted(at[x, y] for x, y, role in zip(lit["x"], lit["y"], lit["role"])
+                  if role == "line")
+
+
+def test_a_tape_with_no_line_of_user_code_says_so():
+    d = ui.Dashboard([])
+    d.parts["Inspector"]._list_lines()
+    assert list(d.parts["Inspector"].line_select.options) == ["No line of your code on this tape"]
