@@ -208,6 +208,33 @@ def test_find_takes_enter_and_zooms_to_the_node(serve, broken, watched_page):
     watch.check()
 
 
+def test_a_tall_keras_graph_opens_with_its_labels_readable(serve, broken, watched_page):
+    """The fraud classifier's last tape (about 40 ops in stacked Keras layer boxes) is a
+    little taller than the graph view: fitted whole, its labels would be 5.5 px, under the
+    smallest drawn, and the graph opened as unlabelled boxes. It opens at a zoom its labels
+    show at instead, all of its width and most of its height in view."""
+    page, watch = watched_page
+    page.set_viewport_size({"width": 1500, "height": 1000})
+    open_dashboard(page, serve(broken("fraud_classifier")).url)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('node_labels').visible",
+                           timeout=30_000)
+    seen = page.evaluate("""() => {
+        const d = Bokeh.documents[0], s = d.get_model_by_name('nodes').data;
+        const f = d.get_model_by_name('dag'), xr = f.x_range, yr = f.y_range;
+        let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+        for (let i = 0; i < s.x.length; i++) {
+          x0 = Math.min(x0, s.x[i] - s.w[i] / 2); x1 = Math.max(x1, s.x[i] + s.w[i] / 2);
+          y0 = Math.min(y0, s.y[i] - s.h[i] / 2); y1 = Math.max(y1, s.y[i] + s.h[i] / 2);
+        }
+        const font = d.get_model_by_name('node_labels').text_font_size;
+        return {px: parseFloat(font.value || font), left: xr.start <= x0, right: xr.end >= x1,
+                shown: (Math.min(yr.end, y1) - Math.max(yr.start, y0)) / (y1 - y0)};
+    }""")
+    assert seen["px"] >= 6 and seen["left"] and seen["right"], seen
+    assert seen["shown"] >= 0.75, seen
+    watch.check()
+
+
 def test_the_player_buttons_say_what_they_do(mlp, watched_page):
     page, watch = watched_page
     open_dashboard(page, mlp.url)

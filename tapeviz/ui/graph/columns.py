@@ -22,9 +22,10 @@ FLAG_COLORS = {"nonfinite": "#e31a1c", "nonfinite_input": "#fb9a99", "dead_relu"
 CLUSTER_INSET = 6.0      # points from a cluster's left border to its label
 EDGE_LABEL_LIMIT = 400   # more edges than this: no shape labels on them
 # label sizes in the graph's points (the layout sized nodes for them), the largest and the
-# smallest size in screen pixels they are drawn at (below, they are hidden: unreadable)
+# smallest size in screen pixels they are drawn at (below, they are hidden: unreadable), and
+# how much larger than the view a graph may be and still open at a zoom its labels show at
 FONTS = {"node": fonts.NODE_FONT, "edge": fonts.EDGE_FONT, "cluster": fonts.CLUSTER_FONT,
-         "max_px": 13.0, "min_px": 6.0}
+         "max_px": 13.0, "min_px": 6.0, "crop": 1.3}
 
 NODE_FIELDS = ("key", "x", "y", "w", "h", "kind", "shape", "fill", "dash", "label", "name",
                "op", "shapes", "dtypes", "summary", "problem", "problem_row", "flag",

@@ -169,7 +169,8 @@ class GraphView(param.Parameterized):
         # (the triggers are arguments too, so they are part of the document and reach BokehJS)
         self.fit_js = CustomJS(args=dict(src=self.nodes, cl=self.clusters, fig=fig, xr=fig.x_range,
                                          yr=fig.y_range, trigger=self.fit_trigger, ed=self.edges,
-                                         reveal=self.reveal_trigger, zoom=self.zoom_trigger),
+                                         reveal=self.reveal_trigger, zoom=self.zoom_trigger,
+                                         fonts=FONTS),
                                code=FIT_JS)
         self.fit_trigger.js_on_change("data", self.fit_js)
         self.nodes.js_on_change("data", self.fit_js)

@@ -30,7 +30,13 @@ const fit = () => {
   try { fw = fig.inner_width; fh = fig.inner_height; } catch (e) {}  // unset until laid out
   if (!(fw > 10 && fh > 10)) return false;
   const pad = 16, dx = x1 - x0 + 2 * pad, dy = y1 - y0 + 2 * pad;
-  const k = Math.max(dx / fw, dy / fh), cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  let k = Math.max(dx / fw, dy / fh);
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  // a graph a little too large for its labels to be read when all of it shows (a Keras
+  // model's stacked layer boxes) opens at the smallest zoom they can be read at, its ends cut
+  // by at most fonts.crop of its length: nodes you can name beat a view of every edge
+  const readable = fonts.node / fonts.min_px * 0.999;     // points a pixel (see LABELS_JS)
+  if (k > readable && k <= readable * fonts.crop) k = readable;
   xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
   yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
   // kept, as a wheel zoom is: a repaint (labels resized to the new view) re-ran the ranges'
