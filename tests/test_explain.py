@@ -791,3 +791,26 @@ def test_a_copy_names_the_call_that_copied_and_what_it_copied():
     (why,) = tape.explain(y, [w])
     assert why.message.startswith("tv.constant at line") and "copied the value of" in \
         why.message and "into a new constant" in why.message, why.message
+
+
+def stop_gradient_on_the_prediction_side():
+    w = tv.Variable([[0.5, -1.0], [2.0, 0.25]], name="proj")
+    x = tv.constant([[1.0, 2.0]])
+    probs = tv.constant([[0.3, 0.7]])
+    with tv.GradientTape() as tape:
+        # a consistency loss that meant to hold `probs` fixed, as the new user's script did
+        y = tv.reduce_mean(tv.square(tv.stop_gradient(x @ w) - probs))
+    return tape, y, w
+
+
+def test_a_stop_gradient_beside_a_difference_suggests_moving_it_to_the_target():
+    """Hand-marked: the stop_gradient is one side of `a - b`, so the fix names the other
+    side as where it may belong; a stop_gradient not on a difference keeps the plain fix."""
+    tape, y, w = stop_gradient_on_the_prediction_side()
+    (why,) = tape.explain(y, w)
+    assert (why.verdict, why.cause) == ("none", "stop_gradient"), str(why)
+    assert "one side of a difference (Sub)" in why.message
+    assert "tv.stop_gradient(target) - prediction" in why.fix
+    tape, y, x = stop_gradient_cut()
+    (why,) = tape.explain(y, x)
+    assert why.fix == "Remove the stop_gradient if this gradient is wanted."

@@ -142,8 +142,13 @@ def _none_texts(cause, name, node, op, at, extra):
             "Compute with tensors (y = x1 + x0) inside the tape; assign only to update state "
             "after taking the gradient."),
         "stop_gradient": (
-            f"Every path from {name} to the target passes through tv.stop_gradient{at}.",
-            "Remove the stop_gradient if this gradient is wanted."),
+            f"Every path from {name} to the target passes through tv.stop_gradient{at}"
+            + (f", one side of a difference ({extra['difference']})." if extra.get("difference")
+               else "."),
+            ("If it was meant to hold the other side fixed (the target of a consistency, "
+             "distillation or TD loss), move it there: tv.stop_gradient(target) - prediction. "
+             "Else remove it if this gradient is wanted." if extra.get("difference") else
+             "Remove the stop_gradient if this gradient is wanted.")),
         "stop_recording": (
             f"The op {op}{at} that connects {name} to the target ran inside "
             "tape.stop_recording(), so the tape did not record it.",

@@ -82,7 +82,7 @@ def _first_cut(ctx, on):
                 return "variable_assign", node, {"method": op}
             continue
         if op.name == "StopGradient":
-            return "stop_gradient", node, {}
+            return "stop_gradient", node, _difference_after(ctx, node)
         if tape._id not in node.tapes:
             span = _pause_containing(tape, node.id)
             if span is not None:
@@ -98,6 +98,22 @@ def _first_cut(ctx, on):
         if op.vjps is None:
             return "non_differentiable", node, {}
     return None
+
+
+#: ops that compare a prediction with a target: a stop_gradient on one side of them is most
+#: often meant for the other (a consistency, distillation or TD loss holds its target fixed)
+_DIFFERENCES = frozenset({"Sub", "SquaredDifference"})
+
+
+def _difference_after(ctx, stop) -> dict:
+    """``{"difference": op name}`` when the stop_gradient's output is one side of a
+    difference on the target's path (the fix then says where else it may belong), else {}."""
+    out = stop.out_ids[0] if stop.out_ids else None
+    for node in ctx.lineage:
+        op = node.op
+        if not isinstance(op, str) and op.name in _DIFFERENCES and out in node.in_ids:
+            return {"difference": op.name}
+    return {}
 
 
 def _pause_containing(tape, node_id):
