@@ -2,7 +2,7 @@
 every gradient norm is drawn or marked (NaN, Inf, None, zero: a band under the plot), a NaN
 loss is marked, loss and accuracy get their own axes, every variable is drawn, the Jacobian
 heatmaps draw their cells, a live view follows the newest tape, a point whose tape was dropped
-says so, and the wheel zooms a chart only once it was clicked.
+says so, the wheel zooms a chart only once it was clicked, and the x axes tick whole calls.
 
 Truths come from the scripts' hand-marked comments (tests/broken_runs/) and from the
 recordings' own events, read straight from the files."""
@@ -376,4 +376,39 @@ def test_every_variable_is_drawn_and_a_picker_shows_some(serve, runs, watched_pa
     page.wait_for_function(legend.replace("return f.right", "return f.right").replace(
         ".map(i => i.label.value); }", ".length === 1; }"))
     assert page.evaluate(legend) == ["head"]
+    watch.check()
+
+
+THREE_CALLS = """\
+import tapeviz as tv
+w = tv.Variable([1.0, -2.0], name="w")
+for step in range(3):
+    with tv.GradientTape() as tape:
+        loss = tv.reduce_sum(w * w)
+    w.assign_sub(0.1 * tape.gradient(loss, w))
+    tv.events.log_scalar("loss", loss, step)
+"""
+
+
+def test_the_x_axes_tick_whole_gradient_calls(serve, tmp_path, watched_page):
+    """A run of three gradient calls: the norm plots and their band count calls, whole
+    numbers, so their x axes tick 1, 2, 3, never 1.5 between two calls (as they did); the
+    major ticks as BokehJS laid them out on the page."""
+    page, watch = watched_page
+    path = record_program(tmp_path, "three_calls", THREE_CALLS)
+    calls = [e.call for e in _events(path, "gradient_finished")]
+    _open_tab(page, serve(path).url, "Training")
+    _wait_model(page, "norm_band_nan")
+    ticks = page.evaluate("""(names) => {
+        const out = {};
+        for (const name of names) {
+            const fig = Bokeh.documents[0].get_model_by_name(name);
+            const view = Bokeh.index.find_one_by_id(fig.id);
+            const axis = [...view.renderer_views.values()].find(v => v.model === fig.below[0]);
+            out[name] = Array.from(axis.tick_coords.major[0]); }
+        return out; }""", ["norms_log", "norms_linear", "norm_band"])
+    for name, xs in ticks.items():
+        assert xs, name
+        assert all(x == int(x) for x in xs), (name, xs)
+        assert min(calls) - 1 <= min(xs) and max(xs) <= max(calls) + 1, (name, xs, calls)
     watch.check()

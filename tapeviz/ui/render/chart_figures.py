@@ -6,8 +6,8 @@ import math
 
 from bokeh import events
 from bokeh.core.properties import value
-from bokeh.models import (BoxZoomTool, ColumnDataSource, CustomJS, FixedTicker, HoverTool,
-                          Legend, LegendItem, PanTool, Range1d, ResetTool, TapTool,
+from bokeh.models import (BasicTicker, BoxZoomTool, ColumnDataSource, CustomJS, FixedTicker,
+                          HoverTool, Legend, LegendItem, PanTool, Range1d, ResetTool, TapTool,
                           WheelZoomTool)
 from bokeh.plotting import figure
 
@@ -18,9 +18,11 @@ LEGEND_ROW = 17          # px a legend entry takes at 8pt
 
 def chart_figure(**kw):
     """A figure whose wheel zooms only after a click on it, until the pointer leaves it: a
-    page scrolled with the wheel over a chart scrolls on (and does not squash the chart)."""
+    page scrolled with the wheel over a chart scrolls on (and does not squash the chart). Its
+    x axis counts gradient calls or logged steps: whole numbers, so no tick between two."""
     wheel = WheelZoomTool()
     fig = figure(tools=[PanTool(), wheel, BoxZoomTool(), ResetTool()], **kw)
+    fig.xaxis.ticker = BasicTicker(min_interval=1)
     fig.toolbar.active_scroll = None
     fig.js_on_event(events.Tap, CustomJS(args={"tool": wheel}, code="tool.active = true"))
     fig.js_on_event(events.MouseLeave, CustomJS(args={"tool": wheel}, code="tool.active = false"))
