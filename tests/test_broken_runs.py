@@ -2,7 +2,8 @@
 bugs each, the truth marked by hand on the line an explanation must name. Each script is
 recorded to a file, the file is read back (what the dashboard and the export read), and
 every marked truth is checked against the explanation of that source in that gradient call:
-verdict, cause, line, and the op (which instance of it, for a loop)."""
+verdict, cause, line, and the op (which instance of it, for a loop); and every run note
+(a bug whose gradients are finite values) marked in a script, and no other, is told."""
 import pathlib
 import re
 import runpy
@@ -15,6 +16,7 @@ import tapeviz as tv
 CORPUS = pathlib.Path(__file__).parent / "broken_runs"
 SCRIPTS = sorted(p for p in CORPUS.glob("*.py"))
 TRUTH = re.compile(r"#\s*truth:\s*(.+)$")
+NOTE = re.compile(r"#\s*note:\s*(\S+)\s+(\S+)")
 
 
 def truths(path):
@@ -33,15 +35,28 @@ def truths(path):
     return found
 
 
-def recorded_calls(path, tmp_path):
-    """The script's gradient_finished events, read back from its recording, in order."""
+def notes_marked(path):
+    """{(code, subject, line)} of the run notes marked in a script (``# note: CODE SUBJECT``)."""
+    return {(m.group(1), m.group(2), lineno)
+            for lineno, text in enumerate(path.read_text().splitlines(), 1)
+            for m in [NOTE.search(text)] if m}
+
+
+def recorded(path, tmp_path) -> list:
+    """The script's events, read back from its recording."""
     out = tmp_path / "run.tvz"
     tv.keras.backend.clear_session()     # layer names start at 'dense', as in a new process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with tv.record(str(out), full=True):
             runpy.run_path(str(path), run_name="__main__")
-    events = list(tv.load_recording(str(out)))
+    return list(tv.load_recording(str(out)))
+
+
+def recorded_calls(path, tmp_path, events=None):
+    """The script's gradient_finished events, read back from its recording, in order, and
+    its ops by node id."""
+    events = recorded(path, tmp_path) if events is None else events
     ops = {e.node: e.op for e in events if e.kind == "op_recorded"}
     return [e for e in events if e.kind == "gradient_finished"], ops
 
@@ -71,8 +86,13 @@ def test_the_corpus_is_large_and_every_script_marks_its_truth():
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
 def test_every_explanation_tells_the_marked_truth(path, tmp_path):
-    finished, ops = recorded_calls(path, tmp_path)
+    events = recorded(path, tmp_path)
+    finished, ops = recorded_calls(path, tmp_path, events)
     assert finished, f"{path.name} made no gradient call"
+    # the run notes: each marked one told once, at its line; none told that is not marked
+    notes = [(e.code, e.subject, e.site and e.site.get("line")) for e in events
+             if e.kind == "note"]
+    assert sorted(notes) == sorted(notes_marked(path)), f"{path.name}: notes {notes}"
     wrong = []
     for source, verdict, cause, options, line in truths(path):
         for call in _calls(options.get("call"), len(finished)):

@@ -33,7 +33,7 @@ from .deferred import _now
 from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # noqa: F401
                     Escaped, Event,
                     GradientFinished, GradientStarted, OpDefined, OpRecorded, RecordingClosed,
-                    RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
+                    Note, RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)
 from .checks import scalar_step, scalar_value, subscribed_kinds
 from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401

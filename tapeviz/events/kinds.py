@@ -182,6 +182,20 @@ class Scalar(Event):
 
 
 @_event_class
+class Note(Event):
+    """Something in the run that most likely is a bug although every gradient is a finite
+    value, so no verdict shows it: ``code`` names it (``softmax_as_logits``,
+    ``batchnorm_inference``), ``subject`` what it is about (a loss, a layer), ``message`` and
+    ``fix`` say it in words, ``site`` is the user's line. Told once per code and subject."""
+    KIND = "note"
+    code: str = ""
+    subject: str = ""
+    message: str = ""
+    fix: str = ""
+    site: dict | None = None
+
+
+@_event_class
 class CallSummary(Event):
     """One gradient call in a few numbers, written by a flight recording
     (``tv.record(path)``, the flight policy) for every call, never sent to subscribers. ``index``
@@ -225,7 +239,7 @@ class RecordingClosed(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.KIND: cls for cls in (OpDefined, TapeOpened, TapeClosed, Watched, OpRecorded,
                               RecordingPaused, RecordingResumed, VariableAssigned, Escaped,
-                              GradientStarted, BackwardStep, GradientFinished, Scalar,
+                              GradientStarted, BackwardStep, GradientFinished, Scalar, Note,
                               CallSummary, RecordingClosed)
 }
 

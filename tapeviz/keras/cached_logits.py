@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import warnings
 
+from ..explain.notes import softmax_as_logits
+
 
 def keep_logits(output, logits):
     """`output` (a softmax's or sigmoid's result) remembering the `logits` it came from."""
@@ -33,6 +35,7 @@ def logits_of(output, from_logits, op_name, fn_name):
     if logits is None:
         return output, from_logits
     if from_logits:
+        softmax_as_logits(fn_name, op_name)
         warnings.warn(f'"`{fn_name}` received `from_logits=True`, but the `output` argument was '
                       f"produced by a {op_name} activation and thus does not represent logits. "
                       "Was this intended?", stacklevel=3)

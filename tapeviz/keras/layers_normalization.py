@@ -15,6 +15,7 @@ import numpy as np
 
 from ..engine.ops import cast, reshape
 from ..engine.ops.normalization import batch_normalization, moments
+from ..explain.notes import batchnorm_inference
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
@@ -126,6 +127,8 @@ class BatchNormalization(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
                              f"expected ndim={self._rank}, found ndim={x._value.ndim}. Full "
                              f"shape received: {tuple(x.shape)}")
+        if training is None and self.trainable:
+            batchnorm_inference(self.name)     # (told once, when a tape records: notes.py)
         training = bool(training) and self.trainable     # (a frozen layer runs in inference)
         if training:
             reduce_axes = [i for i in range(self._rank) if i not in self._axes]

@@ -32,10 +32,10 @@ kept; the every-N-th calls show how it stays).
 
 Buffered events are handed to the writer as events, in the order they are written, so the
 writer's tables (``tables.py``) name a site or a tensor ref only after the line that defines
-it, whatever was written or skipped in between. ``op_defined`` events belong to no call and
-are written at once; events before the first call too. A tape that closes with no gradient
-call and is followed by another tape is let go. Imports: stdlib, ``events``, ``encode``,
-``flight_policy`` (what is kept) and ``flight_memory`` (what a held call weighs).
+it, whatever was written or skipped in between. ``op_defined`` and ``note`` events belong to
+no call and are written at once; events before the first call too. A tape that closes with
+no gradient call and is followed by another tape is let go. Imports: stdlib, ``events``,
+``encode``, ``flight_policy`` (what is kept) and ``flight_memory`` (what a held call weighs).
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ from .flight_policy import FlightPolicy
 _OpDefined, _Scalar = _events.OpDefined, _events.Scalar
 _TapeOpened, _TapeClosed = _events.TapeOpened, _events.TapeClosed
 _GradientStarted, _GradientFinished = _events.GradientStarted, _events.GradientFinished
-_CallSummary = _events.CallSummary
+_CallSummary, _Note = _events.CallSummary, _events.Note
 
 #: How many earlier calls' global gradient norms the running median is taken over, and how
 #: many it needs before a jump can be told.
@@ -96,7 +96,7 @@ class _Call:
 
 #: The kinds that start, end or stand beside a call; every other event goes where its thread's
 #: events go now (its call under way, the call it follows, the file, or nowhere).
-_MARKS = frozenset((_OpDefined, _Scalar, _TapeOpened, _TapeClosed, _GradientStarted,
+_MARKS = frozenset((_OpDefined, _Note, _Scalar, _TapeOpened, _TapeClosed, _GradientStarted,
                     _GradientFinished))
 _kind_of = itemgetter(0)
 
@@ -152,7 +152,7 @@ class FlightRecorder:
             self._after(self._where.get(me), (cls, event))
 
     def _mark(self, cls, event) -> None:
-        if cls is _OpDefined:       # belongs to no call: every later op line may need it
+        if cls is _OpDefined or cls is _Note:   # belongs to no call (a note: told once)
             self.writer.write(event)
             return
         me = _ident()

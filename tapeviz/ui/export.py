@@ -27,7 +27,7 @@ from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPan
 from bokeh.resources import INLINE
 
 from .graph import piecewise_layout
-from .render.cards import any_not_finite, node_html, why_card_html
+from .render.cards import any_not_finite, node_html, notes_html, why_card_html
 from .render.chart_plots import static_charts
 from .graph.plot import HIGHLIGHT, GraphView
 from .graph.group import collapse
@@ -93,9 +93,10 @@ def opening_tape(store: Store):
 
 def _why(store: Store, call) -> str:
     if call is None or not call.get("results"):
-        return "<i>No finished gradient call on this tape.</i>"
+        return "<i>No finished gradient call on this tape.</i>" + notes_html(store)
     return (f'<div class="tv-h">Why: gradient call {esc(call["id"])} ({esc(call["method"])})</div>'
-            + "".join(why_card_html(store, r, heatmaps=True) for r in call["results"]))
+            + "".join(why_card_html(store, r, heatmaps=True) for r in call["results"])
+            + notes_html(store))
 
 
 def _variables(store: Store) -> str:

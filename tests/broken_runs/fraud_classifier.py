@@ -31,8 +31,8 @@ for step in range(3):
     x = tf.constant(x_all[step * 16:(step + 1) * 16])
     y = tf.constant(y_all[step * 16:(step + 1) * 16])
     with tf.GradientTape() as tape:
-        probs = model(x)                              # bug: BatchNorm's `training` left at default
-        ce = loss_fn(y, probs)
+        probs = model(x)                              # note: batchnorm_inference bn
+        ce = loss_fn(y, probs)                        # note: softmax_as_logits sparse_categorical_crossentropy
         features = embed(x)
         consistency = tf.reduce_mean(tf.square(
             tf.stop_gradient(proj(features)) - probs))   # truth: kernel none stop_gradient op=StopGradient call=all

@@ -235,6 +235,45 @@ def test_a_tall_keras_graph_opens_with_its_labels_readable(serve, broken, watche
     watch.check()
 
 
+def _marked_notes(name):
+    """{(code, subject, "script.py:line")} of the `# note:` markers of a corpus script."""
+    lines = (CORPUS / f"{name}.py").read_text().splitlines()
+    return {(*text.split("# note:")[1].split()[:2], f"{name}.py:{i}")
+            for i, text in enumerate(lines, 1) if "# note:" in text}
+
+
+def _notes_shown(page) -> set:
+    notes = page.locator(".tv-note").locator("visible=true")
+    return {(n.locator(".tv-badge").inner_text(), n.locator(".tv-note-name").inner_text(),
+             n.locator(".tv-where").inner_text().split(" in ")[0]) for n in notes.all()}
+
+
+def test_the_why_tab_lists_the_runs_notes_served_and_exported(serve, broken, watched_page,
+                                                                tmp_path):
+    """The fraud classifier's two bugs with finite gradients (a softmax given to the loss as
+    logits, BatchNorm left in inference mode) are listed after the Why cards, each with its
+    code, subject and line as marked by hand in the script, on the served page and on the
+    exported one."""
+    page, watch = watched_page
+    marked = _marked_notes("fraud_classifier")
+    assert len(marked) == 2
+    open_dashboard(page, serve(broken("fraud_classifier")).url)
+    page.locator(".bk-tab", has_text="Why").first.click()
+    page.locator(".tv-note").first.wait_for()
+    assert _notes_shown(page) == marked
+    out = tmp_path / "fraud.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export",
+                           str(broken("fraud_classifier")), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+    page.locator(".bk-tab", has_text="Why").locator("visible=true").first.click()
+    page.locator(".tv-note").locator("visible=true").first.wait_for()
+    assert _notes_shown(page) == marked
+    watch.check()
+
+
 def test_the_player_buttons_say_what_they_do(mlp, watched_page):
     page, watch = watched_page
     open_dashboard(page, mlp.url)

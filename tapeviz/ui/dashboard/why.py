@@ -1,6 +1,7 @@
 """The *Why* tab: one card per source of the shown
 gradient call, led by a summary line ("10 of 12 ok"); the cards of a problem are open, the
-ok ones folded behind a button. A call with a gradient that is not a finite value (None, NaN,
+ok ones folded behind a button; after them the run's notes (a softmax given to a loss as
+logits, a BatchNormalization left in inference mode: bugs with finite gradients). A call with a gradient that is not a finite value (None, NaN,
 Inf) opens on this tab. *Show on graph* highlights where an explanation points and brings the
 graph into view. The card HTML comes from :mod:`tapeviz.ui.render.cards`, shared with the exported
 page.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from ..render.cards import any_not_finite, verdict_of, why_card_html
+from ..render.cards import any_not_finite, notes_html, verdict_of, why_card_html
 from ..render.html import esc
 from .state import Component, html_pane
 
@@ -42,8 +43,10 @@ class WhyCards(Component):
         self.show_ok = pn.widgets.Toggle(label="show the ok sources", value=False, width=200,
                                          visible=False, css_classes=["tv-why-ok"])
         self.show_ok.param.watch(lambda e: self._fold_ok(), "value")
-        self.column = pn.Column(self.note, self.show_ok, sizing_mode="stretch_width",
-                                css_classes=["tv-why"])
+        # the run's notes (what no gradient's card can show) after the cards
+        self.run_notes = html_pane("")
+        self.column = pn.Column(self.note, self.show_ok, self.run_notes,
+                                sizing_mode="stretch_width", css_classes=["tv-why"])
         self.cards: list = []               # (column, html pane, "Show on graph" button)
         self.origin_buttons: list = []      # "Go to gradient call N" of nan_input cards
         self.results: list = []
@@ -61,11 +64,12 @@ class WhyCards(Component):
 
     def _update(self):
         call = self.store.calls.get(self.state.call)
-        key = (self.state.call, id((call or {}).get("results")))
+        key = (self.state.call, id((call or {}).get("results")), len(self.store.notes))
         if key == self._key:
             return        # unchanged: keep the cards (no new models for the browser)
         self._key = key
         self.results = []
+        self.run_notes.object = notes_html(self.store)
         if call is None or call.get("results") is None:
             self.note.object = ("<i>No gradient call on this tape yet.</i>" if call is None
                                 else "<i>This gradient call has not finished.</i>")
@@ -102,7 +106,7 @@ class WhyCards(Component):
         col = pn.Column(html, pn.Row(button, origin), sizing_mode="stretch_width")
         self.cards.append((col, html, button))
         self.origin_buttons.append(origin)
-        self.column.append(col)
+        self.column.insert(len(self.column) - 1, col)       # (before the run's notes)
 
     def _fold_ok(self):
         """Problem cards open; ok cards shown when all are ok or the toggle asks for them."""

@@ -154,3 +154,21 @@ def _line_code(store, fname, lineno) -> str:
         if site.get("file") == fname and site.get("line") == lineno:
             return site.get("code", "")
     return ""
+
+
+def notes_html(store) -> str:
+    """The run's notes (``store.notes``): what most likely is a bug though every gradient is
+    a finite value (no card above can show it), each with its fix and line."""
+    if not store.notes:
+        return ""
+    cards = []
+    for n in store.notes:
+        site = n.get("site")
+        cards.append(f'<div class="tv-note"><b class="tv-note-name">{esc(n["subject"])}'
+                     f'</b><span class="tv-badge">{esc(n["code"])}</span>'
+                     f'<div class="tv-why-message">{esc(n["message"])}</div>'
+                     f'<div class="tv-why-fix"><b>Fix:</b> {esc(n["fix"])}</div>'
+                     + (code_block(site, context=1, lines_of=store.sources.get) if site else "")
+                     + "</div>")
+    return (f'<div class="tv-notes"><div class="tv-h">Notes on this run: {len(cards)} '
+            "(gradients can be finite and still wrong)</div>" + "".join(cards) + "</div>")

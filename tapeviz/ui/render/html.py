@@ -32,6 +32,9 @@ CSS = """
 .tv-card.none { border-left-color: #d62728; }
 .tv-card.zero { border-left-color: #ff7f0e; }
 .tv-card.nan, .tv-card.inf { border-left-color: #9467bd; }
+/* a run note: not a gradient's card (no verdict), a finding beside them */
+.tv-note { border: 1px solid #ddd; border-left: 5px solid #e6a700; border-radius: 4px;
+  padding: 6px 8px; margin: 4px 0; font-size: 13px; background: #fffbeb; }
 .tv-badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px;
   background: #eee; margin-left: 4px; }
 .tv-err { color: #a40000; }

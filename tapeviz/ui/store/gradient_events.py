@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 
 from .chart_series import gradient_state
-from .limits import clip_list, clip_name, clip_refs, clip_result, clip_site, number
+from .limits import MAX_NAME, MAX_NOTES, clip_list, clip_name, clip_refs, clip_result, clip_site, number
 from .tape_events import pull_untaped
 from .story import TURNED, WHY_RANKS, LEAD_UP, call_rank, raise_rank, victim
 
@@ -115,6 +115,16 @@ def scalar(store, e):
         return
     series.append((len(series) if step is None or type(step) is not int else step, value,
                    e.get("seq", 0)))
+
+
+def note(store, e):
+    """A run note (``events.Note``): kept in order, at most ``limits.MAX_NOTES`` (each code
+    and subject is told once per run, so a run has few)."""
+    if len(store.notes) >= MAX_NOTES:
+        return
+    store.notes.append({k: clip_name(e.get(k) or "", 4000 if k in ("message", "fix") else
+                                     MAX_NAME) for k in ("code", "subject", "message", "fix")}
+                       | {"site": clip_site(e.get("site"))})
 
 
 def call_summary(store, e):

@@ -36,6 +36,8 @@ MAX_DIMS = 32
 MAX_VALUE = 4096
 #: characters of a site's source line and file name
 MAX_TEXT = 1000
+#: run notes kept (each code and subject is told once per run: a run has few)
+MAX_NOTES = 50
 
 _NUMBER_KEYS = ("min", "max", "mean", "norm")
 _COUNT_KEYS = ("size", "nan", "inf", "zeros")

@@ -63,6 +63,7 @@ class Store(param.Parameterized):
         self.calls: "OrderedDict[int, dict]" = OrderedDict()
         self.history: deque = deque(maxlen=self.max_history)   # per-call, per-source norms
         self.scalars: dict = {}                 # name -> deque of (step, value)
+        self.notes: list = []                   # run notes (gradient_events.note), in order
         self.flight = FlightCalls(self.max_history)   # a flight recording's call summaries
         self.open_tapes: list = []
         self.paused: set = set()
@@ -114,6 +115,7 @@ class Store(param.Parameterized):
     _on_backward_step = gradient_events.backward_step
     _on_gradient_finished = gradient_events.gradient_finished
     _on_scalar = gradient_events.scalar
+    _on_note = gradient_events.note
     _on_call_summary = gradient_events.call_summary
     _evict_tape = tape_events.evict_tape
     _uses = tape_events.uses

@@ -1,0 +1,65 @@
+"""Notes: what in a run is most likely a bug although every gradient is a finite value, so no
+verdict and no Why card can show it (a loss told ``from_logits=True`` of a softmax's output, a
+BatchNormalization layer left in inference mode while a tape trains it). The code that sees
+one calls :func:`note`; a ``note`` event carries it to the dashboard's *Why* tab and to a
+recording, with the user's line. Each is told once per code and subject to the same
+subscribers (a training loop would repeat it every step); a new subscriber (a recording
+started later, a second run in one process) hears it again.
+"""
+from __future__ import annotations
+
+from .. import events as _events
+from ..engine.call_site import as_dict, user_site
+from ..engine.threadstate import here
+
+#: (code, subject) pairs told already to the subscribers ``_told_to`` (the events module's
+#: tuple of them, made anew when one comes or goes); emptied when full
+_TOLD: set = set()
+_told_to = None
+MAX_TOLD = 1000
+
+
+def note(code: str, subject: str, message: str, fix: str) -> None:
+    """Tell subscribers (the dashboard, a recording) about ``subject`` (a loss, a layer), at
+    the user's line that called into tapeviz, once per ``code`` and ``subject`` while the
+    same subscribers listen. Nothing is made, or remembered, while no one listens."""
+    global _told_to
+    if not _events.ACTIVE:
+        return
+    if _events._callbacks is not _told_to or len(_TOLD) >= MAX_TOLD:
+        _TOLD.clear()
+        _told_to = _events._callbacks
+    elif (code, subject) in _TOLD:
+        return
+    _TOLD.add((code, subject))
+    _events.emit(_events.make(_events.Note, code=code, subject=subject, message=message,
+                              fix=fix, site=as_dict(user_site(2))))
+
+
+def softmax_as_logits(loss: str, activation: str) -> None:
+    """A crossentropy given ``from_logits=True`` and a Keras softmax's (or sigmoid's) output:
+    Keras then uses the logits behind it (and warns), so the gradient is right, but the code
+    says the opposite of what it does, and the same loss of ``tf.nn.softmax(...)`` would be
+    computed on probabilities as if they were logits."""
+    note("softmax_as_logits", loss,
+         f"{loss} was told from_logits=True but received the output of a {activation} "
+         f"activation, which is probabilities, not logits (Keras uses the logits behind it "
+         f"and warns; the same loss of any other {activation} would treat probabilities as "
+         f"logits).",
+         f"Drop the {activation} activation from the last layer and keep from_logits=True, "
+         f"or keep it and pass from_logits=False.")
+
+
+def batchnorm_inference(layer: str) -> None:
+    """A BatchNormalization layer called with ``training`` left unset: told when a tape of
+    this thread records, where it normalises with its moving statistics, which then never
+    move, and its batch statistics are not used. Right for fine-tuning with it frozen; a bug
+    while training it."""
+    if not _events.ACTIVE or not here().recording:
+        return
+    note("batchnorm_inference", layer,
+         f"BatchNormalization layer {layer!r} ran in inference mode while a GradientTape "
+         f"recorded (training was left unset): it normalises with its moving mean and "
+         f"variance, which this run never updates, not with the batch's statistics.",
+         "Call the model with training=True inside the tape (model(x, training=True)), or "
+         "training=False on purpose when fine-tuning with the layer frozen.")

@@ -1,0 +1,87 @@
+"""Run notes: bugs whose gradients are finite values, so no verdict shows them. Each is told
+when its condition holds and only then (the truth marked by hand below: the line a note
+names carries its ``# note:`` comment), once while the same subscribers listen, and a
+flight recording keeps it whichever calls it keeps."""
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+
+import tapeviz as tv
+
+
+def _notes(fn):
+    seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # (the loss's own UserWarning, as Keras's)
+        with tv.events.subscribe(seen.append, kinds=["note"]):
+            fn()
+    return sorted((e.code, e.subject, e.site["line"]) for e in seen)
+
+
+def _marked(fn):
+    lines, start = inspect.getsourcelines(fn)
+    return sorted((text.split("# note:")[1].split()[0], text.split("# note:")[1].split()[1],
+                   start + i) for i, text in enumerate(lines) if "# note:" in text)
+
+
+def _model(activation, training_bn=True):
+    tv.keras.backend.clear_session()
+    layers = [tv.keras.layers.Dense(4, name="hidden")]
+    if training_bn:
+        layers.append(tv.keras.layers.BatchNormalization(name="bn"))
+    layers.append(tv.keras.layers.Dense(3, activation=activation, name="head"))
+    return tv.keras.Sequential(layers)
+
+
+X = tv.constant(np.linspace(-1, 1, 30, dtype=np.float32).reshape(5, 6))
+Y = tv.constant([0, 1, 2, 0, 1])
+
+
+def three_buggy_steps():
+    model = _model("softmax")
+    loss_fn = tv.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    for _ in range(3):                       # told once each, not three times
+        with tv.GradientTape() as tape:
+            probs = model(X)                 # note: batchnorm_inference bn
+            loss = loss_fn(Y, probs)         # note: softmax_as_logits sparse_categorical_crossentropy
+        tape.gradient(loss, model.trainable_variables)
+
+
+def three_right_steps():
+    model = _model(None)
+    loss_fn = tv.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    for _ in range(3):
+        with tv.GradientTape() as tape:
+            loss = loss_fn(Y, model(X, training=True))
+        tape.gradient(loss, model.trainable_variables)
+    model(X)                                 # inference after training, outside any tape
+    probs = _model("softmax", training_bn=False)(X)
+    tv.keras.losses.SparseCategoricalCrossentropy()(Y, probs)   # probabilities, told so
+
+
+def test_each_note_is_told_once_at_its_line():
+    assert _notes(three_buggy_steps) == _marked(three_buggy_steps)
+
+
+def test_no_note_where_the_code_says_what_it_does():
+    assert _notes(three_right_steps) == []
+
+
+def test_a_new_subscriber_hears_a_note_again():
+    first = _notes(three_buggy_steps)
+    assert first and _notes(three_buggy_steps) == first
+
+
+def test_a_flight_recording_keeps_the_notes_of_calls_it_does_not_keep(tmp_path):
+    path = tmp_path / "run.tvz"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with tv.record(str(path), flight={"first": 0, "every": 0, "before": 0}):
+            three_buggy_steps()
+    events = list(tv.load_recording(str(path)))
+    assert not [e for e in events if e.kind == "op_recorded"]     # no call kept in full
+    notes = sorted((e.code, e.subject, e.site["line"]) for e in events if e.kind == "note")
+    assert notes == _marked(three_buggy_steps)
