@@ -3,7 +3,7 @@
 Each program in tests/golden/programs/ was run under real TensorFlow by
 tests/golden/generate.py, and its answers were stored in tests/golden/answers/.
 Here the very same program runs with ``tf`` bound to ``import tapeviz`` (in a
-fresh process, as the generator did) and its answers must match: values within
+process of its own, forked from one that only imported tapeviz) and its answers must match: values within
 tolerance, equal dtypes and shapes, None where TF gives None, the same
 exception classes.  See tests/golden/README.md.
 """
@@ -14,6 +14,7 @@ import glob
 import json
 import math
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -68,26 +69,53 @@ def test_golden_answers_are_fresh(program):
     assert doc["answers"], "no answers recorded for %s" % _name(program)
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=_name)
-def test_golden(program, tmp_path):
-    """tapeviz gives TensorFlow's answers for this program."""
+@pytest.fixture(scope="module")
+def run_under_tapeviz():
+    """run(program, out): run ``program`` under ``import tapeviz as tf`` into ``out``, as a
+    new interpreter would (``golden_format.py run``), in a process forked from one that
+    imported tapeviz once (``golden/fork_runner.py``; a new interpreter per program where
+    there is no fork). Returns (exit code, the program's error output)."""
     import tapeviz  # an ImportError here is a real failure until tapeviz exists
 
-    expected = _load_answers(program)
-    out = tmp_path / "answers.json"
     env = dict(os.environ)
     pkg_dir = (os.path.dirname(tapeviz.__file__) if getattr(tapeviz, "__file__", None)
                else list(tapeviz.__path__)[0])
     tv_root = os.path.dirname(os.path.abspath(pkg_dir))
     env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (tv_root, ROOT, env.get("PYTHONPATH", "")) if p)
-    proc = subprocess.run(
-        [sys.executable, os.path.join(GOLDEN, "golden_format.py"), "run", "tapeviz", program,
-         str(out)],
-        env=env, capture_output=True, text=True, timeout=600, cwd=ROOT,
-    )
-    assert proc.returncode == 0 and out.exists(), (
-        "the runner failed (exit %d):\n%s" % (proc.returncode, proc.stderr[-4000:]))
+        p for p in (tv_root, ROOT, GOLDEN, env.get("PYTHONPATH", "")) if p)
+    if not hasattr(os, "fork"):
+        def run(program, out):
+            proc = subprocess.run(
+                [sys.executable, os.path.join(GOLDEN, "golden_format.py"), "run", "tapeviz",
+                 program, str(out)], env=env, capture_output=True, text=True, timeout=600,
+                cwd=ROOT)
+            return proc.returncode, proc.stderr
+        yield run
+        return
+    server = subprocess.Popen([sys.executable, os.path.join(GOLDEN, "fork_runner.py")],
+                              env=env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+
+    def run(program, out):
+        server.stdin.write(f"{program}\t{out}\n")
+        server.stdin.flush()
+        code = server.stdout.readline()
+        assert code, "the golden runner stopped"
+        err = pathlib.Path(f"{out}.err")
+        return int(code), err.read_text(errors="replace") if err.exists() else ""
+    yield run
+    server.stdin.close()
+    server.wait(timeout=60)
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=_name)
+def test_golden(program, tmp_path, run_under_tapeviz):
+    """tapeviz gives TensorFlow's answers for this program."""
+    expected = _load_answers(program)
+    out = tmp_path / "answers.json"
+    code, stderr = run_under_tapeviz(program, out)
+    assert code == 0 and out.exists(), (
+        "the runner failed (exit %d):\n%s" % (code, stderr[-4000:]))
     result = json.loads(out.read_text(encoding="utf-8"))
     mismatches = golden_format.compare(expected, result["answers"])
     problems = []
