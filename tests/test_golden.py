@@ -3,9 +3,9 @@
 Each program in tests/golden/programs/ was run under real TensorFlow by
 tests/golden/generate.py, and its answers were stored in tests/golden/answers/.
 Here the very same program runs with ``tf`` bound to ``import tapeviz`` (in a
-process of its own, forked from one that only imported tapeviz) and its answers must match: values within
-tolerance, equal dtypes and shapes, None where TF gives None, the same
-exception classes.  See tests/golden/README.md.
+process of its own, forked from one that only imported tapeviz) and its answers
+must match: values within tolerance, equal dtypes and shapes, None where TF
+gives None, the same exception classes.  See tests/golden/README.md.
 """
 
 from __future__ import annotations
