@@ -54,15 +54,15 @@ def test_deferred_equals_eager_and_round_trips(tmp_path):
 
 
 def test_unread_events_are_built_once_too_many_wait():
-    old = events.MAX_UNBUILT
-    events.MAX_UNBUILT = 4
+    old = events.MAX_UNBUILT, events.UNBUILT_SLACK
+    events.MAX_UNBUILT, events.UNBUILT_SLACK = 4, 0
     try:
         with events.capture() as seen:
             _run()
         ops = seen.of("op_recorded")
         assert not events.unbuilt(ops[0])               # built: it no longer holds arrays
     finally:
-        events.MAX_UNBUILT = old
+        events.MAX_UNBUILT, events.UNBUILT_SLACK = old
 
 
 _EXPLANATION_KEYS = ("source_name", "verdict", "cause", "message", "fix", "filename",

@@ -141,6 +141,7 @@ def test_keyboard_interrupt_in_a_subscriber_reaches_the_user():
 
 def test_kept_unread_events_are_built_once_too_many_wait(monkeypatch):
     monkeypatch.setattr(events, "MAX_UNBUILT", 2)
+    monkeypatch.setattr(events, "UNBUILT_SLACK", 0)
     with events.capture() as got:
         _train()
     ops = got.of("op_recorded")

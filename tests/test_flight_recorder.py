@@ -306,6 +306,7 @@ def test_a_call_not_kept_builds_no_payload(tmp_path, monkeypatch, max_unbuilt):
     bounds its ring itself)."""
     from tapeviz.engine import emit, tape as tape_module
     monkeypatch.setattr(events, "MAX_UNBUILT", max_unbuilt)
+    monkeypatch.setattr(events, "UNBUILT_SLACK", 0)
     built = {"finished": 0, "ops": 0}
     real_finished, real_op = tape_module.finished_payload, emit._op_payload
 

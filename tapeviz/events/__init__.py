@@ -302,7 +302,7 @@ def emit_deferred(cls, build, *args) -> None:
             return
     pairs = _route(cls) if _filtered else _callbacks
     if pairs:
-        _deliver_all(pairs, deferred(cls, build, *args))
+        _deliver_all(pairs, deferred_at(cls, next(_seq), _now(), build, args))
 
 
 def _deliver_all(pairs, event) -> None:
@@ -317,7 +317,9 @@ def _deliver_all(pairs, event) -> None:
     finally:
         _busy.discard(me)
     if _TRACK_UNBUILT and getattr(event, "_build", None):     # (unbuilt: see deferred.py)
-        _delivered_unbuilt(event)
+        _unbuilt.append(_weakref(event))
+        if len(_unbuilt) > MAX_UNBUILT + UNBUILT_SLACK:
+            _build_oldest_unbuilt()
 
 
 def _deliver(callback, sub, event):
@@ -348,15 +350,17 @@ def _report(sub, exc):
 #: At most this many delivered events stay unbuilt while a subscriber holds them: older ones
 #: are built then, so a subscriber that keeps events unread cannot keep every array alive.
 MAX_UNBUILT = 2048
+#: ... checked that often: the oldest are built when this many more wait (not on every event)
+UNBUILT_SLACK = 256
 _unbuilt = collections.deque()    # weak references to the events delivered unbuilt, in order
 
 
-def _delivered_unbuilt(event) -> None:
-    """Remember (weakly) an event its subscribers did not read: once more than MAX_UNBUILT
-    wait, the oldest still alive and unbuilt is built, which lets go of its tensors. An event
-    nobody kept is gone by then, and its weak reference is simply dropped."""
+def _build_oldest_unbuilt() -> None:
+    """``_deliver_all`` remembers (weakly) each event its subscribers did not read: once more
+    than MAX_UNBUILT wait, the oldest still alive and unbuilt are built, which lets go of
+    their tensors. An event nobody kept is gone by then, and its weak reference is simply
+    dropped."""
     waiting = _unbuilt
-    waiting.append(_weakref(event))
     while len(waiting) > MAX_UNBUILT:
         old = waiting.popleft()()
         if old is not None and unbuilt(old):
