@@ -58,6 +58,15 @@ def _flagged(page):
     return [(op, name, f) for op, name, f in zip(data["op"], data["name"], data["flag"]) if f]
 
 
+def _export(recording, out):
+    """`tapeviz export recording -o out`, as a user runs it; returns ``out``."""
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(recording),
+                           "-o", str(out)], capture_output=True, text=True, timeout=300,
+                          env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
 def test_the_graph_marks_the_dead_relu_and_the_first_nan(mlp, watched_page):
     page, watch = watched_page
     open_dashboard(page, mlp.url)
@@ -261,12 +270,7 @@ def test_the_why_tab_lists_the_runs_notes_served_and_exported(serve, broken, wat
     page.locator(".bk-tab", has_text="Why").first.click()
     page.locator(".tv-note").first.wait_for()
     assert _notes_shown(page) == marked
-    out = tmp_path / "fraud.html"
-    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export",
-                           str(broken("fraud_classifier")), "-o", str(out)],
-                          capture_output=True, text=True, timeout=300, env=env_with_repo())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    page.goto(out.as_uri())
+    page.goto(_export(broken("fraud_classifier"), tmp_path / "fraud.html").as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
     page.locator(".bk-tab", has_text="Why").locator("visible=true").first.click()
     page.locator(".tv-note").locator("visible=true").first.wait_for()
@@ -328,10 +332,8 @@ def test_the_export_of_a_nan_run_opens_on_why_and_keeps_where_nan_began(broken, 
     # mlp_three_bugs: NaN first at gradient call 3 from the Log at its line 27, applied by the
     # optimizer, so later calls are nan_input (the truth marked in the script)
     page, watch = watched_page
-    rec, out = broken("mlp_three_bugs"), tmp_path / "mlp.html"
-    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(rec), "-o", str(out)],
-                          capture_output=True, text=True, env=env_with_repo(), timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rec = broken("mlp_three_bugs")
+    out = _export(rec, tmp_path / "mlp.html")
     tape_of, nan_grads = {}, 0
     with open(rec, encoding="utf-8") as fh:
         for line in fh:
@@ -402,12 +404,7 @@ def test_an_all_zero_gradient_shows_as_a_grid_of_cells(broken, watched_page, tmp
     exported page its card's heatmap is a visible grid of white cells, not blank space
     between the gradient's line and the message."""
     page, watch = watched_page
-    out = tmp_path / "classifier.html"
-    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export",
-                           str(broken("classifier_three_bugs")), "-o", str(out)],
-                          capture_output=True, text=True, timeout=300, env=env_with_repo())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    page.goto(out.as_uri())
+    page.goto(_export(broken("classifier_three_bugs"), tmp_path / "classifier.html").as_uri())
     card = page.locator(".tv-card", has=page.locator(".tv-why-name", has_text="w1 (w1:0)"))
     card = card.locator("visible=true").first
     card.wait_for()
