@@ -15,7 +15,7 @@ import tapeviz as tv
 
 CORPUS = pathlib.Path(__file__).parent / "broken_runs"
 SCRIPTS = sorted(p for p in CORPUS.glob("*.py"))
-TRUTH = re.compile(r"#\s*truth:\s*(.+)$")
+TRUTH = re.compile(r"#\s*truth:\s*(.+?)\s*(?:#\s*note:.*)?$")     # (a note may follow)
 NOTE = re.compile(r"#\s*note:\s*(\S+)\s+(\S+)")
 
 

@@ -50,13 +50,28 @@ def three_buggy_steps():
         tape.gradient(loss, model.trainable_variables)
 
 
+def a_frozen_layer_passed_by_hand():
+    tv.keras.backend.clear_session()
+    embed = tv.keras.layers.Dense(3, trainable=False, name="embed")
+    head = tv.keras.layers.Dense(2, name="head")
+    opt = tv.keras.optimizers.SGD(0.1)
+    for _ in range(3):
+        with tv.GradientTape() as tape:
+            loss = tv.reduce_sum(head(embed(X)))
+        sources = [embed.kernel, head.kernel]
+        opt.apply_gradients(zip(tape.gradient(loss, sources), sources))  # note: frozen_layer_updated embed/kernel:0
+
+
 def three_right_steps():
     model = _model(None)
+    model.layers[0].trainable = False        # frozen, and left out by trainable_variables
+    opt = tv.keras.optimizers.SGD(0.1)
     loss_fn = tv.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     for _ in range(3):
         with tv.GradientTape() as tape:
             loss = loss_fn(Y, model(X, training=True))
-        tape.gradient(loss, model.trainable_variables)
+        variables = model.trainable_variables      # (a frozen layer's are left out)
+        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
     model(X)                                 # inference after training, outside any tape
     probs = _model("softmax", training_bn=False)(X)
     tv.keras.losses.SparseCategoricalCrossentropy()(Y, probs)   # probabilities, told so
@@ -64,6 +79,7 @@ def three_right_steps():
 
 def test_each_note_is_told_once_at_its_line():
     assert _notes(three_buggy_steps) == _marked(three_buggy_steps)
+    assert _notes(a_frozen_layer_passed_by_hand) == _marked(a_frozen_layer_passed_by_hand)
 
 
 def test_no_note_where_the_code_says_what_it_does():

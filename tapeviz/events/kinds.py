@@ -185,8 +185,9 @@ class Scalar(Event):
 class Note(Event):
     """Something in the run that most likely is a bug although every gradient is a finite
     value, so no verdict shows it: ``code`` names it (``softmax_as_logits``,
-    ``batchnorm_inference``), ``subject`` what it is about (a loss, a layer), ``message`` and
-    ``fix`` say it in words, ``site`` is the user's line. Told once per code and subject."""
+    ``batchnorm_inference``, ``frozen_layer_updated``), ``subject`` what it is about (a loss,
+    a layer, a weight), ``message`` and ``fix`` say it in words, ``site`` is the user's line.
+    Told once per code and subject."""
     KIND = "note"
     code: str = ""
     subject: str = ""

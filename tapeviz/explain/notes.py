@@ -1,6 +1,7 @@
 """Notes: what in a run is most likely a bug although every gradient is a finite value, so no
 verdict and no Why card can show it (a loss told ``from_logits=True`` of a softmax's output, a
-BatchNormalization layer left in inference mode while a tape trains it). The code that sees
+BatchNormalization layer left in inference mode while a tape trains it, a frozen layer's
+weight updated because it was passed by hand). The code that sees
 one calls :func:`note`; a ``note`` event carries it to the dashboard's *Why* tab and to a
 recording, with the user's line. Each is told once per code and subject to the same
 subscribers (a training loop would repeat it every step); a new subscriber (a recording
@@ -63,3 +64,14 @@ def batchnorm_inference(layer: str) -> None:
          f"variance, which this run never updates, not with the batch's statistics.",
          "Call the model with training=True inside the tape (model(x, training=True)), or "
          "training=False on purpose when fine-tuning with the layer frozen.")
+
+
+def frozen_layer_updated(layer: str, variable: str, optimizer: str) -> None:
+    """An optimizer updated a weight of a layer made with (or set to) ``trainable=False``:
+    the weight was passed as a source by hand, so it trains although the layer says it is
+    frozen (TensorFlow does the same; Keras's ``trainable_variables`` leaves it out)."""
+    note("frozen_layer_updated", variable,
+         f"{optimizer} updated {variable}, a weight of layer {layer!r}, which is frozen "
+         f"(trainable=False): it was passed as a source by hand, so the layer trains anyway.",
+         f"Take the sources from model.trainable_variables (or layer.trainable_weights), or "
+         f"set {layer}.trainable = True if it should train.")

@@ -27,6 +27,7 @@ from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
 from .call_signature import training_mode
+from .weight_owners import made_by
 from .layer_inputs import _float_input, refuse_unsupported  # noqa: F401 (re-exported)
 from .layer_aliases import LayerAliases
 
@@ -112,6 +113,7 @@ class Layer(LayerAliases, Module):
         if made_at is not None:
             var._site = var._node.site = made_at
         self._own_weights.append(var)
+        made_by(var, self)
         regularizer = _regularizers.get(regularizer)
         if regularizer is not None:          # recomputed from the weight at each `.losses`
             self.add_loss(lambda: regularizer(var))

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ..engine import dtypes as _dt
+from .. import events as _events
 from ..engine import op as _op
 from ..engine.assign import assign_quiet
 from ..engine.errors import InvalidArgumentError
@@ -23,6 +24,7 @@ from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
+from .weight_owners import tell_frozen_updates
 
 
 def Tensor(value):
@@ -147,6 +149,8 @@ class Optimizer:
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             updates.append((v, g))
+        if _events.ACTIVE:      # (a weight of a frozen layer, passed by hand: a run note)
+            tell_frozen_updates(self.name, [v for v, _ in updates])
         if self.weight_decay:                 # as Keras: before the updates, at this step's rate
             for v, _ in updates:
                 if not _excluded(self._decay_excluded, v):

@@ -44,5 +44,5 @@ for step in range(3):
     sources = [embed.kernel, model.layers[1].gamma, model.layers[2].kernel,
                model.layers[2].bias, proj.kernel, threshold]
     grads = tape.gradient(loss, sources)              # truth: head/bias value ok call=1 line=none; embed/kernel value ok call=1 line=none; bn/gamma value ok call=1 line=none
-    opt.apply_gradients([(g, v) for g, v in zip(grads, sources) if g is not None])  # truth: head/kernel nan nan_input call=2; embed/kernel nan nan_input call=2
+    opt.apply_gradients([(g, v) for g, v in zip(grads, sources) if g is not None])  # truth: head/kernel nan nan_input call=2; embed/kernel nan nan_input call=2  # note: frozen_layer_updated embed/kernel:0
     print(step, float(loss), [None if g is None else float(tf.reduce_sum(g)) for g in grads])

@@ -259,13 +259,13 @@ def _notes_shown(page) -> set:
 
 def test_the_why_tab_lists_the_runs_notes_served_and_exported(serve, broken, watched_page,
                                                                 tmp_path):
-    """The fraud classifier's two bugs with finite gradients (a softmax given to the loss as
-    logits, BatchNorm left in inference mode) are listed after the Why cards, each with its
-    code, subject and line as marked by hand in the script, on the served page and on the
-    exported one."""
+    """The fraud classifier's three bugs with finite gradients (a softmax given to the loss
+    as logits, BatchNorm left in inference mode, a frozen layer's kernel passed by hand) are
+    listed after the Why cards, each with its code, subject and line as marked by hand in
+    the script, on the served page and on the exported one."""
     page, watch = watched_page
     marked = _marked_notes("fraud_classifier")
-    assert len(marked) == 2
+    assert len(marked) == 3
     open_dashboard(page, serve(broken("fraud_classifier")).url)
     page.locator(".bk-tab", has_text="Why").first.click()
     page.locator(".tv-note").first.wait_for()
