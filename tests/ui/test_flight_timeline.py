@@ -141,3 +141,24 @@ def test_a_diverging_run_opens_on_its_first_nan_not_on_the_first_jump(tmp_path):
     d = ui.Dashboard(str(path))
     assert d.state.call == summaries[31]["call"]
     assert d.store.opening_call() == summaries[31]["call"]
+
+
+def test_a_zero_gradient_that_lasts_is_told_on_every_later_summary():
+    """By hand: w's gradient is zero at calls 2-4, a value at 5, zero again at 6-7 (where it
+    begins again: call 6); b's is a value throughout. The calls after each beginning still
+    have it; a click on one names w and the call where it began, not "nothing anomalous"."""
+    from tapeviz.ui.store.flight_calls import FlightCalls, call_text
+    calls = FlightCalls(max_rows=100)
+    w = {2: "zero", 3: "zero", 4: "zero", 5: "value", 6: "zero", 7: "zero"}
+    for i in range(1, 8):
+        why = "verdict" if i in (2, 6) else ""
+        calls.add({"index": i, "call": 10 + i, "tape": i, "norm": 1.0, "why": why,
+                   "full": bool(why), "sources": [
+                       {"name": "w", "verdict": w.get(i, "value"), "norm": 0.0},
+                       {"name": "b", "verdict": "value", "norm": 1.0}]})
+    since = {i: (r["still"] or {}).get("since") for i, r in calls.rows.items()}
+    assert since == {1: None, 2: None, 3: 2, 4: 2, 5: None, 6: None, 7: 6}
+    text = call_text(calls.rows[4], shown=False)
+    assert "summary only" in text and "w still had zero gradients, as since call #2" in text
+    assert "nothing in it was anomalous" not in text
+    assert "nothing in it was anomalous" in call_text(calls.rows[5], shown=False)

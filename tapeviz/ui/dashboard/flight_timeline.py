@@ -2,11 +2,13 @@
 
 One point per call (x: its index in the run, y: its global gradient norm on a log axis; a
 call with no drawable norm sits on the floor line): grey for a call kept as a summary only,
-blue for one kept in full, a red cross for an anomalous one, and a purple triangle on a
-ceiling line for a call with a NaN or Inf gradient (its norm is not a number to draw). A click on a call kept in full
-shows that call and its tape in the dashboard; on any call, a note says what was kept of it
-and why (:func:`~tapeviz.ui.flight_calls.call_text`). Shown only for a recording that has
-call summaries. Imports: Panel, Bokeh, ``render.chart_figures``, ``render.html``, ``store.flight_calls``.
+blue for one kept in full, orange for one that still had a None or zero gradient that began
+earlier (kept in full only where it began), a red cross for an anomalous one, and a purple
+triangle on a ceiling line for a call with a NaN or Inf gradient (its norm is not a number to
+draw). A click on a call kept in full shows that call and its tape in the dashboard; on any
+call, a note says what was kept of it and why (:func:`~tapeviz.ui.flight_calls.call_text`).
+Shown only for a recording that has call summaries. Imports: Panel, Bokeh,
+``render.chart_figures``, ``render.html``, ``store.flight_calls``.
 """
 from __future__ import annotations
 
@@ -22,10 +24,12 @@ from .state import Component
 
 HEIGHT = 170
 STYLE = {"summary": ("#b0b0b0", "circle", 4), "full": ("#1f77b4", "circle", 7),
+         "still": ("#ff7f0e", "circle", 6),
          "anomalous": ("#d62728", "x", 13), "nonfinite": ("#7b2cbf", "triangle", 13)}
 HINT = ("Every gradient call of the run, from its summary: grey points are summaries only, "
-        "blue ones were kept in full, red crosses are anomalous, purple triangles on the top "
-        "line had a NaN or Inf gradient. Click one.")
+        "blue ones were kept in full, orange ones still had a None or zero gradient that "
+        "began at an earlier red cross, red crosses are anomalous, purple triangles on the "
+        "top line had a NaN or Inf gradient. Click one.")
 
 
 class FlightTimeline(Component):
@@ -47,6 +51,9 @@ class FlightTimeline(Component):
         self.fig.add_tools(TapTool(renderers=[dots]), HoverTool(renderers=[dots], tooltips=[
             ("call", "#@x (call @call)"), ("norm", "@norm"), ("kept", "@kept")]))
         self.fig.xaxis.axis_label = "gradient call"
+        # (a norm that varies within a decade gets linear ticks: at the default count their
+        # labels overlap in a plot this short)
+        self.fig.yaxis.ticker.desired_num_ticks = 3
         self.note = pn.pane.HTML(f'<span class="tv-small">{esc(HINT)}</span>',
                                  sizing_mode="stretch_width", css_classes=["tv-flight-note"])
         self.column = pn.Column(pn.pane.Bokeh(self.fig, sizing_mode="stretch_width"), self.note,
@@ -82,8 +89,10 @@ class FlightTimeline(Component):
         for row, norm in zip(rows.values(), norms):
             bad = nonfinite(row)
             style = ("nonfinite" if bad else "anomalous" if row["why"] in ANOMALOUS else
-                     "full" if row["full"] else "summary")
+                     "still" if row.get("still") else "full" if row["full"] else "summary")
             color, marker, size = STYLE[style]
+            if style == "still" and row["full"]:
+                size = STYLE["full"][2] + 1            # (kept in full: as big as a blue one)
             ok = norm is not None and math.isfinite(norm) and norm > 0
             data["x"].append(row["index"])
             data["y"].append(ceiling if bad else norm if ok else floor)

@@ -55,6 +55,7 @@ class FlightCalls:
         self.index_of: dict = {}                    # engine call id -> call index
         self.open_on = None                         # call id of the call a view opens on
         self._open_rank = len(_RANKS)
+        self._began: dict = {}                      # source -> (verdict, call index it began)
 
     def __len__(self):
         return len(self.rows)
@@ -80,6 +81,7 @@ class FlightCalls:
             kept = self.rows.get(earlier) if type(earlier) is int else None
             if kept is not None and not kept["full"]:
                 kept.update(full=True, why="lead-up")
+        row["still"] = self._still(row)
         self.rows[index] = row
         self.index_of[row["call"]] = index
         while len(self.rows) > self.max_rows:
@@ -90,6 +92,29 @@ class FlightCalls:
         if rank < self._open_rank:
             self.open_on, self._open_rank = row["call"], rank
         return row
+
+    def _still(self, row: dict) -> dict | None:
+        """``{"names", "verdict", "since"}`` when sources of ``row`` kept a None or zero
+        gradient that began at an earlier call (the recorder keeps only the call where a
+        verdict changes, so a dead layer's later calls are summaries that still hold it)."""
+        names, verdicts, since = [], set(), None
+        for s in row["sources"]:
+            name, verdict = s["name"], s["verdict"]
+            if verdict == "value":
+                self._began.pop(name, None)
+                continue
+            began = self._began.get(name)
+            if began is None or began[0] != verdict:
+                if len(self._began) >= self.max_rows:     # (bounded, as the rows are)
+                    self._began.clear()
+                self._began[name] = (verdict, row["index"])
+            elif verdict in ("none", "zero"):
+                names.append(name)
+                verdicts.add(verdict)
+                since = began[1] if since is None else min(since, began[1])
+        if not names:
+            return None
+        return {"names": names, "verdict": " or ".join(sorted(verdicts)), "since": since}
 
     def first_seen(self, call_id) -> bool:
         """True when the summary of engine call ``call_id`` came already (a lead-up call's
@@ -105,8 +130,19 @@ def call_text(row: dict, shown: bool) -> str:
     """What a click on a call of the timeline says (plain text). ``shown``: its full events
     are in the view (its tape can be selected)."""
     head = f"Gradient call #{row['index']} (call {row['call']}, tape {row['tape']})"
+    still = row.get("still")
+    if still:
+        names = still["names"]
+        who = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        still = (f" {who} still had {still['verdict']} gradients, as since call "
+                 f"#{still['since']} (kept in full where it began: the recording keeps a "
+                 "call when a source's verdict changes, not each repeat).")
     if row["full"] and shown:
-        return f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}."
+        return f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}." + \
+            (still or "")
+    if still and not row["full"]:
+        return (f"{head}: summary only.{still} Its gradient norms and logged scalars are in "
+                "the charts.")
     if row["full"]:
         return (f"{head}: kept in full in the file, as {WHY_WORDS.get(row['why'], row['why'])}, "
                 "but this view dropped its tape: it holds a bounded number of tapes, those "
