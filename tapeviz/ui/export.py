@@ -27,7 +27,7 @@ from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPan
 from bokeh.resources import INLINE
 
 from .graph import piecewise_layout
-from .render.cards import any_not_finite, node_html, notes_html, why_card_html
+from .render.cards import any_not_a_value, node_html, notes_html, why_card_html
 from .render.chart_plots import static_charts
 from .graph.plot import HIGHLIGHT, GraphView
 from .graph.group import collapse
@@ -271,8 +271,8 @@ def _tape_view(store: Store, tid, start=None) -> object:
     calls = store.calls_for(tid)
     last = store.calls.get(start if start in calls else calls[-1]) if calls else None
     why = _div(SIDE.format(_why(store, last)), width=440)
-    # as in the served dashboard: a gradient that is not a finite value opens the Why tab
-    broken = any_not_finite((last or {}).get("results"))
+    # as in the served dashboard: a None, zero, NaN or Inf gradient opens the Why tab
+    broken = any_not_a_value((last or {}).get("results"))
     side = Tabs(tabs=[TabPanel(child=inspector, title="Inspector"),
                       TabPanel(child=player, title="Backward"),
                       TabPanel(child=why, title="Why")], width=460, name=f"side_{tid}",

@@ -1,6 +1,6 @@
 """The exported page decides which side tab a tape opens on as the served dashboard does (one
-rule, :func:`tapeviz.ui.render.cards.any_not_finite`): Why first when a gradient is None, NaN
-or Inf, read from its value when the recording carries no verdict."""
+rule, :func:`tapeviz.ui.render.cards.any_not_a_value`): Why first when a gradient is None, zero,
+NaN or Inf, read from its value when the recording carries no verdict."""
 from __future__ import annotations
 
 import json
@@ -44,3 +44,25 @@ def test_a_none_gradient_opens_why_with_or_without_a_recorded_verdict(tmp_path):
                     r.pop("verdict", None)
             out.write(json.dumps(event) + "\n")
     assert _side_tab(bare, tmp_path) == WHY
+
+
+DEAD_PROGRAM = """\
+import tapeviz as tv
+
+x = tv.constant([[1.0, 2.0]])
+w = tv.Variable([[0.5], [0.25]], name="w")
+b = tv.Variable([-10.0], name="b")
+with tv.GradientTape() as tape:
+    y = tv.reduce_sum(tv.nn.relu(x @ w + b))
+grads = tape.gradient(y, [w, b])
+"""
+
+
+def test_a_zero_gradient_opens_why_served_and_exported(tmp_path):
+    # by hand: x @ w + b = 1.0 - 10 < 0, so the ReLU passes nothing: w's and b's gradients
+    # are zero (a dead layer), and both pages open on the Why tab
+    from tapeviz import ui
+    rec = record_program(tmp_path, "dead_prog", DEAD_PROGRAM)
+    assert _side_tab(rec, tmp_path) == WHY
+    d = ui.Dashboard(str(rec))
+    assert d._shown(d.parts["Why"]) and not d._shown(d.parts["Inspector"])

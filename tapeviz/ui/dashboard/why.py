@@ -11,7 +11,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from ..render.cards import any_not_finite, notes_html, verdict_of, why_card_html
+from ..render.cards import any_not_a_value, notes_html, verdict_of, why_card_html
 from ..render.html import esc
 from .state import Component, html_pane
 
@@ -92,7 +92,7 @@ class WhyCards(Component):
         self.show_ok.visible = 0 < n_ok < len(results)
         self.show_ok.label = f"show the {n_ok} ok source{'s' if n_ok != 1 else ''}"
         self._fold_ok()
-        if any_not_finite(results):
+        if any_not_a_value(results):
             self.state.bring_forward(self.label)
 
     def _add_card(self):

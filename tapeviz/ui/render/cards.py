@@ -8,9 +8,9 @@ from .html import code_block, esc, heatmap, ref_row, table
 from ..store.summaries import summary_text
 from ..store.tape_graph import KINDS
 
-#: verdicts of a gradient that is not a finite value: the Why tab opens on them (served and
-#: exported pages alike)
-NOT_FINITE = ("none", "nan", "inf")
+#: verdicts of a gradient that is not a useful value (None, zero: a dead layer learns nothing,
+#: NaN, Inf): the Why tab opens on them (served and exported pages alike)
+NOT_A_VALUE = ("none", "zero", "nan", "inf")
 #: why a ghost op was not recorded (its ``skipped`` reason), as the inspector says it
 SKIPPED = {
     "outside_tape": "it ran outside the tape's `with` block (before it opened or after it "
@@ -30,9 +30,10 @@ def verdict_of(r: dict) -> str:
     return str(r.get("verdict") or ("value" if r.get("grad") is not None else "none"))
 
 
-def any_not_finite(results) -> bool:
-    """Whether any gradient of ``results`` is None, NaN or Inf (the Why tab opens first)."""
-    return any(verdict_of(r) in NOT_FINITE for r in results or ())
+def any_not_a_value(results) -> bool:
+    """Whether any gradient of ``results`` is None, zero, NaN or Inf (the Why tab opens
+    first)."""
+    return any(verdict_of(r) in NOT_A_VALUE for r in results or ())
 
 
 def node_html(store, node: dict, gradient: str = "", heatmaps: bool = True,
