@@ -10,7 +10,8 @@ into a store with the served dashboard's limits (``keep_tapes``, ``tapeviz expor
 --keep-tapes``), so the page holds the tapes that tell the run's story as the served page does
 (:mod:`tapeviz.ui.store.story`: where gradients turned NaN/Inf, where a verdict changed, the
 first calls, jumps and their lead-up), then the newest, and opens on the tape and call the
-served page opens on. No server, no internet.
+served page opens on; a flight recording's timeline of every call is above the tapes
+(:mod:`tapeviz.ui.export_calls`). No server, no internet.
 
 The player is the dashboard's, run by the browser: every backward step is formatted at export
 time by :mod:`tapeviz.ui.render.steps` (the functions the served dashboard calls) and embedded, with
@@ -27,7 +28,8 @@ from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Select, TabPan
 from bokeh.resources import INLINE
 
 from .graph import piecewise_layout
-from .render.cards import any_not_a_value, node_html, notes_html, why_card_html
+from .export_calls import call_label, flight_timeline, goto_select
+from .render.cards import any_not_a_value, node_html, notes_html, why_cards_html
 from .render.chart_plots import static_charts
 from .graph.plot import HIGHLIGHT, GraphView
 from .graph.group import collapse
@@ -95,7 +97,7 @@ def _why(store: Store, call) -> str:
     if call is None or not call.get("results"):
         return "<i>No finished gradient call on this tape.</i>" + notes_html(store)
     return (f'<div class="tv-h">Why: gradient call {esc(call["id"])} ({esc(call["method"])})</div>'
-            + "".join(why_card_html(store, r, heatmaps=True) for r in call["results"])
+            + why_cards_html(store, call["results"], heatmaps=True)
             + notes_html(store))
 
 
@@ -179,11 +181,6 @@ if (action === 'play' && !playing[tid]) {
 """
 
 
-def _call_label(store: Store, call) -> str:
-    names = ", ".join(store.tensor_name(r.get("id"), r.get("name", "")) for r in call["sources"][:3])
-    return f"call {call['id']}: {call['method']}({names})"[:80]
-
-
 def _shown_key(key, view: GraphView, shown) -> str | None:
     """The drawn node of op ``key``: itself, or the collapsed group that holds it."""
     if key in view.index:
@@ -238,7 +235,7 @@ def _player(store: Store, tid, view: GraphView, shown, start=None) -> tuple:
         view.set_states([v for v in (_shown_key(x, view, shown) for x in visited) if v])
         view.highlight("current", [_shown_key(key, view, shown) or key], up)
     select = Select(title="Gradient call", value=str(k), width=300, name=f"call_select_{tid}",
-                    options=[(str(j), _call_label(store, c)) for j, c in enumerate(calls)])
+                    options=[(str(j), call_label(store, c)) for j, c in enumerate(calls)])
     buttons = {a: Button(label=label, width=w, name=f"{a}_{tid}") for a, label, w in (
         ("first", "« first", 65), ("prev", "◀ prev", 70), ("next", "next ▶", 70),
         ("last", "last »", 65),
@@ -320,36 +317,6 @@ def _omitted_note(store: Store, tapes: list) -> str:
             "<code>tapeviz serve</code> for the others.</div>")
 
 
-#: a gradient call's worst verdict, as the "Go to gradient call" menu marks it
-_MARKS = (("nan", "NaN"), ("inf", "Inf"), ("none", "None"), ("zero", "zero"))
-
-GOTO_JS = """
-if (!this.value) return;
-const [tab, tid, k] = this.value.split(":");
-tabs.active = Number(tab);
-const select = Bokeh.documents[0].get_model_by_name("call_select_" + tid);
-if (select) select.value = k;
-"""
-
-
-def _goto(store: Store, tapes: list, tabs) -> Select:
-    """"Go to gradient call": every call the page holds, in order, marked with its worst
-    verdict; choosing one opens its tape's tab with its backward pass in the player."""
-    options = []
-    for tab, tid in enumerate(tapes):
-        calls = [store.calls[c] for c in store.calls_for(tid)][-MAX_CALLS:]
-        for k, call in enumerate(calls):
-            verdicts = {r.get("verdict") for r in call.get("results") or []}
-            mark = next((f" · {text}" for v, text in _MARKS if v in verdicts), "")
-            options.append((call["id"], f"{tab}:{tid}:{k}", f"{_call_label(store, call)}{mark}"))
-    options.sort(key=lambda o: o[0])
-    choices = [("", f"{len(options)} gradient calls held")] + [o[1:] for o in options]
-    goto = Select(title="Go to gradient call", value="", options=choices, width=360,
-                  name="goto_call")
-    goto.js_on_change("value", CustomJS(args=dict(tabs=tabs), code=GOTO_JS))
-    return goto
-
-
 def build(store: Store, title: str, failures: list | None = None):
     """The page's Bokeh layout; a tape whose view raises shows the error in its tab, and the
     error is appended to ``failures``."""
@@ -380,9 +347,14 @@ def build(store: Store, title: str, failures: list | None = None):
         panels.append(TabPanel(child=child, title=label))
     body = (Tabs(tabs=panels, active=active, sizing_mode="stretch_width", name="tapes")
             if panels else _div("<i>No tapes.</i>"))
+    parts = [head]
     if panels:
-        head = row(head, _goto(store, tapes, body), sizing_mode="stretch_width")
-    parts = [head, body, _div(_variables(store), sizing_mode="stretch_width")]
+        goto, values = goto_select(store, tapes, body, MAX_CALLS)
+        parts = [row(head, goto, sizing_mode="stretch_width")]
+        timeline = flight_timeline(store, goto, values)
+        if timeline is not None:
+            parts.append(timeline)
+    parts += [body, _div(_variables(store), sizing_mode="stretch_width")]
     charts = static_charts(store)
     if charts is not None:
         parts += [_div('<div class="tv-h">Training</div>'), charts]

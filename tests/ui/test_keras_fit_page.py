@@ -117,3 +117,51 @@ def test_the_default_recording_of_fit_says_which_steps_still_had_the_dead_branch
     assert "#6 " in text and "deep/kernel:0" in text and "deep/bias:0" in text, text
     assert "still had zero gradients, as since call #1" in text, text
     watch.check()
+
+
+def test_the_export_of_the_default_recording_has_the_timeline_and_folds_the_ok_cards(
+        flight, watched_page, tmp_path):
+    page, watch = watched_page
+    out = tmp_path / "churn_flight.html"
+    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(flight), "-o",
+                           str(out)], capture_output=True, text=True, timeout=300,
+                          env=env_with_repo())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
+                           "Bokeh.documents[0].get_model_by_name('flight_calls')")
+    xs = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('flight_calls')"
+                       ".data.x)")
+    assert xs == list(range(1, STEPS + 1))
+    # the Why tab of the opening call: the two dead sources open, the four ok ones folded
+    why = page.locator(".tv-why-summary").locator("visible=true").first
+    why.wait_for()
+    assert why.inner_text().split() == ["4", "of", "6", "ok", "·", "2", "zero"]
+    _check_dead_card(_dead_card(page))
+    wide = page.locator(".tv-card", has=page.locator(".tv-why-name", has_text="wide/kernel:0"))
+    assert not wide.locator("visible=true").count()
+    page.locator("summary", has_text="show the 4 ok sources").locator("visible=true").first.click()
+    wide.locator("visible=true").first.wait_for()
+    note = page.locator(".tv-flight-note")
+
+    def clicker(index):
+        def click():
+            page.mouse.move(1, 1)
+            page.locator(".tv-flight").scroll_into_view_if_needed()
+            page.mouse.click(*glyph_xy(page, "flight_timeline", "flight_calls", "x", index))
+        return click
+
+    def says(text):
+        def shown():
+            found = note.get_by_text(text).first
+            found.wait_for(timeout=10_000)
+            return " ".join(found.inner_text().split())
+        return shown
+    text = click_until(clicker(6), says("summary only"))
+    assert "#6 " in text and "still had zero gradients, as since call #1" in text, text
+    # a call the page holds (the second: one of the first calls) opens its tape
+    text = click_until(clicker(2), says("kept in full"))
+    tapes = page.evaluate("() => { const t = Bokeh.documents[0].get_model_by_name('tapes');"
+                          " return t.tabs[t.active].title; }")
+    assert tapes.startswith("tape 2"), (tapes, text)
+    watch.check()

@@ -1,8 +1,8 @@
 """The *Why* tab: one card per source of the shown
 gradient call, led by a summary line ("10 of 12 ok"); the cards of a problem are open, the
 ok ones folded behind a button; after them the run's notes (a softmax given to a loss as
-logits, a BatchNormalization left in inference mode: bugs with finite gradients). A call with a gradient that is not a finite value (None, NaN,
-Inf) opens on this tab. *Show on graph* highlights where an explanation points and brings the
+logits, a BatchNormalization left in inference mode: bugs with finite gradients). A call with
+a gradient that is not a useful value (None, zero, NaN, Inf) opens on this tab. *Show on graph* highlights where an explanation points and brings the
 graph into view. The card HTML comes from :mod:`tapeviz.ui.render.cards`, shared with the exported
 page.
 """
@@ -11,25 +11,10 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from ..render.cards import any_not_a_value, notes_html, verdict_of, why_card_html
+from ..render.cards import (any_not_a_value, notes_html, verdict_of, why_card_html,
+                            why_summary)
 from ..render.html import esc
 from .state import Component, html_pane
-
-COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
-
-
-def why_summary(results: list) -> str:
-    """"10 of 12 ok · 1 None · 1 zero" (HTML)."""
-    counts: dict = {}
-    for r in results:
-        v = verdict_of(r)
-        if v != "value":
-            counts[v] = counts.get(v, 0) + 1
-    ok = len(results) - sum(counts.values())
-    parts = [f"<b>{ok} of {len(results)} ok</b>"]
-    parts += [f"{n} {esc(COUNTED.get(v, v))}" for v, n in counts.items()]
-    return f'<div class="tv-why-summary">{" · ".join(parts)}</div>'
-
 
 class WhyCards(Component):
     """The cards of the shown gradient call's sources."""

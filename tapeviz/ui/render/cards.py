@@ -173,3 +173,34 @@ def notes_html(store) -> str:
                      + "</div>")
     return (f'<div class="tv-notes"><div class="tv-h">Notes on this run: {len(cards)} '
             "(gradients can be finite and still wrong)</div>" + "".join(cards) + "</div>")
+
+
+#: how the summary line counts each verdict that is not a value
+COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
+
+
+def why_summary(results: list) -> str:
+    """"10 of 12 ok · 1 None · 1 zero" (HTML)."""
+    counts: dict = {}
+    for r in results:
+        v = verdict_of(r)
+        if v != "value":
+            counts[v] = counts.get(v, 0) + 1
+    ok = len(results) - sum(counts.values())
+    parts = [f"<b>{ok} of {len(results)} ok</b>"]
+    parts += [f"{n} {esc(COUNTED.get(v, v))}" for v, n in counts.items()]
+    return f'<div class="tv-why-summary">{" · ".join(parts)}</div>'
+
+
+def why_cards_html(store, results: list, heatmaps: bool = False) -> str:
+    """The Why tab's cards of one call as static HTML (the exported page): the summary line,
+    the problem cards open, the ok ones folded behind *show the N ok sources* (as the served
+    tab folds them), all open when every source is ok."""
+    problems = [r for r in results if verdict_of(r) != "value"]
+    ok = [r for r in results if verdict_of(r) == "value"]
+    cards = "".join(why_card_html(store, r, heatmaps=heatmaps) for r in problems)
+    ok_cards = "".join(why_card_html(store, r, heatmaps=heatmaps) for r in ok)
+    if problems and ok:
+        ok_cards = (f'<details class="tv-ok-fold"><summary>show the {len(ok)} ok '
+                    f'source{"s" if len(ok) != 1 else ""}</summary>{ok_cards}</details>')
+    return why_summary(results) + cards + ok_cards
