@@ -31,7 +31,10 @@ TIMELINE_JS = """
 const i = cb_obj.indices[0];
 if (i === undefined) return;
 note.text = '<span class="tv-small tv-flight-call">' + src.data.note[i] + '</span>';
-if (src.data.goto[i]) goto.value = src.data.goto[i];
+if (src.data.goto[i]) {      // (through '' so that a second click on it goes there again)
+  goto.value = '';
+  goto.value = src.data.goto[i];
+}
 """
 
 
