@@ -10,7 +10,7 @@ returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file w
 
 The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
 in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``, the
-memory sink in ``capture.py``; this
+memory sink in ``capture.py``, the report of a raising subscriber in ``report.py``; this
 module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
 schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
 is renamed without bumping :data:`SCHEMA_VERSION`.
@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import collections
 import os
-import sys
 import threading
-import warnings
 from typing import Any, Callable
 from weakref import ref as _weakref
 
@@ -36,6 +34,7 @@ from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # n
                     Note, RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)
 from .checks import scalar_step, scalar_value, subscribed_kinds
+from .report import report as _report
 from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
@@ -335,18 +334,6 @@ def _deliver(callback, sub, event):
             _busy.discard(me)
 
 
-def _report(sub, exc):
-    if sub.failed:
-        return
-    sub.failed = True
-    try:
-        warnings.warn(f"tapeviz: event subscriber {sub.callback!r} raised "
-                      f"{type(exc).__name__}: {exc}; further errors from it are ignored",
-                      RuntimeWarning, stacklevel=_user_stacklevel())
-    except Exception:   # warnings turned into errors (-W error) must not break the program
-        pass
-
-
 #: At most this many delivered events stay unbuilt while a subscriber holds them: older ones
 #: are built then, so a subscriber that keeps events unread cannot keep every array alive.
 MAX_UNBUILT = 2048
@@ -368,17 +355,6 @@ def _build_oldest_unbuilt() -> None:
                 materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
-
-
-_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tapeviz/
-
-
-def _user_stacklevel() -> int:
-    """The stacklevel of the first frame outside tapeviz, seen from _report's warnings.warn."""
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
-        frame, level = frame.f_back, level + 1
-    return level - 1 if frame is not None else 2
 
 
 def log_scalar(name: str, value, step: int | None = None) -> None:
