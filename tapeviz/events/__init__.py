@@ -48,6 +48,7 @@ OP_EVENTS = False
 STEP_EVENTS = False
 _subscriptions: list["Subscription"] = []
 _callbacks: tuple = ()            # (callback, subscription) pairs: what emit() walks
+_generation = 0                   # see subscriptions_generation()
 _filtered = False                 # some subscriber takes only some kinds: emit() uses _routes
 _routes: dict = {}                # event class -> the (callback, subscription) pairs it goes to
 _lock = threading.RLock()
@@ -190,15 +191,13 @@ class Subscription:
 
     def close(self) -> None:
         """Stop delivering events to this subscriber (idempotent)."""
-        global _callbacks
         with _lock:
             self.closed = True
             try:
                 _subscriptions.remove(self)
             except ValueError:
                 return
-            _callbacks = tuple((s.callback, s) for s in _subscriptions)
-            _update_active()
+            _resubscribed()
 
     def __enter__(self):
         return self
@@ -245,7 +244,6 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     >>> [e.kind for e in seen]
     ['scalar']
     """
-    global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
     if holds is not None and type(holds) is not dict:
@@ -256,9 +254,23 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
             for event in list(_definitions.values()):
                 _deliver(callback, sub, event)
         _subscriptions.append(sub)
-        _callbacks = tuple((s.callback, s) for s in _subscriptions)
-        _update_active()
+        _resubscribed()
     return sub
+
+
+def _resubscribed() -> None:
+    """After a subscription came or went (under ``_lock``)."""
+    global _callbacks, _generation
+    _callbacks = tuple((s.callback, s) for s in _subscriptions)
+    _generation += 1
+    _update_active()
+
+
+def subscriptions_generation() -> int:
+    """A number that goes up each time a subscription is added or removed, and never on
+    emit: code that tells something once to the same subscribers (a run note) compares it
+    with the number it saw then. ``delivered_only_to`` does not change it."""
+    return _generation
 
 
 def unsubscribe(callback) -> None:
