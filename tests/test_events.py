@@ -63,6 +63,31 @@ def test_unsubscribe_by_callback_and_same_callback_twice():
     assert len(seen) == 3
 
 
+def test_the_subscriptions_generation_moves_when_a_subscription_comes_or_goes_only():
+    seen = []
+    g0 = events.subscriptions_generation()
+    sub = events.subscribe(seen.append)
+    g1 = events.subscriptions_generation()
+    events.log_scalar("a", 1.0)                         # emitting changes nothing
+    with events.paused():
+        pass
+    assert events.subscriptions_generation() == g1 and len(seen) == 1
+    with events.delivered_only_to(lambda e: None):      # no subscription comes or goes
+        events.log_scalar("b", 2.0)
+    assert events.subscriptions_generation() == g1
+    other = events.subscribe(lambda e: None)
+    g2 = events.subscriptions_generation()
+    other.close()
+    g3 = events.subscriptions_generation()
+    other.close()                                       # closed already: nothing went
+    events.unsubscribe(other.callback)                  # unknown now: nothing went
+    assert events.subscriptions_generation() == g3
+    events.unsubscribe(seen.append)
+    g4 = events.subscriptions_generation()
+    assert len({g0, g1, g2, g3, g4}) == 5 and g0 < g1 < g2 < g3 < g4
+    assert isinstance(g4, int)
+
+
 def test_subscribe_refuses_a_non_callable():
     with pytest.raises(TypeError, match="callable"):
         events.subscribe(42)

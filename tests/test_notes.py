@@ -101,3 +101,36 @@ def test_a_flight_recording_keeps_the_notes_of_calls_it_does_not_keep(tmp_path):
     assert not [e for e in events if e.kind == "op_recorded"]     # no call kept in full
     notes = sorted((e.code, e.subject, e.site["line"]) for e in events if e.kind == "note")
     assert notes == _marked(three_buggy_steps)
+
+
+def three_steps_of_sgd_nothing_frozen():
+    model = _model(None)
+    opt = tv.keras.optimizers.SGD(0.1)
+    loss_fn = tv.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    for _ in range(3):
+        with tv.GradientTape() as tape:
+            loss = loss_fn(Y, model(X, training=True))
+        variables = model.trainable_variables
+        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
+
+
+def test_no_weight_owner_is_looked_up_until_a_layer_is_frozen(monkeypatch):
+    from tapeviz.keras import weight_owners
+    # a process where no layer was frozen yet (this one froze some in the tests above)
+    monkeypatch.setattr(weight_owners, "ANY_FROZEN", False, raising=False)
+
+    def no_lookup(var):
+        raise AssertionError(f"the owner of {var.name} looked up with no layer ever frozen")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(weight_owners, "frozen_layer_of", no_lookup)
+        assert _notes(three_steps_of_sgd_nothing_frozen) == []
+        assert weight_owners.ANY_FROZEN is False
+        tv.keras.layers.Dense(2).trainable = True             # (not a freeze)
+        assert weight_owners.ANY_FROZEN is False
+        tv.keras.layers.Dense(2).trainable = False            # frozen by its setter
+        assert weight_owners.ANY_FROZEN is True
+    weight_owners.ANY_FROZEN = False
+    # frozen when made (trainable=False): the check is on again and the note is told
+    assert _notes(a_frozen_layer_passed_by_hand) == _marked(a_frozen_layer_passed_by_hand)
+    assert weight_owners.ANY_FROZEN is True

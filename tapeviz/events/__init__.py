@@ -10,7 +10,7 @@ returns. Subscribe with :func:`subscribe` or :func:`capture`; record to a file w
 
 The kinds live in ``kinds.py``, payloads built on first read in ``deferred.py``, the JSON form
 in ``codec.py``, array summaries in ``summary.py``, argument checks in ``checks.py``, the
-memory sink in ``capture.py``; this
+memory sink in ``capture.py``, the report of a raising subscriber in ``report.py``; this
 module delivers events to subscribers (its ``ACTIVE`` flag is what the engine checks). The
 schema is documented in ``docs/events.md``. Readers ignore unknown kinds and fields; nothing
 is renamed without bumping :data:`SCHEMA_VERSION`.
@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import collections
 import os
-import sys
 import threading
-import warnings
 from typing import Any, Callable
 from weakref import ref as _weakref
 
@@ -36,6 +34,7 @@ from .kinds import (EVENT_TYPES, SCHEMA_VERSION, BackwardStep, CallSummary,  # n
                     Note, RecordingPaused, RecordingResumed, Scalar, TapeClosed, TapeOpened,
                     VariableAssigned, Watched)
 from .checks import scalar_step, scalar_value, subscribed_kinds
+from .report import report as _report
 from .summary import _SUMMARY_CACHE, _summaries, config, summarize  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
@@ -49,6 +48,7 @@ OP_EVENTS = False
 STEP_EVENTS = False
 _subscriptions: list["Subscription"] = []
 _callbacks: tuple = ()            # (callback, subscription) pairs: what emit() walks
+_generation = 0                   # see subscriptions_generation()
 _filtered = False                 # some subscriber takes only some kinds: emit() uses _routes
 _routes: dict = {}                # event class -> the (callback, subscription) pairs it goes to
 _lock = threading.RLock()
@@ -191,15 +191,13 @@ class Subscription:
 
     def close(self) -> None:
         """Stop delivering events to this subscriber (idempotent)."""
-        global _callbacks
         with _lock:
             self.closed = True
             try:
                 _subscriptions.remove(self)
             except ValueError:
                 return
-            _callbacks = tuple((s.callback, s) for s in _subscriptions)
-            _update_active()
+            _resubscribed()
 
     def __enter__(self):
         return self
@@ -246,7 +244,6 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
     >>> [e.kind for e in seen]
     ['scalar']
     """
-    global _callbacks
     if not callable(callback):
         raise TypeError(f"subscribe() needs a callable taking one event, got {callback!r}")
     if holds is not None and type(holds) is not dict:
@@ -257,9 +254,23 @@ def subscribe(callback: Callable[[Event], Any], replay_definitions: bool = False
             for event in list(_definitions.values()):
                 _deliver(callback, sub, event)
         _subscriptions.append(sub)
-        _callbacks = tuple((s.callback, s) for s in _subscriptions)
-        _update_active()
+        _resubscribed()
     return sub
+
+
+def _resubscribed() -> None:
+    """After a subscription came or went (under ``_lock``)."""
+    global _callbacks, _generation
+    _callbacks = tuple((s.callback, s) for s in _subscriptions)
+    _generation += 1
+    _update_active()
+
+
+def subscriptions_generation() -> int:
+    """A number that goes up each time a subscription is added or removed, and never on
+    emit: code that tells something once to the same subscribers (a run note) compares it
+    with the number it saw then. ``delivered_only_to`` does not change it."""
+    return _generation
 
 
 def unsubscribe(callback) -> None:
@@ -335,18 +346,6 @@ def _deliver(callback, sub, event):
             _busy.discard(me)
 
 
-def _report(sub, exc):
-    if sub.failed:
-        return
-    sub.failed = True
-    try:
-        warnings.warn(f"tapeviz: event subscriber {sub.callback!r} raised "
-                      f"{type(exc).__name__}: {exc}; further errors from it are ignored",
-                      RuntimeWarning, stacklevel=_user_stacklevel())
-    except Exception:   # warnings turned into errors (-W error) must not break the program
-        pass
-
-
 #: At most this many delivered events stay unbuilt while a subscriber holds them: older ones
 #: are built then, so a subscriber that keeps events unread cannot keep every array alive.
 MAX_UNBUILT = 2048
@@ -368,17 +367,6 @@ def _build_oldest_unbuilt() -> None:
                 materialize(old)
             except Exception:   # reported to whoever reads it; never to the user's program
                 pass
-
-
-_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tapeviz/
-
-
-def _user_stacklevel() -> int:
-    """The stacklevel of the first frame outside tapeviz, seen from _report's warnings.warn."""
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
-        frame, level = frame.f_back, level + 1
-    return level - 1 if frame is not None else 2
 
 
 def log_scalar(name: str, value, step: int | None = None) -> None:

@@ -13,10 +13,10 @@ from .. import events as _events
 from ..engine.call_site import as_dict, user_site
 from ..engine.threadstate import here
 
-#: (code, subject) pairs told already to the subscribers ``_told_to`` (the events module's
-#: tuple of them, made anew when one comes or goes); emptied when full
+#: (code, subject) pairs told already to the subscribers of ``_told_to`` (the events module's
+#: ``subscriptions_generation()`` then); emptied when full
 _TOLD: set = set()
-_told_to = None
+_told_to = -1
 MAX_TOLD = 1000
 
 
@@ -27,9 +27,10 @@ def note(code: str, subject: str, message: str, fix: str) -> None:
     global _told_to
     if not _events.ACTIVE:
         return
-    if _events._callbacks is not _told_to or len(_TOLD) >= MAX_TOLD:
+    generation = _events.subscriptions_generation()
+    if generation != _told_to or len(_TOLD) >= MAX_TOLD:
         _TOLD.clear()
-        _told_to = _events._callbacks
+        _told_to = generation
     elif (code, subject) in _TOLD:
         return
     _TOLD.add((code, subject))

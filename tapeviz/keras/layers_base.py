@@ -27,7 +27,7 @@ from . import regularizers as _regularizers
 from .naming import reset_uids, to_snake_case, unique_name  # noqa: F401 (re-exported)
 from .call_signature import _accepts, _training_default, _training_required  # noqa: F401
 from .call_signature import training_mode
-from .weight_owners import made_by
+from .weight_owners import made_by, trainable_flag
 from .layer_inputs import _float_input, refuse_unsupported  # noqa: F401 (re-exported)
 from .layer_aliases import LayerAliases
 
@@ -56,7 +56,7 @@ class Layer(LayerAliases, Module):
         # where the user made this layer: its weights are created later, at the first call,
         # but their initialisers were chosen here (a bias of -100 is set on this line)
         self._made_at = user_site(2)
-        self._trainable = bool(trainable)     # (no layers inside yet to pass it to)
+        self._trainable = trainable_flag(trainable)   # (no layers inside yet to pass it to)
         self.built = False
         self._own_weights: list = []
         self.activity_regularizer = _regularizers.get(activity_regularizer)
@@ -126,12 +126,12 @@ class Layer(LayerAliases, Module):
     @trainable.setter
     def trainable(self, value):
         # as Keras: freezing (or unfreezing) a layer sets every layer inside it too
-        todo, seen = [self], set()
+        todo, seen, flag = [self], set(), trainable_flag(value)
         while todo:
             layer = todo.pop()
             if id(layer) not in seen:
                 seen.add(id(layer))
-                object.__setattr__(layer, "_trainable", bool(value))
+                object.__setattr__(layer, "_trainable", flag)
                 todo += layer._sublayers()
 
     def _sublayers(self):

@@ -24,7 +24,7 @@ from ..engine.op import leaf_node
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
-from .weight_owners import tell_frozen_updates as _tell_frozen_updates
+from . import weight_owners as _owners
 
 
 def Tensor(value):
@@ -149,8 +149,8 @@ class Optimizer:
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             updates.append((v, g))
-        if _events.ACTIVE:      # (a weight of a frozen layer, passed by hand: a run note)
-            _tell_frozen_updates(self.name, [v for v, _ in updates])
+        if _events.ACTIVE and _owners.ANY_FROZEN:    # (a frozen layer's weight: a run note)
+            _owners.tell_frozen_updates(self.name, [v for v, _ in updates])
         if self.weight_decay:                 # as Keras: before the updates, at this step's rate
             for v, _ in updates:
                 if not _excluded(self._decay_excluded, v):

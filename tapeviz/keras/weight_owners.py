@@ -11,9 +11,25 @@ from ..explain.notes import frozen_layer_updated
 #: variable id -> the layer that made it (gone with the layer)
 _OWNERS: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
 
+#: True once a layer was made or set ``trainable=False``: until then no weight can be a frozen
+#: layer's, and ``apply_gradients`` skips the owner lookup of each weight it updates (a dict
+#: lookup per weight per step while anyone listens). Process-wide by design: a layer frozen
+#: anywhere (another model, an earlier run) turns the check on for every optimizer, and
+#: unfreezing it does not turn it off (the check then costs what it always did).
+ANY_FROZEN = False
+
 
 def made_by(var, layer) -> None:
     _OWNERS[var._id] = layer
+
+
+def trainable_flag(value) -> bool:
+    """A layer's ``trainable`` as it is stored; a False one turns :data:`ANY_FROZEN` on."""
+    global ANY_FROZEN
+    flag = bool(value)
+    if not flag:
+        ANY_FROZEN = True
+    return flag
 
 
 def frozen_layer_of(var):

@@ -3,7 +3,17 @@
 they can be read, centring on a found node, and scrolling the page to the graph."""
 from ...private_apis import KEEP_VIEW_JS, PLOT_ELEMENT_JS
 
-FIT_JS = """
+# the one rule of how large a label is drawn, known to both the fit and LABELS_JS (so the fit
+# can open a graph at the smallest zoom its labels show at): in a view of ``xs`` by ``ys`` graph
+# points on ``fw`` by ``fh`` pixels, ``view_scale`` pixels a point, and a label of ``pt`` points
+# is ``label_px`` pixels, in half pixels, at most ``fonts.max_px``; under ``fonts.min_px`` it
+# is hidden
+LABEL_PX_JS = """const view_scale = (fw, fh, xs, ys) =>
+  Math.min(fw / Math.max(xs, 1e-9), fh / Math.max(ys, 1e-9));
+const label_px = (pt, scale) => Math.floor(2 * Math.min(pt * scale, fonts.max_px)) / 2;
+"""
+
+FIT_JS = LABEL_PX_JS + """
 // a new graph, or the Fit button; not a column of the same graph changing (the backward
 // player's visited states): that kept the view from staying where the user zoomed
 if (cb_obj === src && src.data.key === src._tv_fitted) return;
@@ -34,9 +44,19 @@ const fit = () => {
   const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   // a graph a little too large for its labels to be read when all of it shows (a Keras
   // model's stacked layer boxes) opens at the smallest zoom they can be read at, its ends cut
-  // by at most fonts.crop of its length: nodes you can name beat a view of every edge
-  const readable = fonts.node / fonts.min_px * 0.999;     // points a pixel (see LABELS_JS)
-  if (k > readable && k <= readable * fonts.crop) k = readable;
+  // by at most fonts.crop of its length: nodes you can name beat a view of every edge. That
+  // zoom (the largest points a pixel) is bisected with LABELS_JS's own rule, on the ranges
+  // set below: its half pixels and the ranges' rounding decide, not fonts.node / fonts.min_px
+  const shown = (q) => {
+    const xs = (cx + q * fw / 2) - (cx - q * fw / 2), ys = (cy + q * fh / 2) - (cy - q * fh / 2);
+    return label_px(fonts.node, view_scale(fw, fh, xs, ys)) >= fonts.min_px;
+  };
+  let readable = 0, hidden = 2 * fonts.node / fonts.min_px;   // (labels half min_px there)
+  for (let i = 0; i < 64; i++) {
+    const mid = (readable + hidden) / 2;
+    if (shown(mid)) readable = mid; else hidden = mid;
+  }
+  if (readable > 0 && k > readable && k <= readable * fonts.crop) k = readable;
   xr.setv({start: cx - k * fw / 2, end: cx + k * fw / 2});
   yr.setv({start: cy - k * fh / 2, end: cy + k * fh / 2});
   // kept, as a wheel zoom is: a repaint (labels resized to the new view) re-ran the ranges'
@@ -53,14 +73,14 @@ if (!fit()) { setTimeout(fit, 300); }
 # zoom up to ``max_px``, and a label smaller than ``min_px`` on screen is hidden (unreadable);
 # node and edge labels also when more than ``limit`` nodes are in view. Sizes move in half
 # pixels and are set only when they change (each change is a message to the server).
-LABELS_JS = """const x = src.data.x, y = src.data.y; let n = 0;
+LABELS_JS = LABEL_PX_JS + """const x = src.data.x, y = src.data.y; let n = 0;
 for (let i = 0; i < x.length; i++) {
   if (x[i] >= xr.start && x[i] <= xr.end && y[i] >= yr.start && y[i] <= yr.end) n++;
 }
 let fw = 600, fh = 400;
 try { fw = fig.inner_width || fw; fh = fig.inner_height || fh; } catch (e) {}  // unset until first paint
-const scale = Math.min(fw / Math.max(xr.end - xr.start, 1e-9), fh / Math.max(yr.end - yr.start, 1e-9));
-const px = (pt) => Math.floor(2 * Math.min(pt * scale, fonts.max_px)) / 2;
+const scale = view_scale(fw, fh, xr.end - xr.start, yr.end - yr.start);
+const px = (pt) => label_px(pt, scale);
 const size = (model, value) => {
   const now = model.text_font_size;
   if (!(now && now.value === value + "px")) model.text_font_size = {value: value + "px"};
