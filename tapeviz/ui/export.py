@@ -189,14 +189,16 @@ def _shown_key(key, view: GraphView, shown) -> str | None:
     return f"grp:{group}" if group is not None and f"grp:{group}" in view.index else None
 
 
-def _player(store: Store, tid, view: GraphView, shown, start=None) -> tuple:
+def _player(store: Store, tid, view: GraphView, shown, why, start=None) -> tuple:
     """The backward player of tape ``tid``: widgets driven by CustomJS over embedded steps,
     and the callback that runs it to the selected node's step (None without a call). It
-    opens on call ``start`` when the tape has it, else on its last call."""
+    opens on call ``start`` when the tape has it, else on its last call; choosing another
+    call shows that call's cards in the ``why`` div too (a persistent tape's calls explain
+    different sources)."""
     calls = [store.calls[c] for c in store.calls_for(tid)][-MAX_CALLS:]
     erow = {pair: j for j, pair in enumerate(view.edge_rows)}
     rows = {k: [] for k in ("call", "html", "node", "visited", "up")}
-    meta = {k: [] for k in ("id", "start", "n", "nan", "zero", "note")}
+    meta = {k: [] for k in ("id", "start", "n", "nan", "zero", "note", "why")}
     if not calls:
         return _div("<i>No gradient call on this tape.</i>", width=440), None
     ns, budget = [], MAX_STEPS         # the most recent calls first
@@ -211,6 +213,7 @@ def _player(store: Store, tid, view: GraphView, shown, start=None) -> tuple:
                     "for all of them.</div>")
         meta["id"].append(call["id"]); meta["start"].append(len(rows["html"])); meta["n"].append(n)
         meta["note"].append(note)
+        meta["why"].append(SIDE.format(_why(store, call)) if len(calls) > 1 else "")
         for kind in ("nan", "zero"):
             i = breakpoint_step(call, kind)
             meta[kind].append(-1 if i is None or i >= n else i)
@@ -247,6 +250,9 @@ def _player(store: Store, tid, view: GraphView, shown, start=None) -> tuple:
     for action, button in buttons.items():
         button.js_on_event("button_click", CustomJS(args={**args, "action": action}, code=PLAYER_JS))
     select.js_on_change("value", CustomJS(args={**args, "action": "call"}, code=PLAYER_JS))
+    if len(calls) > 1:
+        select.js_on_change("value", CustomJS(args=dict(calls=meta_src, why=why), code=(
+            "const h = calls.data.why[Number(cb_obj.value)]; if (h) why.text = h;")))
     controls = column(select, row(*(buttons[a] for a in ("first", "prev", "next", "last", "play"))),
                       row(buttons["nan"], buttons["zero"], buttons["node"]), div, width=440)
     return controls, CustomJS(args={**args, "action": "node"}, code=PLAYER_JS)
@@ -264,10 +270,10 @@ def _tape_view(store: Store, tid, start=None) -> object:
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
                      css_classes=["tv-export-inspector"])
-    player, to_node = _player(store, tid, view, shown, start)
     calls = store.calls_for(tid)
     last = store.calls.get(start if start in calls else calls[-1]) if calls else None
-    why = _div(SIDE.format(_why(store, last)), width=440)
+    why = _div(SIDE.format(_why(store, last)), width=440, name=f"why_{tid}")
+    player, to_node = _player(store, tid, view, shown, why, start)
     # as in the served dashboard: a None, zero, NaN or Inf gradient opens the Why tab
     broken = any_not_a_value((last or {}).get("results"))
     side = Tabs(tabs=[TabPanel(child=inspector, title="Inspector"),

@@ -62,3 +62,49 @@ def test_go_to_gradient_call_opens_its_tape_and_call(page_file, page):
     assert heading == ("Watched variables at the last gradient call (6), whichever tab is "
                        "open above"), heading
     assert blocked == []
+
+
+PERSISTENT = """\
+import tapeviz as tv
+
+x = tv.Variable(3.0, name="x")
+w = tv.Variable(2.0, name="w")
+with tv.GradientTape(persistent=True) as tape:
+    y1 = x * x
+    y2 = 3.0 * w
+g1 = tape.gradient(y1, [x, w])
+g2 = tape.gradient(y2, [x, w])
+"""
+
+
+@pytest.mark.browser
+def test_a_persistent_tapes_calls_each_show_their_own_why_cards(tmp_path, page):
+    # by hand: call 1 differentiates x * x (x: 6, w: None), call 2 3 * w (x: None, w: 3);
+    # the page opens on the last call, and choosing call 1 shows call 1's cards
+    out = tmp_path / "persistent.html"
+    _export(record_program(tmp_path, "persistent_prog", PERSISTENT), out)
+    blocked = block_requests_except(page, ("file:",))
+    page.goto(out.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
+                           "Bokeh.documents[0].get_model_by_name('goto_call')")
+    tid = page.evaluate("() => Bokeh.documents[0].get_model_by_name('tapes').tabs[0].title"
+                        ".split(' ')[1]")
+
+    def verdicts():
+        text = page.evaluate(f"() => Bokeh.documents[0].get_model_by_name('why_{tid}').text")
+        head = text.split("Why: gradient call ")[1].split(" ")[0]
+        cards = {}
+        for name in ("x", "w"):
+            at = text.index(f'tv-why-name">{name} ')
+            cards[name] = "none" if "gradient is None" in text[at:at + 300] else "value"
+        return head, cards
+    assert verdicts()[1] == {"x": "none", "w": "value"}
+    last = verdicts()[0]
+    goto = page.locator("select").first
+    first = next(o for o in goto.locator("option").all_inner_texts() if o.startswith("call ")
+                 and o.split(":")[0] != f"call {last}")
+    goto.select_option(label=first)
+    page.wait_for_function(f"() => !Bokeh.documents[0].get_model_by_name('why_{tid}').text"
+                           f".includes('Why: gradient call {last} ')")
+    assert verdicts() == (first.split(":")[0].split()[1], {"x": "value", "w": "none"})
+    assert blocked == []
