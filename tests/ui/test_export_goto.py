@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import block_requests_except, record_program
-from test_export_player import _export
+from test_export_player import _export, _open
 
 # w falls by 0.5 a step: sqrt(w - 1.0) is real for steps 1-3 (w = 2.5, 2.0, 1.5) and
 # NaN from step 4 (w = 1.0 gives an infinite gradient, 0.5 a NaN: step 4's verdict is inf)
@@ -83,12 +83,7 @@ def test_a_persistent_tapes_calls_each_show_their_own_why_cards(tmp_path, page):
     # the page opens on the last call, and choosing call 1 shows call 1's cards
     out = tmp_path / "persistent.html"
     _export(record_program(tmp_path, "persistent_prog", PERSISTENT), out)
-    blocked = block_requests_except(page, ("file:",))
-    page.goto(out.as_uri())
-    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
-                           "Bokeh.documents[0].get_model_by_name('goto_call')")
-    tid = page.evaluate("() => Bokeh.documents[0].get_model_by_name('tapes').tabs[0].title"
-                        ".split(' ')[1]")
+    tid, blocked = _open(page, out)
 
     def verdicts():
         text = page.evaluate(f"() => Bokeh.documents[0].get_model_by_name('why_{tid}').text")

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from conftest import env_with_repo, glyph_xy, click_until, open_dashboard
+from test_export_player import _export
 
 pytestmark = pytest.mark.browser
 SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "broken_runs" / "keras_fit_churn.py"
@@ -71,10 +72,7 @@ def test_a_fit_recording_has_one_tape_per_step_served_and_exported(serve, full, 
     watch.check()
 
     out = tmp_path / "churn.html"
-    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(full), "-o",
-                           str(out)], capture_output=True, text=True, timeout=300,
-                          env=env_with_repo())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _export(full, out)
     page.goto(out.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
                            "Bokeh.documents[0].get_model_by_name('tapes')")
@@ -123,10 +121,7 @@ def test_the_export_of_the_default_recording_has_the_timeline_and_folds_the_ok_c
         flight, watched_page, tmp_path):
     page, watch = watched_page
     out = tmp_path / "churn_flight.html"
-    proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(flight), "-o",
-                           str(out)], capture_output=True, text=True, timeout=300,
-                          env=env_with_repo())
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _export(flight, out)
     page.goto(out.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
                            "Bokeh.documents[0].get_model_by_name('flight_calls')")
