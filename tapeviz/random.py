@@ -11,7 +11,7 @@ from .engine import dtypes as _dt
 from .engine.convert import convert_to_tensor as _tensor
 from .engine.errors import InvalidArgumentError as _InvalidArgument
 from .engine.errors import NotFoundError as _NotFound
-from .engine.ops.makers import _make, _rng, _tf_pair
+from .engine.ops.makers import _make, _rng, _tf_pair, shuffled as _shuffled
 from .engine.ops.makers import normal, set_seed, truncated_normal, uniform  # noqa: F401
 
 
@@ -54,13 +54,13 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 
 def shuffle(value, seed=None, name=None):
     """`value` with its first axis in a random order (a scalar is returned as it is). As in
-    TensorFlow, the result has no gradient (RandomShuffle is not differentiable)."""
+    TensorFlow, a tape records the RandomShuffle op (a gradient with respect to its result
+    exists), but no gradient flows through it to `value`."""
     x = _tensor(value)
     source = _source(seed)      # (before the scalar's early return: TF takes the seed first)
     if x._value.ndim == 0:
         return x
-    order = source.permutation(x._value.shape[0])
-    return _make(np.asarray(x._value)[order])
+    return _shuffled(x, source.permutation(x._value.shape[0]))
 
 
 from .random_generators import *  # noqa: E402,F401,F403

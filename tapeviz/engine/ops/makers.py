@@ -8,6 +8,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..convert import _to_array
 from ..node import leaf_node
+from ..op import apply, defop
 from ..tensor import Tensor, _Operand
 from ..errors import InvalidArgumentError, out_of_memory
 from . import random_stateful
@@ -60,14 +61,38 @@ def ones(shape, dtype=dt.float32, name=None):
         return _make(np.ones(dims, dt.as_dtype(dtype).np))
 
 
+# TensorFlow's eager zeros_like and ones_like run the ZerosLike and OnesLike ops: a tape that
+# watches their input records them and watches their output (a gradient with respect to it
+# exists; none flows through to the input). Asked for another dtype, TensorFlow fills a
+# constant of the input's shape instead: nothing is recorded.
+_ZEROS_LIKE = defop("ZerosLike", np.zeros_like, None, "y = 0, in the shape of x")
+_ONES_LIKE = defop("OnesLike", np.ones_like, None, "y = 1, in the shape of x")
+
+
+def _like(op, fill, input, dtype):
+    x = tensor(input)
+    if dtype is None or dt.as_dtype(dtype).np == x._value.dtype:
+        return apply(op, (x,))
+    return _make(fill(np.shape(x._value), dt.as_dtype(dtype).np))
+
+
+# (and tf.random.shuffle's RandomShuffle: recorded, watched, not differentiable; the order is
+# drawn by its caller, from the seeded stream)
+_SHUFFLE = defop("RandomShuffle", lambda x, permutation: x[permutation], None,
+                 "y = x, its first axis in a random order")
+
+
+def shuffled(x: Tensor, permutation) -> Tensor:
+    """``x`` with its first axis in the order ``permutation``, as tf.random.shuffle."""
+    return apply(_SHUFFLE, (x,), {"permutation": permutation})
+
+
 def zeros_like(input, dtype=None, name=None):
-    x = input._read() if isinstance(input, _Operand) else np.asarray(tensor(input)._value)
-    return _make(np.zeros(np.shape(x), dt.as_dtype(dtype).np if dtype else x.dtype))
+    return _like(_ZEROS_LIKE, np.zeros, input, dtype)
 
 
 def ones_like(input, dtype=None, name=None):
-    x = input._read() if isinstance(input, _Operand) else np.asarray(tensor(input)._value)
-    return _make(np.ones(np.shape(x), dt.as_dtype(dtype).np if dtype else x.dtype))
+    return _like(_ONES_LIKE, np.ones, input, dtype)
 
 
 def fill(dims, value, name=None):
