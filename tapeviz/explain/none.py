@@ -78,7 +78,11 @@ def _first_cut(ctx, on):
         node = lineage[nid]
         op = node.op
         if isinstance(op, str):
-            if op in _ASSIGNS:
+            # an assignment cuts the path of the value it copies in (input 1), not of the
+            # variable it sets (input 0): a Variable source assigned earlier (a warm start,
+            # set_weights, an optimizer's update) is read afresh, and its gradient is cut,
+            # if at all, by what comes after
+            if op in _ASSIGNS and any(i > 0 for i in on[nid]):
                 return "variable_assign", node, {"method": op}
             continue
         if op.name == "StopGradient":
