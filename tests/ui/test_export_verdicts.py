@@ -66,3 +66,12 @@ def test_a_zero_gradient_opens_why_served_and_exported(tmp_path):
     assert _side_tab(rec, tmp_path) == WHY
     d = ui.Dashboard(str(rec))
     assert d._shown(d.parts["Why"]) and not d._shown(d.parts["Inspector"])
+
+
+def test_a_long_path_keeps_its_ends_and_counts_the_rest():
+    # a path through a recurrent layer: 400 ops; the card shows the first and last four
+    from tapeviz.ui.render.cards import path_text
+    path = ["MatMul"] + ["Reshape"] * 398 + ["Log"]
+    assert path_text(path) == ("MatMul → Reshape → Reshape → Reshape → … 392 ops … → "
+                               "Reshape → Reshape → Reshape → Log")
+    assert path_text(["MatMul", "AddV2", "Relu"]) == "MatMul → AddV2 → Relu"

@@ -120,6 +120,19 @@ def gradient_html(store, call: dict | None, node: dict) -> str:
     return "".join(out)
 
 
+#: ops of an explanation's path shown at each end; the middle of a longer one is counted
+PATH_ENDS = 4
+
+
+def path_text(path) -> str:
+    """"MatMul → AddV2 → Relu": the ops from the source to where the explanation points; a
+    path through a recurrent layer's hundreds of ops keeps its ends and counts the rest."""
+    ops = [str(p) for p in path]
+    if len(ops) > 2 * PATH_ENDS + 1:
+        ops = ops[:PATH_ENDS] + [f"… {len(ops) - 2 * PATH_ENDS} ops …"] + ops[-PATH_ENDS:]
+    return " → ".join(ops)
+
+
 def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
     """One explained gradient: source, verdict, cause, message, fix and the code line."""
     ref = r.get("tensor") or {}
@@ -145,7 +158,7 @@ def why_card_html(store, r: dict, heatmaps: bool = False) -> str:
                 "cell": r.get("cell")}
         body.append(code_block(site, context=1, lines_of=store.sources.get))
     if r.get("path"):
-        body.append(f'<div class="tv-small">path: {esc(" → ".join(str(p) for p in r["path"]))}</div>')
+        body.append(f'<div class="tv-small">path: {esc(path_text(r["path"]))}</div>')
     return head + "".join(body) + "</div>"
 
 
