@@ -156,9 +156,26 @@ def test_a_zero_gradient_that_lasts_is_told_on_every_later_summary():
                    "full": bool(why), "sources": [
                        {"name": "w", "verdict": w.get(i, "value"), "norm": 0.0},
                        {"name": "b", "verdict": "value", "norm": 1.0}]})
-    since = {i: (r["still"] or {}).get("since") for i, r in calls.rows.items()}
-    assert since == {1: None, 2: None, 3: 2, 4: 2, 5: None, 6: None, 7: 6}
+    since = {i: [(g["verdict"], g["names"], g["since"]) for g in r["still"]]
+             for i, r in calls.rows.items()}
+    assert since == {1: [], 2: [], 3: [("zero", ["w"], 2)], 4: [("zero", ["w"], 2)], 5: [],
+                     6: [], 7: [("zero", ["w"], 6)]}
     text = call_text(calls.rows[4], shown=False)
-    assert "summary only" in text and "w still had zero gradients, as since call #2" in text
+    assert "summary only" in text and "w still had zero gradients, as since call #2." in text
     assert "nothing in it was anomalous" not in text
     assert "nothing in it was anomalous" in call_text(calls.rows[5], shown=False)
+
+
+def test_a_lasting_nan_is_told_beside_a_lasting_none():
+    """By hand: a's gradient is None from call 1, b's NaN from call 3 on; call 5's note names
+    both, each with the call where it began."""
+    from tapeviz.ui.store.flight_calls import FlightCalls, call_text
+    calls = FlightCalls(max_rows=100)
+    for i in range(1, 6):
+        calls.add({"index": i, "call": i, "tape": i, "norm": None, "why": "", "full": False,
+                   "sources": [{"name": "a", "verdict": "none", "norm": None},
+                               {"name": "b", "verdict": "nan" if i >= 3 else "value",
+                                "norm": None}]})
+    text = call_text(calls.rows[5], shown=False)
+    assert "a still had None gradients, as since call #1." in text, text
+    assert "b still had NaN gradients, as since call #3." in text, text

@@ -56,7 +56,8 @@ def timeline_columns(rows) -> dict:
     for row, norm in zip(rows, norms):
         bad = nonfinite(row)
         style = ("nonfinite" if bad else "anomalous" if row["why"] in ANOMALOUS else
-                 "still" if row.get("still") else "full" if row["full"] else "summary")
+                 "still" if any(g["verdict"] in ("none", "zero") for g in row["still"])
+                 else "full" if row["full"] else "summary")
         color, marker, size = STYLE[style]
         if style == "still" and row["full"]:
             size = STYLE["full"][2] + 1            # (kept in full: as big as a blue one)

@@ -22,6 +22,8 @@ WHY_WORDS = {"first": "one of the first calls", "every": "a periodic call (every
              "jump": "anomalous: the gradient norm jumped far above its running median",
              "lead-up": "the lead-up of a later anomalous call"}
 VERDICTS = ("value", "none", "zero", "nan", "inf")
+#: a verdict other than ``value``, as a note says it ("still had NaN gradients")
+VERDICT_WORDS = {"none": "None", "zero": "zero", "nan": "NaN", "inf": "Inf"}
 
 
 #: what an anomalous call holds, most telling first: the first call of the best rank is the
@@ -93,11 +95,12 @@ class FlightCalls:
             self.open_on, self._open_rank = row["call"], rank
         return row
 
-    def _still(self, row: dict) -> dict | None:
-        """``{"names", "verdict", "since"}`` when sources of ``row`` kept a None or zero
-        gradient that began at an earlier call (the recorder keeps only the call where a
-        verdict changes, so a dead layer's later calls are summaries that still hold it)."""
-        names, verdicts, since = [], set(), None
+    def _still(self, row: dict) -> list:
+        """``[{"verdict", "names", "since"}]``, one per verdict other than ``value`` that
+        sources of ``row`` kept from an earlier call (``since``: where it began). The recorder
+        keeps only the call where a verdict changes, so a dead layer's or a NaN's later calls
+        are summaries that still hold it."""
+        groups: dict = {}
         for s in row["sources"]:
             name, verdict = s["name"], s["verdict"]
             if verdict == "value":
@@ -108,13 +111,12 @@ class FlightCalls:
                 if len(self._began) >= self.max_rows:     # (bounded, as the rows are)
                     self._began.clear()
                 self._began[name] = (verdict, row["index"])
-            elif verdict in ("none", "zero"):
-                names.append(name)
-                verdicts.add(verdict)
-                since = began[1] if since is None else min(since, began[1])
-        if not names:
-            return None
-        return {"names": names, "verdict": " or ".join(sorted(verdicts)), "since": since}
+                continue
+            group = groups.setdefault(verdict, {"verdict": verdict, "names": [],
+                                                "since": began[1]})
+            group["names"].append(name)
+            group["since"] = min(group["since"], began[1])
+        return list(groups.values())
 
     def first_seen(self, call_id) -> bool:
         """True when the summary of engine call ``call_id`` came already (a lead-up call's
@@ -126,17 +128,19 @@ class FlightCalls:
         return None if index is None else self.rows.get(index)
 
 
+def _who(names: list) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def call_text(row: dict, shown: bool) -> str:
     """What a click on a call of the timeline says (plain text). ``shown``: its full events
     are in the view (its tape can be selected)."""
     head = f"Gradient call #{row['index']} (call {row['call']}, tape {row['tape']})"
-    still = row.get("still")
+    still = "".join(f" {_who(g['names'])} still had {VERDICT_WORDS[g['verdict']]} gradients, "
+                    f"as since call #{g['since']}." for g in row.get("still") or ())
     if still:
-        names = still["names"]
-        who = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        still = (f" {who} still had {still['verdict']} gradients, as since call "
-                 f"#{still['since']} (kept in full where it began: the recording keeps a "
-                 "call when a source's verdict changes, not each repeat).")
+        still += (" (Kept in full where it began: the recording keeps a call when a source's "
+                  "verdict changes, not each repeat.)")
     if row["full"] and shown:
         return f"{head}: kept in full, as {WHY_WORDS.get(row['why'], row['why'])}." + \
             (still or "")
