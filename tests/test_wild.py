@@ -44,6 +44,13 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program (of the corpus or a trial) -> the missing feature it needs
 NEEDS: dict = {}
 
+#: the programs the quick loop (`./run.sh test --fast`) still runs, each under a second: a
+#: Keras fit, a hand-written training loop, second-order gradients, and one trial program.
+#: The rest of the corpus is marked slow (together several minutes of the programs' own
+#: training) and runs in the full suite and CI.
+QUICK = {"keras_mnist_convnet", "tutorial_custom_training_walkthrough", "pinn_burgers",
+         "yunyang_gradienttape"}
+
 
 sys.path.insert(0, WILD)
 import trial_notes  # noqa: E402
@@ -64,6 +71,8 @@ def _params():
     for path in PROGRAMS + TRIAL_PROGRAMS:
         need = NEEDS.get(_name(path)) or NOT_IMITATED.get(_name(path))
         marks = [pytest.mark.xfail(strict=True, reason="needs " + need)] if need else []
+        if _name(path) not in QUICK:
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(path, id=_name(path), marks=marks))
     return out
 
@@ -93,6 +102,7 @@ def test_corpus_has_thirty_programs_with_sources():
 
 def test_needs_names_only_programs_of_the_corpus():
     assert set(NEEDS) <= {_name(p) for p in PROGRAMS + TRIAL_PROGRAMS}
+    assert QUICK <= {_name(p) for p in PROGRAMS + TRIAL_PROGRAMS} - set(NEEDS) - set(NOT_IMITATED)
     assert set(NOT_IMITATED) | set(FLOAT_SENSITIVE) <= {_name(p) for p in TRIAL_PROGRAMS}
     assert len(TRIAL_PROGRAMS) >= 25
 
