@@ -26,6 +26,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DEMOS = sorted((ROOT / "demos").glob("[0-9][0-9]_*.py"))
 STEMS = [p.stem for p in DEMOS]
+#: the demos, the one that trains an MLP (several seconds) marked slow for the quick loop
+PARAMS = [pytest.param(s, marks=pytest.mark.slow) if "mlp" in s else s for s in STEMS]
 GOLDEN = ROOT / "tests" / "golden" / "demo_outputs"
 MARKER = "--- tapeviz explains ---"
 REL_TOL = 1e-4
@@ -123,7 +125,7 @@ def test_the_comparison_itself():
 
 # ---- the demos ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("stem", PARAMS)
 def test_demo_prints_what_tensorflow_prints(stem):
     golden = GOLDEN / f"{stem}.txt"
     assert golden.is_file(), (f"no TensorFlow output for {stem}: run "
@@ -140,7 +142,7 @@ def _teaches(path: Path):
     return None
 
 
-@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("stem", PARAMS)
 def test_demo_explains_the_cause_it_teaches(stem):
     teaches = _teaches(ROOT / "demos" / f"{stem}.py")
     assert teaches, f"demos/{stem}.py declares no TEACHES"
@@ -179,6 +181,7 @@ def test_every_demo_has_tensorflow_output():
     assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == STEMS
 
 
+@pytest.mark.slow
 def test_mlp_demo_runs_to_its_held_out_accuracy():
     stem = next(s for s in STEMS if "mlp" in s)
     code, out, err, _ = run_demo(stem)

@@ -44,6 +44,7 @@ def _check_caught(path, bad_step, steps):
     return rows
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=False)
 @given(bad_step=st.integers(min_value=1, max_value=230))
 def test_a_nan_at_any_step_is_caught_with_its_lead_up(tmp_path_factory, bad_step):

@@ -3,8 +3,10 @@
 Each program in tests/wild/programs/ follows a public source named at its top, adapted
 only in what it loads (small seeded data, fixed starting weights). tests/wild/record.py
 ran it under real TensorFlow and stored what its main() returned in tests/wild/answers/;
-here the same file runs in a fresh process with its `tensorflow` imports swapped for
-`tapeviz`, and the answers must match within float tolerances.
+here the same file runs with its `tensorflow` imports swapped for `tapeviz`, in a process
+forked from one that imported tapeviz and nothing else (tests/golden/fork_runner.py --wild; a
+new interpreter per program where there is no fork), and the answers must match within float
+tolerances.
 
 A program that needs a feature tapeviz lacks is marked xfail(strict=True) with the
 feature named: once the feature lands the test passes, strict xfail turns that into a
@@ -44,6 +46,13 @@ RTOL, ATOL = 2e-3, 1e-5
 #: program (of the corpus or a trial) -> the missing feature it needs
 NEEDS: dict = {}
 
+#: the programs the quick loop (`./run.sh test --fast`) still runs, each under a second: a
+#: Keras fit, a hand-written training loop, second-order gradients, and one trial program.
+#: The rest of the corpus is marked slow (together several minutes of the programs' own
+#: training) and runs in the full suite and CI.
+QUICK = {"keras_mnist_convnet", "tutorial_custom_training_walkthrough", "pinn_burgers",
+         "yunyang_gradienttape"}
+
 
 sys.path.insert(0, WILD)
 import trial_notes  # noqa: E402
@@ -64,6 +73,8 @@ def _params():
     for path in PROGRAMS + TRIAL_PROGRAMS:
         need = NEEDS.get(_name(path)) or NOT_IMITATED.get(_name(path))
         marks = [pytest.mark.xfail(strict=True, reason="needs " + need)] if need else []
+        if _name(path) not in QUICK:
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(path, id=_name(path), marks=marks))
     return out
 
@@ -93,6 +104,7 @@ def test_corpus_has_thirty_programs_with_sources():
 
 def test_needs_names_only_programs_of_the_corpus():
     assert set(NEEDS) <= {_name(p) for p in PROGRAMS + TRIAL_PROGRAMS}
+    assert QUICK <= {_name(p) for p in PROGRAMS + TRIAL_PROGRAMS} - set(NEEDS) - set(NOT_IMITATED)
     assert set(NOT_IMITATED) | set(FLOAT_SENSITIVE) <= {_name(p) for p in TRIAL_PROGRAMS}
     assert len(TRIAL_PROGRAMS) >= 25
 
@@ -115,24 +127,51 @@ def test_import_swap_rewrites_only_imports():
         "from tapeviz.keras import layers\nx = 'tensorflow'\n")
 
 
-def _run_under_tapeviz(program, tmp_path):
-    """What `program`'s main() returned with its imports swapped for tapeviz."""
-    out = tmp_path / "answers.json"
+@pytest.fixture(scope="module")
+def run_under_tapeviz():
+    """run(program, tmp_path): what ``program``'s main() returned with its imports swapped for
+    tapeviz. The program runs as ``wild_runner.py tapeviz PROGRAM OUT`` would, in a process
+    forked from one that imported tapeviz once: a new interpreter's import cost half a
+    second of each program's run (a new interpreter per program where there is no fork)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (ROOT, os.environ.get("PYTHONPATH", "")) if p))
-    proc = subprocess.run(
-        [sys.executable, os.path.join(WILD, "wild_runner.py"), "tapeviz", str(program),
-         str(out)], env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert proc.returncode == 0 and out.exists(), proc.stderr[-4000:]
-    result = json.loads(out.read_text(encoding="utf-8"))
-    assert not result["crash"], "raised under tapeviz:\n" + result["crash"]
-    return result["answers"]
+
+    def result_of(code, out, err):
+        assert code == 0 and out.exists(), err[-4000:]
+        result = json.loads(out.read_text(encoding="utf-8"))
+        assert not result["crash"], "raised under tapeviz:\n" + result["crash"]
+        return result["answers"]
+
+    if not hasattr(os, "fork"):
+        def run(program, tmp_path):
+            out = tmp_path / "answers.json"
+            proc = subprocess.run(
+                [sys.executable, os.path.join(WILD, "wild_runner.py"), "tapeviz", str(program),
+                 str(out)], env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+            return result_of(proc.returncode, out, proc.stderr)
+        yield run
+        return
+    server = subprocess.Popen([sys.executable, os.path.join(HERE, "golden", "fork_runner.py"),
+                               "--wild"], env=env, cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+
+    def run(program, tmp_path):
+        out = tmp_path / "answers.json"
+        server.stdin.write(f"{program}\t{out}\n")
+        server.stdin.flush()
+        code = server.stdout.readline()
+        assert code, "the wild runner stopped"
+        err = tmp_path / "answers.json.err"
+        return result_of(int(code), out, err.read_text(errors="replace") if err.exists() else "")
+    yield run
+    server.stdin.close()
+    server.wait(timeout=60)
 
 
 @pytest.mark.parametrize("program", _params())
-def test_wild_program_matches_tensorflow(program, tmp_path):
+def test_wild_program_matches_tensorflow(program, tmp_path, run_under_tapeviz):
     recorded = _answers(program)
-    answers = _run_under_tapeviz(program, tmp_path)
+    answers = run_under_tapeviz(program, tmp_path)
     expected, answers, missing = trial_notes.without_sensitive(
         recorded, answers, FLOAT_SENSITIVE.get(_name(program), []))
     assert not missing, "float-sensitive answers no longer reported: %s" % missing

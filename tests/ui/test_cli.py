@@ -137,6 +137,7 @@ def bad_files(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, why", [
     ("x.png", "looks like a PNG image"), ("x.csv", "looks like CSV"),
     ("empty.tvz", "is empty"), ("events.tvz", "has no recording header")])
@@ -149,6 +150,7 @@ def test_serve_refuses_a_file_that_is_not_a_recording_before_serving(cli, bad_fi
     assert ("--follow" in line) == (name == "empty.tvz"), line
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_recording_from_a_newer_tapeviz(cli, tmp_path):
     (tmp_path / "new.tvz").write_bytes(b'{"format": "tapeviz-recording", "version": 999}\n')
     status, out, err = cli("serve", tmp_path / "new.tvz", "--port", "0").finish()
@@ -156,6 +158,7 @@ def test_serve_refuses_a_recording_from_a_newer_tapeviz(cli, tmp_path):
     assert "newer tapeviz" in line and "upgrade tapeviz" in line, line
 
 
+@pytest.mark.slow
 def test_serve_follow_waits_for_a_missing_or_empty_file_but_refuses_a_foreign_one(cli,
                                                                                    bad_files):
     status, out, err = cli("serve", bad_files / "x.png", "--follow", "--port", "0").finish()
@@ -169,6 +172,7 @@ def test_serve_follow_waits_for_a_missing_or_empty_file_but_refuses_a_foreign_on
         c.stop()
 
 
+@pytest.mark.slow
 def test_serve_a_recording_still_works(cli, recordings):
     """The good path beside the refusals: the page answers, and the document its session
     gets is the recording's dashboard (its title and a variable of the program)."""
@@ -188,7 +192,9 @@ def test_serve_a_recording_still_works(cli, recordings):
     c.stop()
 
 
-@pytest.mark.parametrize("follow", [False, True], ids=["file", "follow"])
+# (one served recording stays in the quick loop: following it costs as much again)
+@pytest.mark.parametrize("follow", [pytest.param(False, id="file"),
+                                    pytest.param(True, id="follow", marks=pytest.mark.slow)])
 def test_the_port_accepts_connections_when_serving_is_printed(cli, recordings, follow):
     """A browser opened on the "serving" line connects at once (the line came seconds before
     the port was bound, while the recording and the UI stack loaded)."""
@@ -227,6 +233,7 @@ def _ctrl_c_after(args, ready, sigint):
     return proc.returncode, out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("follow", [False, True], ids=["serve", "serve --follow"])
 def test_a_ctrl_c_right_after_serving_stops_the_server(recordings, follow):
     """Whoever reads "serving" can stop the server with a Ctrl-C at once, also when tapeviz
@@ -265,6 +272,7 @@ def test_read_header_refuses_a_pipe_at_once(tmp_path):
     assert got and "is a FIFO (named pipe), not a regular file" in got[0], "read_header blocked"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, why", [
     ("x.csv", "looks like CSV"), ("x.png", "looks like a PNG image"),
     ("empty.tvz", "is empty"), ("missing.tvz", "no such recording"), (".", "folder")])
@@ -275,6 +283,7 @@ def test_export_a_bad_input_is_one_line_not_a_traceback(cli, bad_files, name, wh
     assert not (bad_files / "y.html").exists()
 
 
+@pytest.mark.slow
 def test_export_to_a_folder_that_does_not_exist_is_one_line(cli, recordings, tmp_path):
     status, out, err = cli("export", recordings["main"], "-o",
                            tmp_path / "no" / "such" / "y.html").finish(timeout=120)
@@ -306,6 +315,7 @@ def _run_until_recorded(cli, tmp_path, *options):
     return c, rec
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_run_deletes_its_temporary_recording_at_exit(cli, tmp_path, sig):
     c, rec = _run_until_recorded(cli, tmp_path)
@@ -317,6 +327,7 @@ def test_run_deletes_its_temporary_recording_at_exit(cli, tmp_path, sig):
     assert "deleted the temporary recording" in c.text()
 
 
+@pytest.mark.slow
 def test_run_with_output_keeps_the_recording(cli, tmp_path):
     out = tmp_path / "kept.tvz"
     c, rec = _run_until_recorded(cli, tmp_path, "-o", out)
@@ -339,6 +350,7 @@ time.sleep(600)      # still running when tapeviz run is stopped
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("full", [False, True], ids=["flight", "full"])
 def test_run_full_records_every_event_of_every_call(cli, tmp_path, full):
     """By default ``tapeviz run`` records with the flight policy (calls 4 and 5: summaries

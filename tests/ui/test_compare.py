@@ -150,6 +150,7 @@ tape.gradient(y, x)
 """
 
 
+@pytest.mark.slow
 def test_a_large_graph_colours_its_groups_and_outlines_the_one_that_parts(tmp_path):
     import subprocess
     import sys

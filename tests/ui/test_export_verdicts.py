@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import record_program
 
 NONE_PROGRAM = """\
@@ -31,6 +33,7 @@ def _side_tab(recording, tmp_path):
     return next(m for m in page.references() if m.name == f"side_{tid}").active
 
 
+@pytest.mark.slow
 def test_a_none_gradient_opens_why_with_or_without_a_recorded_verdict(tmp_path):
     rec = record_program(tmp_path, "none_prog", NONE_PROGRAM)
     assert _side_tab(rec, tmp_path) == WHY

@@ -145,6 +145,7 @@ def test_the_app_with_no_recording_offers_the_current_folders_and_says_how(folde
     assert "holds none" in text and "--args run.tvz" in text and "<img" not in text
 
 
+@pytest.mark.slow
 def test_serve_folder_and_follow_is_refused(folder):
     import subprocess
     import sys

@@ -60,6 +60,7 @@ def test_the_inspector_draws_every_node_of_a_run_with_nan_and_inf(nan_run):
     assert "-inf" in pages["Log", "()"]
 
 
+@pytest.mark.slow
 def test_a_nan_run_exports_every_tape(nan_run, tmp_path):
     out = tmp_path / "nan.html"
     proc = subprocess.run([sys.executable, "-m", "tapeviz.cli", "export", str(nan_run), "-o",

@@ -28,6 +28,7 @@ import pytest
 from conftest import ROOT, block_requests_except, env_with_repo
 
 
+@pytest.mark.slow
 def test_show_in_a_notebook_renders_offline(recordings):
     nb = nbformat.v4.new_notebook()
     nb.cells = [

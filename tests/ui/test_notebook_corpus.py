@@ -120,6 +120,7 @@ def _card_text(card: str) -> tuple:
     return html.unescape(name), " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_every_corpus_run_tells_its_truth_in_a_notebook(tmp_path):
     """Every corpus script pasted into its own cell of one notebook and recorded by one real
     kernel (as a user pastes a script into a notebook), then a view of each recording shown

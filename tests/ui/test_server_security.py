@@ -54,7 +54,7 @@ def component_get(url: str, module: str) -> int:
 
 # ---- no request imports a module ---------------------------------------------------------
 
-@pytest.mark.parametrize("what", ["file", "folder"])
+@pytest.mark.parametrize("what", ["file", pytest.param("folder", marks=pytest.mark.slow)])
 def test_serve_imports_no_module_a_request_names(recordings, tmp_path, what):
     cwd, served = tmp_path / "cwd", tmp_path / "runs"
     names = plant_markers(cwd, served)
@@ -81,6 +81,7 @@ def gallery_demos(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_gallery_imports_no_module_a_request_names_and_leaves_its_folder_off_the_path(tmp_path):
     cwd = tmp_path / "cwd"
     demos = gallery_demos(tmp_path / "demos")
@@ -99,6 +100,7 @@ def test_gallery_imports_no_module_a_request_names_and_leaves_its_folder_off_the
     assert "" not in path and str(cwd) not in path, path
 
 
+@pytest.mark.slow
 def test_panel_serve_of_the_app_module_with_warm_imports_no_module(recordings, tmp_path):
     """``panel serve tapeviz/ui/serve/app.py --warm``, as docs/security.md tells: run by ``python -m
     panel`` (the current folder on sys.path) to show that the route itself is closed."""
@@ -235,6 +237,7 @@ def network_server(args, ip, env=None) -> tuple:
     return server, server.match.group(2)
 
 
+@pytest.mark.slow
 def test_serve_on_a_network_address_needs_the_token_and_an_allowed_origin(recordings):
     ip = own_address()
     server, token = network_server(["serve", str(recordings["main"])], ip)
@@ -244,6 +247,7 @@ def test_serve_on_a_network_address_needs_the_token_and_an_allowed_origin(record
         server.stop()
 
 
+@pytest.mark.slow
 def test_gallery_on_a_network_address_needs_the_token_and_an_allowed_origin(tmp_path):
     ip = own_address()
     demos = gallery_demos(tmp_path / "demos")
@@ -254,7 +258,8 @@ def test_gallery_on_a_network_address_needs_the_token_and_an_allowed_origin(tmp_
         server.stop()
 
 
-@pytest.mark.parametrize("command", ["serve", "run", "gallery"])
+@pytest.mark.parametrize("command", [pytest.param("serve", marks=pytest.mark.slow), "run",
+                                     "gallery"])
 def test_a_network_address_without_allowed_origins_is_refused(recordings, tmp_path, command):
     script = tmp_path / "script.py"
     script.write_text("open(__file__ + '.ran', 'w')\n")
@@ -268,6 +273,7 @@ def test_a_network_address_without_allowed_origins_is_refused(recordings, tmp_pa
     assert not Path(f"{script}.ran").exists(), "tapeviz run started the script anyway"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("origin", ["*", "http://*", "[fd00::2]:5006", "host:port"])
 def test_an_allowed_origin_must_be_one_host_and_port(recordings, origin):
     out = subprocess.run([sys.executable, "-m", "tapeviz.cli", "serve", str(recordings["main"]),

@@ -128,6 +128,7 @@ def test_show_is_a_notebook_object(events):
     assert "application/vnd.holoviews_exec.v0+json" in bundle
 
 
+@pytest.mark.slow
 def test_cli_help_and_missing_file(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tapeviz.cli", "serve", str(tmp_path / "no.tvz"),
                           "--port", "0"], capture_output=True, text=True, cwd=ROOT,
@@ -138,6 +139,7 @@ def test_cli_help_and_missing_file(tmp_path):
     assert all(w in out.stdout for w in ("serve", "run", "export", "gallery"))
 
 
+@pytest.mark.slow
 def test_tapeviz_run_records_the_script_and_serves_it(tmp_path):
     import queue
     import re

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import tapeviz as tv
 from tapeviz import ui
 from tapeviz.ui.export import export
@@ -74,6 +76,7 @@ def _retarget(path, out, target: str):
     return out
 
 
+@pytest.mark.slow
 def test_a_recording_naming_files_on_the_viewers_disk_shows_none_of_them(tmp_path):
     _, path = _record_script(tmp_path)
     secret_py = tmp_path / "passwd.py"

@@ -95,6 +95,7 @@ def _exported(tmp_path, name, events):
     return path, page
 
 
+@pytest.mark.slow
 def test_a_scope_of_3000_levels_is_folded_after_32_and_costs_no_memory(tmp_path):
     scope = "/".join(f"level{i}" for i in range(3000))
     path, page = _exported(tmp_path, "deep", _tape(1, 1, scope=scope))
@@ -115,6 +116,7 @@ def test_megabyte_names_are_cut_with_an_ellipsis(tmp_path):
     assert len(page) < path.stat().st_size
 
 
+@pytest.mark.slow
 def test_absurd_shapes_and_oversized_values_keep_their_statistics_only(tmp_path):
     huge = _summary(value=1.5, shape=[10 ** 12] * 3, size=10 ** 36)
     many_dims = _summary(value=2.5, shape=[1] * 1_000_000, size=1)
@@ -131,6 +133,7 @@ def test_absurd_shapes_and_oversized_values_keep_their_statistics_only(tmp_path)
     assert page.count("min=1 max=1 mean=1 norm=1") >= 1      # their statistics stay
 
 
+@pytest.mark.slow
 def test_thousands_of_tapes_with_deep_scopes_export_the_last_few(tmp_path):
     scope = "/".join(f"s{i}" for i in range(400))
     events = []
@@ -152,6 +155,7 @@ def test_the_store_bounds_what_it_keeps_of_a_deep_scope():
     assert op["scope"].endswith(f"s{MAX_DEPTH - 1} …({3000 - MAX_DEPTH:,} more)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
 def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, literal):
     """One summary holding a NaN literal (Python's json.dumps writes them) used to make
@@ -181,6 +185,7 @@ def test_a_foreign_non_finite_literal_costs_nothing_but_a_warning(tmp_path, lite
     assert "1 recording warning(s): line " in page
 
 
+@pytest.mark.slow
 def test_values_of_the_wrong_type_are_left_out_and_the_rest_is_drawn(tmp_path):
     """Another writer's refs, sites and results with fields of the wrong JSON type: each such
     value is dropped (the event kept), and the file serves and exports whole."""
@@ -207,6 +212,7 @@ def test_values_of_the_wrong_type_are_left_out_and_the_rest_is_drawn(tmp_path):
     assert store.variables_rows()[0]["norm"] is None
 
 
+@pytest.mark.slow
 def test_serving_a_scope_of_3000_levels_stays_small(tmp_path):
     """``tapeviz serve`` builds the dashboard at start and for each tab; its peak resident
     memory (VmHWM) after a tab opened stays within the bound (it ended in MemoryError)."""

@@ -57,6 +57,7 @@ def test_the_dashboard_opens_where_nan_began_and_reaches_the_dead_layer(run):
     assert {n: causes[n] for n in DEAD} == {n: ("zero", "dead_relu") for n in DEAD}
 
 
+@pytest.mark.slow
 def test_the_export_holds_the_same_story_and_opens_on_the_same_tape(run, tmp_path):
     from tapeviz.ui.export import build, export
     from tapeviz.ui.store.source import store_for
@@ -73,6 +74,7 @@ def test_the_export_holds_the_same_story_and_opens_on_the_same_tape(run, tmp_pat
     assert tabs.tabs[tabs.active].title == f"tape {nan_tape} · NaN began"
 
 
+@pytest.mark.slow
 def test_keep_tapes_raises_the_bound_for_export(run, tmp_path):
     from tapeviz import cli
     path, truth = run
@@ -93,6 +95,7 @@ def _header(page) -> str:
                 if "gradient call" in str(m.object))
 
 
+@pytest.mark.slow
 def test_each_command_keeps_its_own_number_of_tapes(run, tmp_path, monkeypatch):
     # a served page and two exports in one process, each with its own --keep-tapes: none of
     # them leaks its number into the next (the run holds more tapes than any default)
