@@ -127,7 +127,9 @@ def _none_texts(cause, name, node, op, at, extra):
         "integer_dtype": (
             (f"{name} has dtype {extra.get('dtype')}; integer, bool and string tensors have no "
              "gradient." if node is None else
-             f"Every path goes through {op}{at}, which makes a {extra.get('dtype')} tensor; "
+             f"Every path goes through {op}{at}, which makes "
+             f"{'an' if str(extra.get('dtype')).startswith('int') else 'a'} "
+             f"{extra.get('dtype')} tensor; "
              "integers carry no gradient."),
             ("Create it as a float, e.g. tv.constant(2.0) or dtype=tv.float32."
              if node is None else "Keep the computation in floating point on this path.")),

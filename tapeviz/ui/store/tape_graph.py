@@ -23,7 +23,7 @@ KINDS = {
     "constant": "constant / unwatched tensor",
     "stop_gradient": "stop_gradient",
     "backward": "op of a backward pass",
-    "skipped": "not recorded (stop_recording / outside tape)",
+    "skipped": "not recorded (outside tape / paused / int cast)",
     "escaped": "escaped to NumPy / Python",
     "assign": "Variable assignment (cuts history)",
 }
