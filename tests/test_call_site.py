@@ -1,5 +1,6 @@
 """Source sites: the user's line of every op, taken without hashing code objects or scanning
 line tables (see tapeviz/engine/call_site.py), and still right wherever the op runs."""
+import runpy
 import sys
 import textwrap
 
@@ -118,3 +119,22 @@ def test_a_variable_watched_on_read_gets_the_line_that_read_it_however_it_is_rea
         assert (watched, how) == (var, "auto")
         # the site is the lambda that read it: its own code, at its line
         assert site == (read.__code__, read.__code__.co_firstlineno), (read, site)
+
+
+def test_a_module_loop_variable_does_not_name_a_source_a_function_explains(tmp_path):
+    # by hand: `v` is left holding head/bias after the script's warm-start loop; a step
+    # function explains the layer's weights, and no weight may be called "v"
+    script = tmp_path / "warm_start.py"
+    script.write_text(
+        "import tapeviz as tf\n"
+        "layer = tf.keras.layers.Dense(1, name='head')\n"
+        "layer(tf.zeros([1, 2]))\n"
+        "for v in layer.trainable_variables:\n"
+        "    v.assign(v * 1.0)\n"
+        "def step():\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = tf.reduce_sum(layer.kernel * 2.0)\n"
+        "    return tape.explain(y, layer.trainable_variables)\n"
+        "NAMES = [why.source_name for why in step()]\n")
+    names = runpy.run_path(str(script))["NAMES"]
+    assert names == ["head/kernel:0", "head/bias:0"], names

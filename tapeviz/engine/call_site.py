@@ -99,8 +99,8 @@ def user_names(objects) -> dict:
         return {}
     wanted = {id(o) for o in objects}
     found: dict = {}
-    loops = _loop_targets(frame.f_code)
-    for scope in (frame.f_locals, frame.f_globals):
+    for scope, loops in ((frame.f_locals, _loop_targets(frame.f_code)),
+                         (frame.f_globals, _module_loop_targets(frame))):
         # a module's globals are many: skip a scope that holds none of them (a C-speed test)
         if len(found) == len(wanted) or wanted.isdisjoint(map(id, scope.values())):
             continue
@@ -109,6 +109,17 @@ def user_names(objects) -> dict:
                     and name not in loops):
                 found[id(value)] = name
     return found
+
+
+def _module_loop_targets(frame) -> frozenset:
+    """The loop targets of the module whose globals ``frame`` reads, found on the stack (a
+    train step called from the script's body); none when the module is not running."""
+    globals_ = frame.f_globals
+    while frame is not None:
+        if frame.f_globals is globals_ and frame.f_code.co_name == "<module>":
+            return _loop_targets(frame.f_code)
+        frame = frame.f_back
+    return frozenset()
 
 
 _LOOP_TARGETS: dict = {}
