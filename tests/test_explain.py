@@ -814,3 +814,21 @@ def test_a_stop_gradient_beside_a_difference_suggests_moving_it_to_the_target():
     tape, y, x = stop_gradient_cut()
     (why,) = tape.explain(y, x)
     assert why.fix == "Remove the stop_gradient if this gradient is wanted."
+
+
+def test_a_log_of_a_relu_names_the_relu_in_its_fix():
+    # by hand: x @ w = [-1, 3.5]; the ReLU makes an exact 0, whose log is -inf (NaN in the
+    # gradient); the fix must point at the ReLU's line (softplus), not only at the log
+    x = tv.constant([[1.0, -2.0], [0.5, 3.0]])
+    w = tv.Variable([[1.0], [1.0]])
+    with tv.GradientTape() as tape:
+        var = tv.nn.relu(x @ w)
+        y = tv.reduce_sum(tv.math.log(var))  # expect
+    (why,) = tape.explain(y, [w])
+    assert (why.verdict, why.cause) == ("nan", "nan_origin"), str(why)
+    relu_line = _expected_line(test_a_log_of_a_relu_names_the_relu_in_its_fix) - 1
+    assert f"ReLU at line {relu_line}" in why.fix and "softplus" in why.fix, why.fix
+    # a log whose input is not a ReLU's keeps the plain fix
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.math.log(x @ w))
+    assert "ReLU" not in tape.explain(y, [w])[0].fix

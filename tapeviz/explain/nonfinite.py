@@ -84,6 +84,7 @@ def nonfinite_origin(ctx, source, verdict):
                       "downstream": _downstream_ops(ctx, node, on),
                       "where_trap": _discarded_by_where(ctx, node, known),
                       "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
+                      "relu_site": _relu_fed(node, inputs),
                       "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
@@ -94,6 +95,22 @@ def nonfinite_origin(ctx, source, verdict):
                       "path_nodes": [n.id for n in route],
                       "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     return None, {"phase": "unknown"}
+
+
+#: ops with a pole or an edge at zero, and which input meets it (a division's denominator)
+_AT_ZERO = {"Log": 0, "Log1p": 0, "Sqrt": 0, "Rsqrt": 0, "Reciprocal": 0, "RealDiv": 1,
+            "Pow": 0}
+
+
+def _relu_fed(node, inputs):
+    """The site of the ReLU that made the input of ``node`` its NaN or Inf came from (a log's
+    argument, a division's denominator), else None: a ReLU's exact zeros for a quantity
+    that must stay positive (a variance, a scale) are the cause an epsilon at the op hides."""
+    k = _AT_ZERO.get(_op_name(node))
+    made = inputs[k]._node if k is not None and len(inputs) > k else None
+    if made is None or isinstance(made.op, str) or made.op.name != "Relu":
+        return None
+    return made.site
 
 
 #: ops that make Inf from finite inputs only by overflowing (no pole, no domain edge): the
