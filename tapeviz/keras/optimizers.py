@@ -25,6 +25,8 @@ from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
 from . import weight_owners as _owners
+from .optimizer_args import (_check_learning_rate, _is_number, _number,  # noqa: F401
+                             _process_kwargs)
 
 
 def Tensor(value):
@@ -61,6 +63,7 @@ class Optimizer:
         _process_kwargs(kwargs, self.name, type(self).__name__)
         self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
         self._slots: dict = {}
+        self._known = None          # ids of the variables it updates, once built (see build)
 
     @property
     def learning_rate(self):
@@ -149,6 +152,8 @@ class Optimizer:
                     "variable, e.g. zip(tape.gradient(loss, vars), vars) with the same `vars` "
                     "[Op:AssignSubVariableOp]", "AssignSubVariableOp")
             updates.append((v, g))
+        if self._tracks_variables:      # (every pair's variable, its gradient None or not)
+            self._check_known([v for _, v in pairs])
         if _events.ACTIVE and _owners.ANY_FROZEN:    # (a frozen layer's weight: a run note)
             _owners.tell_frozen_updates(self.name, [v for v, _ in updates])
         if self.weight_decay:                 # as Keras: before the updates, at this step's rate
@@ -168,6 +173,28 @@ class Optimizer:
         if not assign_quiet(self.iterations, _ONE, "assign_add"):
             self.iterations.assign_add(_ONE)
         return self.iterations
+
+    #: Keras's optimizers learn their variables once (tf-keras's legacy ones do not)
+    _tracks_variables = True
+
+    def build(self, var_list):
+        """Learn the variables this optimizer updates, as Keras's: the first call (or the
+        first apply_gradients, with the variables it updates) decides; a later one adds none."""
+        if self._known is None:
+            self._known = {v._id for v in var_list}
+
+    def _check_known(self, variables) -> None:
+        if self._known is None:
+            self.build(variables)
+            return
+        for v in variables:
+            if v._id not in self._known:
+                raise KeyError(
+                    f"The optimizer cannot recognize variable {v.name}. This usually means you "
+                    "are trying to call the optimizer to update different parts of the model "
+                    "separately. Please call `optimizer.build(variables)` with the full list of "
+                    "trainable variables before the training loop or use legacy optimizer "
+                    f"`tf.keras.optimizers.legacy.{type(self).__name__}.")
 
     def _clipped(self, updates):
         """The (variable, gradient) pairs with Keras's clipping: `clipnorm` (each gradient's
@@ -232,49 +259,6 @@ class Optimizer:
 def _excluded(excluded, variable) -> bool:
     ids, names = excluded
     return id(variable) in ids or any(part in variable.name for part in names)
-
-
-def _process_kwargs(kwargs, name, cls):
-    """tf-keras's optimizers: `lr` is warned about and ignored (learning_rate keeps its
-    default), the legacy `decay` is refused, any other unknown argument too."""
-    if kwargs.pop("lr", None):
-        warnings.warn(f"`lr` is deprecated in TF-Keras optimizer, please use `learning_rate` or "
-                      f"use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.{cls}.",
-                      UserWarning, stacklevel=3)
-    kwargs.pop("is_legacy_optimizer", None)
-    for k in kwargs:
-        if k in ("decay", "gradient_aggregator", "gradient_transformers"):
-            raise ValueError(f"{k} is deprecated in the new TF-Keras optimizer, please check the "
-                             "docstring for valid arguments, or use the legacy optimizer, e.g., "
-                             f"tf.keras.optimizers.legacy.{cls}.")
-        raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
-                        f"`optimizer_experimental.Optimizer`. ({name}: tapeviz takes "
-                        "Keras's arguments)")
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-
-
-def _check_learning_rate(lr, name):
-    """Keras takes a number, a schedule (any callable of the step) or a tensor/variable."""
-    ok = _is_number(lr) or callable(lr) or isinstance(lr, _Operand)
-    if not ok:
-        raise ValueError(f"{name}: Argument `learning_rate` should be float, or an instance of "
-                         f"LearningRateSchedule, or a callable (that takes in the current "
-                         f"iteration value and returns the corresponding learning rate value). "
-                         f"Received instead: learning_rate={lr!r}. Fix: e.g. "
-                         f"{name}(learning_rate=0.01)")
-
-
-def _number(value, what, name, example, low=None, high=None):
-    """A float hyperparameter, checked when the optimizer is made (Keras checks some only at
-    the first update, with an internal error)."""
-    if not _is_number(value) or (low is not None and not low <= value <= high):
-        within = f" between [{low}, {high}]" if low is not None else ""
-        raise ValueError(f"{name}: `{what}` must be a float{within}. Received: {what}={value!r}. "
-                         f"Fix: pass a number, e.g. {name}({what}={example})")
-    return float(value)
 
 
 def _set(var, value):

@@ -14,6 +14,7 @@ def _legacy(base):
     class Legacy(base):
         __doc__ = f"{base.__name__} taking `lr=` and `decay=` (Keras's legacy optimizer)."
         _slot_path = "{optimizer}/{variable}/{slot}"
+        _tracks_variables = False       # (a legacy optimizer takes any variable, any time)
         _slot_labels: dict = {}
 
         def __init__(self, *args, lr=None, decay=0.0, **kwargs):
