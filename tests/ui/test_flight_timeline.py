@@ -40,7 +40,8 @@ def test_the_timeline_has_every_call_and_marks_what_was_kept(flight_file):
         anomalous = summaries[x]["why"] in ("verdict", "jump") or x >= BAD_STEP
         assert (marker in ("x", "triangle")) == anomalous, x
         assert (data["kept"][i] != "summary only") == (x in kept), x
-    assert data["kept"][data["x"].index(BAD_STEP - 1)] == "lead-up"
+    assert data["kept"][data["x"].index(BAD_STEP - 1)] == \
+        "in full, as the lead-up of a later anomalous call"
     # the training script's NaN from BAD_STEP on: purple triangles on a line above the rest
     triangles = [i for i, m in enumerate(data["marker"]) if m == "triangle"]
     assert [data["x"][i] for i in triangles] == list(range(BAD_STEP, STEPS + 1))

@@ -16,7 +16,7 @@ import math
 from bokeh.models import ColumnDataSource, HoverTool, TapTool
 
 from .chart_figures import chart_figure
-from ..store.flight_calls import ANOMALOUS, nonfinite
+from ..store.flight_calls import ANOMALOUS, WHY_WORDS, nonfinite
 
 HEIGHT = 170
 STYLE = {"summary": ("#b0b0b0", "circle", 4), "full": ("#1f77b4", "circle", 7),
@@ -66,7 +66,8 @@ def timeline_columns(rows) -> dict:
         data["y"].append(ceiling if bad else norm if ok else floor)
         data["call"].append(row["call"])
         data["norm"].append("NaN/Inf" if bad else "" if norm is None else f"{norm:.4g}")
-        data["kept"].append(row["why"] or "summary only")
+        data["kept"].append(f"in full, as {WHY_WORDS[row['why']]}" if row["why"] in WHY_WORDS
+                            else "summary only")
         data["color"].append(color)
         data["marker"].append(marker)
         data["size"].append(size)
