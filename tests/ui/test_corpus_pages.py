@@ -50,6 +50,10 @@ def test_the_exported_page_tells_each_tapes_truth(name, broken, tmp_path, watche
         assert f"Why: gradient call {call.call} " in page.locator(
             ".tv-h", has_text="Why:").locator("visible=true").first.inner_text()
         page.locator(".tv-card").locator("visible=true").first.wait_for()
+        # the ok cards are folded under the summary line: open them, as a reader does
+        for fold in page.locator("details.tv-ok-fold:not([open]) > summary").locator(
+                "visible=true").all():
+            fold.click()
         checked += len(marked)
         wrong += run.problems_shown(page, call, marked, f"nodes_{call.tape}")
     assert not wrong, "\n".join(wrong)
