@@ -35,13 +35,13 @@ for v in variables[:-2]:
     v.assign(warm_start.normal(0.0, 0.25, v.shape).astype("float32"))
 opt = tf.keras.optimizers.Adam(1e-2)
 
-ctx_vec = ctx(station)       # computed once, outside the step  # truth: ctx/kernel none outside_tape call=all; ctx/bias none outside_tape call=all
+ctx_vec = ctx(station)       # computed once, outside the step  # truth: ctx/kernel none outside_tape call=first; ctx/bias none outside_tape call=last
 
 
 def encode(xb):
-    xq = tf.cast(tf.cast(xb * qscale, tf.int32), tf.float32) / QLEVELS  # truth: qscale none integer_dtype call=all
+    xq = tf.cast(tf.cast(xb * qscale, tf.int32), tf.float32) / QLEVELS  # truth: qscale none integer_dtype call=first; qscale none integer_dtype call=30
     h = gru(conv(xq)) + ctx_vec[:, None, :]
-    t = tf.clip_by_value(temperature, 0.1, 10.0)  # truth: temperature zero clipped call=all
+    t = tf.clip_by_value(temperature, 0.1, 10.0)  # truth: temperature zero clipped call=first; temperature zero clipped call=30
     attn = tf.nn.softmax(score(h) / t, axis=1)
     return tf.reduce_sum(attn * h, axis=1)
 

@@ -100,8 +100,8 @@ shown = {}
 for name in corpus_truth.SCRIPTS:
     path = f"{work}/{name}.tvz"
     calls = [e.call for e in tv.load_recording(path) if e.kind == "gradient_finished"]
+    view = tv.show(path, max_tapes=500, max_calls=1000)       # (every tape: each is checked)
     for k in corpus_truth.marked_places(corpus_truth.CORPUS / f"{name}.py", len(calls)):
-        view = tv.show(path, max_tapes=500, max_calls=1000)   # (every tape: each is checked)
         view.select_call(calls[k - 1])
         nodes = view.plot.nodes.data
         shown[f"{name}:{k}"] = {
