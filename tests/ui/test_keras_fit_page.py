@@ -15,8 +15,9 @@ import sys
 
 import pytest
 
-from conftest import env_with_repo, glyph_xy, click_until, open_dashboard
+from conftest import env_with_repo, open_dashboard
 from test_export_player import _export
+from test_flight_timeline import _click_call
 
 pytestmark = pytest.mark.browser
 SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "broken_runs" / "keras_fit_churn.py"
@@ -45,6 +46,14 @@ def flight(tmp_path_factory):
     return _record(tmp_path_factory.mktemp("fit_flight"))
 
 
+def _open_export(page, recording, out, model):
+    """`tapeviz export recording -o out`, opened from file:// once its ``model`` is drawn."""
+    _export(recording, out)
+    page.goto(out.as_uri())
+    page.wait_for_function("(m) => window.Bokeh && Bokeh.documents.length && "
+                           "Bokeh.documents[0].get_model_by_name(m)", arg=model)
+
+
 def _dead_card(page):
     card = page.locator(".tv-card", has=page.locator(".tv-why-name", has_text="deep/kernel:0"))
     card = card.locator("visible=true").first
@@ -71,11 +80,7 @@ def test_a_fit_recording_has_one_tape_per_step_served_and_exported(serve, full, 
     assert f"keras_fit_churn.py:{FIT_LINE}" in note.inner_text()
     watch.check()
 
-    out = tmp_path / "churn.html"
-    _export(full, out)
-    page.goto(out.as_uri())
-    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
-                           "Bokeh.documents[0].get_model_by_name('tapes')")
+    _open_export(page, full, tmp_path / "churn.html", "tapes")
     titles = page.evaluate("() => Bokeh.documents[0].get_model_by_name('tapes').tabs"
                            ".map(t => t.title)")
     assert sorted(int(t.split()[1]) for t in titles) == list(range(1, STEPS + 1)), titles
@@ -100,18 +105,7 @@ def test_the_default_recording_of_fit_says_which_steps_still_had_the_dead_branch
         data["color"][0], "#b0b0b0", "#1f77b4"), data
     page.locator(".bk-tab", has_text="Why").first.click()
     _check_dead_card(_dead_card(page))
-    note = page.locator(".tv-flight-note")
-
-    def click():
-        page.mouse.move(1, 1)
-        page.locator(".tv-flight").scroll_into_view_if_needed()
-        page.mouse.click(*glyph_xy(page, "flight_timeline", "flight_calls", "x", 6))
-
-    def shown():
-        found = note.get_by_text("summary only").first
-        found.wait_for(timeout=10_000)
-        return " ".join(found.inner_text().split())
-    text = click_until(click, shown)
+    text = " ".join(_click_call(page, 6, "summary only").split())
     assert "#6 " in text and "deep/kernel:0" in text and "deep/bias:0" in text, text
     assert "still had zero gradients, as since call #1" in text, text
     watch.check()
@@ -120,11 +114,7 @@ def test_the_default_recording_of_fit_says_which_steps_still_had_the_dead_branch
 def test_the_export_of_the_default_recording_has_the_timeline_and_folds_the_ok_cards(
         flight, watched_page, tmp_path):
     page, watch = watched_page
-    out = tmp_path / "churn_flight.html"
-    _export(flight, out)
-    page.goto(out.as_uri())
-    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
-                           "Bokeh.documents[0].get_model_by_name('flight_calls')")
+    _open_export(page, flight, tmp_path / "churn_flight.html", "flight_calls")
     xs = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('flight_calls')"
                        ".data.x)")
     assert xs == list(range(1, STEPS + 1))
@@ -137,25 +127,10 @@ def test_the_export_of_the_default_recording_has_the_timeline_and_folds_the_ok_c
     assert not wide.locator("visible=true").count()
     page.locator("summary", has_text="show the 4 ok sources").locator("visible=true").first.click()
     wide.locator("visible=true").first.wait_for()
-    note = page.locator(".tv-flight-note")
-
-    def clicker(index):
-        def click():
-            page.mouse.move(1, 1)
-            page.locator(".tv-flight").scroll_into_view_if_needed()
-            page.mouse.click(*glyph_xy(page, "flight_timeline", "flight_calls", "x", index))
-        return click
-
-    def says(text):
-        def shown():
-            found = note.get_by_text(text).first
-            found.wait_for(timeout=10_000)
-            return " ".join(found.inner_text().split())
-        return shown
-    text = click_until(clicker(6), says("summary only"))
+    text = " ".join(_click_call(page, 6, "summary only").split())
     assert "#6 " in text and "still had zero gradients, as since call #1" in text, text
     # a call the page holds (the second: one of the first calls) opens its tape
-    text = click_until(clicker(2), says("Gradient call #2 "))
+    text = " ".join(_click_call(page, 2, "Gradient call #2 ").split())
     assert "kept in full, as one of the first calls" in text, text
     page.wait_for_function("() => { const t = Bokeh.documents[0].get_model_by_name('tapes');"
                            " return t.tabs[t.active].title.startsWith('tape 2'); }")
