@@ -25,8 +25,7 @@ from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
 from . import weight_owners as _owners
-from .optimizer_args import (_check_learning_rate, _is_number, _number,  # noqa: F401
-                             _process_kwargs)
+from .optimizer_args import _check_learning_rate, _is_number, _number, _process_kwargs
 
 
 def Tensor(value):

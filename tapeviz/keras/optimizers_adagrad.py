@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .optimizers import Optimizer, Tensor, _number, _set
+from .optimizer_args import _number
+from .optimizers import Optimizer, Tensor, _set
 
 
 class Adagrad(Optimizer):

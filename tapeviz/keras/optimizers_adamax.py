@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .optimizers import Adam, Optimizer, Tensor, _number, _set
+from .optimizer_args import _number
+from .optimizers import Adam, Optimizer, Tensor, _set
 
 
 class Adamax(Optimizer):

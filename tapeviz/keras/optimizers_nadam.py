@@ -28,7 +28,8 @@ import numpy as np
 
 from ..engine.tensor import Variable
 from ..engine.threadstate import current_trace
-from .optimizers import Optimizer, Tensor, _number, _set
+from .optimizer_args import _number
+from .optimizers import Optimizer, Tensor, _set
 
 
 class Nadam(Optimizer):
