@@ -21,10 +21,11 @@ F32 = 4                     # bytes of a float32
 #                and their sum (3 x N x H); matmul's for w (D x H; x is a constant: none)
 #   assignment:  w's new value (D x H)
 CALL_ARRAYS = F32 * (N * H + N * H + 1 + D * H + N * H + 3 * N * H + D * H + D * H)
-# With tv.keras.optimizers.SGD instead, the update is a NumPy array no op made (D x H, in
-# place of 1e-4 * grad), and the optimizer's step count (an int64 variable) is assigned too:
-# its new value and its update, 8 bytes each.
-SGD_CALL_ARRAYS = CALL_ARRAYS + 8 + 8
+# With tv.keras.optimizers.SGD instead, no op makes the update: its event holds what makes
+# it again when read, the gradient (D x H, in place of 1e-4 * grad: counted a second time,
+# an over-count) and the learning rate (a float32 scalar, 4 bytes); and the optimizer's
+# step count (an int64 variable) is assigned too: its new value and its update, 8 bytes each.
+SGD_CALL_ARRAYS = CALL_ARRAYS + 4 + 8 + 8
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from a variable, a reshape of it and an identity of it keep the old value after
 import tracemalloc
 
 import numpy as np
+import pytest
 
 import tapeviz as tv
 from tapeviz import events
@@ -53,3 +54,39 @@ def test_a_listener_gets_the_update_not_the_new_value():
     (event,) = [e for e in seen if e.variable["name"] == "w:0"]
     assert event.value["summary"]["max"] == float((lr * grad).max())
     np.testing.assert_array_equal(w.numpy(), old - lr * grad)
+
+
+def test_an_sgd_update_makes_one_array_while_a_listener_keeps_its_event():
+    # the event holds what makes the update again (the gradient and the rate), not a copy
+    # of it: the new value is still written into the update's own array
+    w, opt, old, grad, lr = _sgd_step()
+    kept = []
+    with events.subscribe(kept.append, kinds=["variable_assigned"]):
+        opt.apply_gradients([(tv.constant(grad), w)])
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            opt.apply_gradients([(tv.constant(grad), w)])
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 1.5 * old.nbytes, f"the update allocated {peak} bytes for a {old.nbytes}-byte variable"
+    # read only now, after both updates wrote their arrays: each says its own update
+    updates = [e.value["summary"] for e in kept if e.variable["name"] == "w:0"]
+    assert [u["max"] for u in updates] == [float((lr * grad).max())] * 2
+    assert [u["norm"] for u in updates] == [pytest.approx(float(np.linalg.norm(lr * grad)),
+                                                          rel=1e-6)] * 2
+
+
+def test_a_later_read_says_the_update_applied_though_its_numpy_gradient_changed():
+    # a NumPy gradient is the user's array: changing it after apply_gradients must not
+    # change what the event (read later, as a recording's ring reads it) says was applied
+    w, opt, old, grad, lr = _sgd_step(shape=(3, 2))
+    given = grad.copy()
+    kept = []
+    with events.subscribe(kept.append, kinds=["variable_assigned"]):
+        opt.apply_gradients([(given, w)])
+    given[:] = 100.0
+    (event,) = [e for e in kept if e.variable["name"] == "w:0"]
+    assert event.value["summary"]["value"] == (lr * grad).tolist()
+    assert event.variable["summary"]["value"] == (old - lr * grad).tolist()

@@ -109,7 +109,7 @@ def _combined(var: Variable, delta, method: str, out=None):
     return result
 
 
-def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool:
+def assign_quiet(var: Variable, delta, method: str, remade_by: tuple | None = None) -> bool:
     """`var.assign_add(delta)` or `assign_sub` of a NumPy update (an optimizer's) when no
     tape is open in this thread (none could read it) and ``delta`` has the variable's dtype.
     Then it does what `_assign` does, less what nothing reads: no leaf node for ``delta``
@@ -118,28 +118,37 @@ def assign_quiet(var: Variable, delta, method: str, spare: bool = False) -> bool
     `variable_assigned` event. Otherwise it changes nothing and returns False: the caller
     assigns the usual way.
 
-    ``spare``: ``delta`` is an array the caller made for this update and keeps nowhere. When
-    no one listens (no event holds it either), the new value is written into it: the update
-    then makes one array, not two, and writes it where ``delta`` was just written, in cache
-    (a fresh array for an MLP's first layer misses the cache on every line it writes)."""
+    ``remade_by``: ``(function, *arguments)`` that make ``delta`` again, bit for bit, from
+    values that do not change (SGD's ``(np.multiply, gradient, learning_rate)``), given when
+    ``delta`` is an array the caller made for this update and keeps nowhere. The new value is
+    then written into ``delta`` (the update makes one array, not two, and writes it where
+    ``delta`` was just written, in cache: a fresh array for an MLP's first layer misses the
+    cache on every line it writes), and the event holds the recipe, not ``delta``: so a
+    subscriber costs no second array, and one that reads the event later reads the update."""
     if _local.state.open or delta.dtype is not var._value.dtype:
         return False
     new = Tensor(delta)    # (drawn before the update, as `_assign` draws its value's id)
-    listening = _events.ACTIVE     # (read once: its event must get ``delta`` unwritten)
+    listening = _events.ACTIVE
     site = user_site(2) if listening else None    # (`watched_site`, with no tape open)
-    reuse = spare and not listening and type(delta) is np.ndarray
+    reuse = remade_by is not None and type(delta) is np.ndarray
     result = _combined(var, delta, method, delta if reuse else None)
     _commit(var, result, method, new, site)
     if listening:
         _events.emit_deferred(_events.VariableAssigned, quiet_assigned_payload, var, result,
-                              var._node, method, new, delta, site,
-                              _events.config["value_limit"])
+                              var._node, method, new, remade_by if reuse else (_same, delta),
+                              site, _events.config["value_limit"])
     return True
 
 
-def quiet_assigned_payload(var, value, node, method, new, delta, site, limit):
-    """The payload `_assign` would give (its own function: a flight recording counts the
-    update ``delta`` as memory it holds, see recording/flight_memory.py)."""
+def _same(value):
+    return value
+
+
+def quiet_assigned_payload(var, value, node, method, new, delta_recipe, site, limit):
+    """The payload `_assign` would give, the update made again from ``delta_recipe``
+    (``(function, *arguments)``, see `assign_quiet`). Its own function: a flight recording
+    counts the recipe's arrays as memory it holds (recording/flight_memory.py)."""
+    delta = delta_recipe[0](*delta_recipe[1:])
     return _assigned_payload(var, value, node, method, new, delta, None, site, limit)
 
 

@@ -142,7 +142,9 @@ class Optimizer:
                 continue
             if isinstance(g, IndexedSlices):   # its dense tensor: the same update as Keras's
                 g = convert_to_tensor(g)           # sparse one (duplicates summed first)
-            g = g._value if isinstance(g, _Operand) else np.asarray(g)
+            # (a NumPy gradient is copied, as TensorFlow converts it: an event may make the
+            # update again from it later, and the user may change their array meanwhile)
+            g = g._value if isinstance(g, _Operand) else np.array(g)
             if g.shape != v._value.shape:
                 raise InvalidArgumentError(
                     f"{self.name}.apply_gradients: Cannot update variable {v.name!r} with shape "
@@ -276,8 +278,8 @@ class SGD(Optimizer):
         dtype = var._value.dtype
         if self.momentum == 0:
             delta = g * lr      # (a new array: assign_quiet may write the new value into it)
-            if not assign_quiet(var, delta, "assign_sub", spare=True):   # a tape may read it
-                var.assign_sub(Tensor(delta))
+            if not assign_quiet(var, delta, "assign_sub", (np.multiply, g, lr)):
+                var.assign_sub(Tensor(delta))     # (a tape is open: it may read delta)
             return
         momentum = np.asarray(self.momentum, dtype)
         m = self._slot(var, "momentum")

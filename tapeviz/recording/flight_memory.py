@@ -9,7 +9,7 @@ thing, and counted there, once, from the held events' arguments:
   it was added to a gradient that input already had;
 - a ``variable_assigned`` event: the variable's new value (the ring keeps the values later
   assignments replace), and the update itself when an optimizer assigned a NumPy array no
-  op made (``assign_quiet``).
+  op made (``assign_quiet``; or the arrays it is made again from, for SGD).
 
 Not counted: what the user holds anyway (constants, a variable's value as a tape watches it,
 which an assignment made) and a backward pass's seed (ones of the target's shape). Counted
@@ -56,6 +56,7 @@ def array_bytes(items) -> int:
                     total += whole._value.nbytes
         else:                       # an assignment's: variable, new value, ..., update
             total += args[1].nbytes
-            if build is quiet_assigned_payload:
-                total += args[5].nbytes
+            if build is quiet_assigned_payload:     # (the arrays its update is made from)
+                for part in args[5][1:]:
+                    total += getattr(part, "nbytes", 0)
     return total
