@@ -255,7 +255,8 @@ GRADIENT_KINDS = ("gradient_finished",)
 
 
 class Events:
-    """Turn a no-op subscriber (of ``kinds``, default all) on around each call (--in-process)."""
+    """Turn a no-op subscriber (of ``kinds``, default all) on around each call of ``fn``
+    (--in-process: ``fn`` is a whole timed sample), and return what ``fn`` returns."""
 
     def __init__(self, fn, kinds=None):
         self.fn = fn
