@@ -832,3 +832,22 @@ def test_a_log_of_a_relu_names_the_relu_in_its_fix():
     with tv.GradientTape() as tape:
         y = tv.reduce_sum(tv.math.log(x @ w))
     assert "ReLU" not in tape.explain(y, [w])[0].fix
+
+
+def test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan():
+    # by hand: x @ w = [-1, 3.5]; relu6 makes an exact 0 of the -1, 1 / 0 is Inf, and its
+    # gradient, multiplied by ReLU6's 0 there, is NaN: the fix names the ReLU6's line
+    x = tv.constant([[1.0, -2.0], [0.5, 3.0]])
+    w = tv.Variable([[1.0], [1.0]])
+    with tv.GradientTape(persistent=True) as tape:
+        scale = tv.nn.relu6(x @ w)
+        y = tv.reduce_sum(1.0 / scale)  # expect
+        # TensorFlow's Maximum selects its gradient (0 where the floor won), so the Inf of
+        # the division stays out of w's gradient: row 2's alone, -x[1] / 3.5 ** 2
+        clipped = tv.reduce_sum(1.0 / tv.maximum(x @ w, 0.0))
+    (why,) = tape.explain(y, [w])
+    assert (why.verdict, why.cause) == ("nan", "nan_origin"), str(why)
+    line = _expected_line(test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan) - 1
+    assert f"a ReLU6 at line {line}" in why.fix and "instead of tv.nn.relu6(x)" in why.fix
+    np.testing.assert_allclose(tape.gradient(clipped, w).numpy(),
+                               [[-0.5 / 12.25], [-3.0 / 12.25]], rtol=1e-6)

@@ -363,9 +363,10 @@ def _nonfinite(cause, name, node, op, at, extra):
         fix = "division by zero: use tv.math.divide_no_nan or add an epsilon to the denominator."
     else:
         fix = f"make the input of {op} finite (check its range), or add an epsilon."
-    if extra.get("phase") == "forward" and extra.get("relu_site") is not None:
-        fix = (f"its input comes straight from a ReLU{_at(extra['relu_site'])}, whose zeros "
+    floor = extra.get("relu_site") if extra.get("phase") == "forward" else None
+    if floor is not None:
+        fix = (f"its input comes straight from {floor['op']}{_at(floor['site'])}, whose zeros "
                "are exact: for a quantity that must stay positive (a variance, a scale, a "
-               "rate) use tv.nn.softplus(x) + 1e-6 there instead of tv.nn.relu(x). Else: "
-               + fix)
+               f"rate) use tv.nn.softplus(x) + 1e-6 there instead of {floor['written']}. "
+               "Else: " + fix)
     return msg, fix

@@ -102,15 +102,23 @@ _AT_ZERO = {"Log": 0, "Log1p": 0, "Sqrt": 0, "Rsqrt": 0, "Reciprocal": 0, "RealD
             "Pow": 0}
 
 
+#: ops whose output is exactly 0 wherever their input is at or below 0 and whose gradient
+#: multiplies by that 0 (so the Inf of a log or a division after them becomes NaN), as a fix
+#: names them. (A maximum with 0 or a clip at 0 selects its gradient: 0 there, not NaN.)
+_FLOORED_AT_ZERO = {"Relu": ("a ReLU", "tv.nn.relu(x)"), "Relu6": ("a ReLU6", "tv.nn.relu6(x)")}
+
+
 def _relu_fed(node, inputs):
-    """The site of the ReLU that made the input of ``node`` its NaN or Inf came from (a log's
-    argument, a division's denominator), else None: a ReLU's exact zeros for a quantity
-    that must stay positive (a variance, a scale) are the cause an epsilon at the op hides."""
+    """``{"site", "op", "written"}`` of the ReLU that made the input of ``node`` its NaN or
+    Inf came from (a log's argument, a division's denominator), else None: its exact zeros
+    for a quantity that must stay positive (a variance, a scale) are the cause an epsilon at
+    the op hides."""
     k = _AT_ZERO.get(_op_name(node))
     made = inputs[k]._node if k is not None and len(inputs) > k else None
-    if made is None or isinstance(made.op, str) or made.op.name != "Relu":
+    if made is None or isinstance(made.op, str) or made.op.name not in _FLOORED_AT_ZERO:
         return None
-    return made.site
+    label, written = _FLOORED_AT_ZERO[made.op.name]
+    return {"site": made.site, "op": label, "written": written}
 
 
 #: ops that make Inf from finite inputs only by overflowing (no pole, no domain edge): the
