@@ -30,6 +30,11 @@ def _legacy(base):
         learning_rate = property(lambda self: self._learning_rate, base.learning_rate.fset)
         lr = learning_rate
 
+        @property
+        def build(self):
+            # tf-keras's legacy optimizers have no build(): they learn no variable list
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute 'build'")
+
         def _lr(self, dtype):
             lr = super()._lr(dtype)
             if self.decay > 0:

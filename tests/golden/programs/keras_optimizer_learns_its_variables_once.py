@@ -22,3 +22,5 @@ legacy = tf.keras.optimizers.legacy.SGD(0.1)
 legacy.apply_gradients([(tf.constant([1.0, 1.0]), v)])
 report("legacy.takes_a_new_variable", legacy.apply_gradients([(tf.constant(1.0), x)]))
 report("legacy.values", [v, x])
+# tf-keras's legacy optimizers have no build(): code written for them never calls it
+expect_error("legacy.has_no_build", lambda: tf.keras.optimizers.legacy.Adam(0.1).build([v]))
