@@ -15,6 +15,8 @@ import tapeviz as tv
 
 CORPUS = pathlib.Path(__file__).parent / "broken_runs"
 SCRIPTS = sorted(p for p in CORPUS.glob("*.py"))
+#: scripts that train for seconds (a 60-call GRU run: about 5 s): `slow`, out of the quick loop
+SLOW = {"forecast_gru_two_phase"}
 TRUTH = re.compile(r"#\s*truth:\s*(.+?)\s*(?:#\s*note:.*)?$")     # (a note may follow)
 NOTE = re.compile(r"#\s*note:\s*(\S+)\s+(\S+)")
 
@@ -84,7 +86,8 @@ def test_the_corpus_is_large_and_every_script_marks_its_truth():
         assert path.read_text().startswith('"""'), f"{path.name} says nothing of its bugs"
 
 
-@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW
+                                  else p for p in SCRIPTS], ids=lambda p: p.stem)
 def test_every_explanation_tells_the_marked_truth(path, tmp_path):
     events = recorded(path, tmp_path)
     finished, ops = recorded_calls(path, tmp_path, events)
