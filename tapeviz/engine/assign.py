@@ -141,6 +141,7 @@ def assign_quiet(var: Variable, delta, method: str, remade_by: tuple | None = No
 
 
 def _same(value):
+    """The recipe of an update kept as it is (an array no one writes into afterwards)."""
     return value
 
 

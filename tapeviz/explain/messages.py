@@ -363,7 +363,7 @@ def _nonfinite(cause, name, node, op, at, extra):
         fix = "division by zero: use tv.math.divide_no_nan or add an epsilon to the denominator."
     else:
         fix = f"make the input of {op} finite (check its range), or add an epsilon."
-    floor = extra.get("relu_site") if extra.get("phase") == "forward" else None
+    floor = extra.get("relu") if extra.get("phase") == "forward" else None
     if floor is not None:
         fix = (f"its input comes straight from {floor['op']}{_at(floor['site'])}, whose zeros "
                "are exact: for a quantity that must stay positive (a variance, a scale, a "

@@ -84,7 +84,7 @@ def nonfinite_origin(ctx, source, verdict):
                       "downstream": _downstream_ops(ctx, node, on),
                       "where_trap": _discarded_by_where(ctx, node, known),
                       "input_min": _smallest(known.get(inputs[0]._id)) if inputs else None,
-                      "relu_site": _relu_fed(node, inputs),
+                      "relu": _relu_fed(node, inputs),
                       "overflow": _overflow(ctx, node, known), **_instance(ctx, node)}
     origin = _backward_origin(ctx, source)
     if origin is not None:
