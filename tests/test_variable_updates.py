@@ -3,6 +3,7 @@ keep (TensorFlow's rule, checked in a virtual environment with tensorflow-cpu: a
 from a variable, a reshape of it and an identity of it keep the old value after
 `SGD.apply_gradients`)."""
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -90,3 +91,22 @@ def test_a_later_read_says_the_update_applied_though_its_numpy_gradient_changed(
     (event,) = [e for e in kept if e.variable["name"] == "w:0"]
     assert event.value["summary"]["value"] == (lr * grad).tolist()
     assert event.variable["summary"]["value"] == (old - lr * grad).tolist()
+
+
+def test_an_update_that_overflows_warns_nothing_as_tensorflow():
+    # TensorFlow's kernels say nothing when an update overflows or makes NaN: the result is
+    # what the next gradient's explanation tells. By hand: 1e30 * 1e30 is Inf in float32, so
+    # SGD writes 1 - Inf and 2 - 1e30; Adam's first step with an Inf gradient is Inf / Inf.
+    w = tv.Variable([1.0, 2.0], name="w")
+    v = tv.Variable([1.0], name="v")
+    kept = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with events.subscribe(kept.append, kinds=["variable_assigned"]):
+            tv.keras.optimizers.SGD(1e30).apply_gradients([(tv.constant([1e30, 1.0]), w)])
+            tv.keras.optimizers.Adam(0.1).apply_gradients([(tv.constant([np.inf]), v)])
+        # read now, with the update made again for it: still no warning
+        (update,) = [e.value["summary"] for e in kept if e.variable["name"] == "w:0"]
+    np.testing.assert_array_equal(w.numpy(), np.float32([-np.inf, 2 - 1e30]))
+    assert np.isnan(v.numpy()).all()
+    assert update["value"] == ["inf", float(np.float32(1e30))]

@@ -12,7 +12,7 @@ from .refs import _assigned_payload
 from .call_site import user_site
 from .tape_events import NONFINITE_GRADIENT, note_assigned
 from .tensor import Tensor, Variable, _Operand
-from .threadstate import _local, here, tapes
+from .threadstate import _local, here, quietly, tapes
 
 
 def _kind_of(value) -> str:
@@ -149,7 +149,8 @@ def quiet_assigned_payload(var, value, node, method, new, delta_recipe, site, li
     """The payload `_assign` would give, the update made again from ``delta_recipe``
     (``(function, *arguments)``, see `assign_quiet`). Its own function: a flight recording
     counts the recipe's arrays as memory it holds (recording/flight_memory.py)."""
-    delta = delta_recipe[0](*delta_recipe[1:])
+    # (quietly: the update said its NumPy warnings, if any, when it ran)
+    delta = quietly(delta_recipe[0], *delta_recipe[1:])
     return _assigned_payload(var, value, node, method, new, delta, None, site, limit)
 
 

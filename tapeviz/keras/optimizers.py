@@ -21,6 +21,7 @@ from ..engine import op as _op
 from ..engine.assign import assign_quiet
 from ..engine.errors import InvalidArgumentError
 from ..engine.op import leaf_node
+from ..engine.threadstate import quietly
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
@@ -135,7 +136,6 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the "
                           "loss. They are not updated. (tape.explain(loss, variables) says "
                           "why.)", UserWarning, stacklevel=2)
-        lrs: dict = {}      # the learning rate, read once per call and dtype
         updates = []
         for g, v in pairs:
             if g is None:
@@ -157,23 +157,30 @@ class Optimizer:
             self._check_known([v for _, v in pairs])
         if _events.ACTIVE and _owners.ANY_FROZEN:    # (a frozen layer's weight: a run note)
             _owners.tell_frozen_updates(self.name, [v for v, _ in updates])
-        if self.weight_decay:                 # as Keras: before the updates, at this step's rate
-            for v, _ in updates:
-                if not _excluded(self._decay_excluded, v):
-                    decay = np.asarray(self.weight_decay, v._value.dtype)
-                    v.assign_sub(Tensor(v._value * decay * self._lr(v._value.dtype)))
-        for v, g in self._clipped(updates):
-            dtype = v._value.dtype
-            lr = lrs.get(dtype)
-            if lr is None:
-                lr = lrs[dtype] = self._lr(dtype)
-            self._update(v, g if g.dtype is dtype else g.astype(dtype, copy=False), lr)
+        # (NumPy's warnings off, as TensorFlow's kernels say nothing: an update that overflows
+        # or makes NaN is a result the next gradient's explanation tells, from the user's line)
+        quietly(self._apply_updates, updates)
         for _, v in pairs:                 # as Keras: constraints after every update
             if v.constraint is not None:
                 v.assign(v.constraint(v))
         if not assign_quiet(self.iterations, _ONE, "assign_add"):
             self.iterations.assign_add(_ONE)
         return self.iterations
+
+    def _apply_updates(self, updates) -> None:
+        """Weight decay, clipping and each (variable, gradient) pair's update."""
+        if self.weight_decay:                 # as Keras: before the updates, at this step's rate
+            for v, _ in updates:
+                if not _excluded(self._decay_excluded, v):
+                    decay = np.asarray(self.weight_decay, v._value.dtype)
+                    v.assign_sub(Tensor(v._value * decay * self._lr(v._value.dtype)))
+        lrs: dict = {}      # the learning rate, read once per call and dtype
+        for v, g in self._clipped(updates):
+            dtype = v._value.dtype
+            lr = lrs.get(dtype)
+            if lr is None:
+                lr = lrs[dtype] = self._lr(dtype)
+            self._update(v, g if g.dtype is dtype else g.astype(dtype, copy=False), lr)
 
     #: Keras's optimizers learn their variables once (tf-keras's legacy ones do not)
     _tracks_variables = True
