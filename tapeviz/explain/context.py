@@ -72,12 +72,17 @@ class TapeState:
     None or zero gradient is worked out when a subscriber reads the event, and by then the
     tape may have recorded, paused or closed. Holds the tape's entries, not copies of them."""
 
-    __slots__ = ("_id", "_ids", "_watch_accessed", "_site", "_open_at", "_closed_at",
-                 "_pauses", "_escapes", "_entries", "_kept_entries", "_released_nodes")
+    __slots__ = ("_id", "_ids", "_watched", "_watch_accessed", "_site", "_open_at",
+                 "_closed_at", "_pauses", "_escapes", "_entries", "_kept_entries",
+                 "_released_nodes", "_user_vjps")
 
     def __init__(self, tape, entries: list):
         self._id = tape._id
         self._ids = set(tape._ids)
+        # (what a replay of the backward pass reads: `_Context.replay_backward`, for a zero
+        # gradient through a Sigmoid or Tanh, or the origin of a NaN)
+        self._watched = dict(tape._watched)
+        self._user_vjps = tape._user_vjps
         self._watch_accessed = tape._watch_accessed
         self._site = tape._site
         self._open_at, self._closed_at = tape._open_at, tape._closed_at
