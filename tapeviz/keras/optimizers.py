@@ -21,7 +21,7 @@ from ..engine import op as _op
 from ..engine.assign import assign_quiet
 from ..engine.errors import InvalidArgumentError
 from ..engine.op import leaf_node
-from ..engine.threadstate import quietly
+from ..engine.threadstate import quietly as _quietly
 from ..engine.tensor import Tensor as _Tensor, Variable, _Operand
 from ..engine.convert import convert_to_tensor
 from ..engine.indexed_slices import IndexedSlices
@@ -159,7 +159,7 @@ class Optimizer:
             _owners.tell_frozen_updates(self.name, [v for v, _ in updates])
         # (NumPy's warnings off, as TensorFlow's kernels say nothing: an update that overflows
         # or makes NaN is a result the next gradient's explanation tells, from the user's line)
-        quietly(self._apply_updates, updates)
+        _quietly(self._apply_updates, updates)
         for _, v in pairs:                 # as Keras: constraints after every update
             if v.constraint is not None:
                 v.assign(v.constraint(v))
