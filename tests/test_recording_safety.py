@@ -14,6 +14,7 @@ import pytest
 
 import tapeviz as tv
 from tapeviz.recording import RecordingError, follow_recording, load_recording
+from tapeviz import events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -177,6 +178,25 @@ def test_an_op_too_large_to_summarise_is_counted_as_dropped(tmp_path):
     assert rec.dropped == 1 and loaded.footer.dropped == 1
     assert loaded.footer.events == len(loaded)
     assert any("could not write 1 event" in w for w in loaded.warnings)
+    assert loaded.footer.dropped_first.startswith("op_recorded: MemoryError"), loaded.footer
+
+
+def test_an_event_whose_payload_fails_to_build_is_named_not_blamed_on_memory(tmp_path):
+    # a bug in building a payload (here a builder that raises, as an explanation did) loses
+    # that event: the page must say which event and what went wrong, not "out of memory"
+    def broken(*args):
+        raise AttributeError("'TapeState' object has no attribute '_watched'")
+    path = tmp_path / "run.tvz"
+    with tv.record(path, full=True):
+        events.emit(events.deferred(events.Note, broken))
+        tv.constant(1.0) + 1.0
+    loaded = load_recording(path)
+    assert loaded.footer.dropped == 1
+    assert loaded.footer.dropped_first == (
+        "note: AttributeError: 'TapeState' object has no attribute '_watched'")
+    (warning,) = [w for w in loaded.warnings if "could not write" in w]
+    assert "the first, note: AttributeError: 'TapeState'" in warning, warning
+    assert "memory" not in warning, warning
 
 
 def test_an_event_the_fast_encoder_runs_out_of_memory_on_is_written_the_general_way(tmp_path):

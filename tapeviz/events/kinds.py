@@ -227,14 +227,16 @@ class RecordingClosed(Event):
     end of the ``with`` block), ``"exit"`` (the interpreter exited first) or ``"crashed"``
     (an uncaught exception ended the interpreter, or escaped the ``with`` block); ``events``
     is the number of event lines written before it; ``dropped`` counts events that could not
-    be written (none, normally). ``error``, for ``"crashed"`` only: the exception as plain
-    text, ``{"type", "message", "file", "line", "function"}`` (the user's frame; older
-    recordings have no such field)."""
+    be written (none, normally), and ``dropped_first`` why the first of them could not
+    (``"<kind>: <exception>"``; older recordings have no such field). ``error``, for
+    ``"crashed"`` only: the exception as plain text, ``{"type", "message", "file", "line",
+    "function"}`` (the user's frame; older recordings have no such field)."""
     KIND = "recording_closed"
     reason: str = "closed"
     events: int = 0
     dropped: int = 0
     error: dict | None = None
+    dropped_first: str | None = None
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -247,8 +247,11 @@ class _EventParser:
         if crash:
             self.warnings.insert(0, crash)
         if footer.dropped:
+            first = footer.dropped_first     # (None in older recordings)
+            why = (f"the first, {first}" if first else
+                   "it ran out of memory or could not write the file")
             self.warn(lineno, f"line {lineno}: the writer could not write {footer.dropped} "
-                              "event(s) (out of memory, or unwritable): they are missing")
+                              f"event(s) ({why}): they are missing")
 
     def parse(self, raw: bytes, lineno: int, last: bool = False):
         """An event, or None (blank line, table line, unknown kind, or garbled: warned)."""

@@ -82,6 +82,7 @@ class record:
             raise ValueError(f"value_limit must be a non-negative int, got {value_limit!r}")
         self.events_written = 0
         self.dropped = 0
+        self.dropped_first = None       # why the first dropped event could not be written
         self.closed = False
         self._buffer = bytearray(_BUFFER_SIZE)   # whole lines up to _end, one write() each
         self._view = memoryview(self._buffer)    # lines are copied in through it
@@ -258,8 +259,11 @@ class record:
         try:
             data = event if type(event) is dict else event.to_dict()
             return _encode(sanitize(data)).encode("ascii") + b"\n"
-        except Exception:   # nothing sane left to write: count it, keep recording
+        except Exception as exc:   # nothing sane left to write: count it, keep recording
             self.dropped += 1
+            if self.dropped_first is None:    # (what the footer tells: a bug is reportable)
+                kind = event.get("kind") if type(event) is dict else type(event).KIND
+                self.dropped_first = f"{kind}: {type(exc).__name__}: {exc}"[:500]
             return None
 
     # --- flushing -----------------------------------------------------------------------------
@@ -316,7 +320,9 @@ class record:
             self.closed = True
             footer = _events.make(_events.RecordingClosed, reason=reason,
                                   events=self.events_written, dropped=self.dropped,
-                                  **({"error": error} if error else {}))
+                                  **({"error": error} if error else {}),
+                                  **({"dropped_first": self.dropped_first}
+                                     if self.dropped_first else {}))
             self._write_now(_encode(footer.to_dict()).encode("ascii") + b"\n", 0)
             try:
                 self._file.close()
