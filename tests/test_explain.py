@@ -860,6 +860,33 @@ def test_a_log_of_a_relu_names_the_relu_in_its_fix():
     assert "ReLU" not in tape.explain(y, [w])[0].fix
 
 
+def test_a_gradient_that_cancels_behind_a_dead_layer_names_the_layer():
+    # by hand: the hidden ReLU is dead (x @ w - 10 < 0 for every row), so the output is b
+    # for real and fake rows alike; softplus(-b) + softplus(b) has derivative 2 sigmoid(b) - 1,
+    # 0 at b = 0: the bias's gradient cancels exactly, because the layer before it is dead
+    real = tv.constant([[1.0, 2.0], [0.5, -1.0]])
+    fake = tv.constant([[0.3, 0.1], [-2.0, 1.5]])
+    w = tv.Variable([[1.0], [1.0]], name="w")
+    b = tv.Variable(0.0, name="b")
+    with tv.GradientTape() as tape:
+        with tv.name_scope("disc"):
+            real_out = tv.nn.relu(real @ w - 10.0) + b  # expect
+        fake_out = tv.nn.relu(fake @ w - 10.0) + b
+        loss = tv.reduce_mean(tv.nn.softplus(-real_out)) + tv.reduce_mean(
+            tv.nn.softplus(fake_out))
+    (why,) = tape.explain(loss, [b])
+    assert (why.verdict, why.cause) == ("zero", "cancelled"), str(why)
+    line = _expected_line(test_a_gradient_that_cancels_behind_a_dead_layer_names_the_layer)
+    assert f"A ReLU in disc at line {line}" in why.fix and "dead layer" in why.fix, why.fix
+    # terms that cancel beside a live ReLU (real @ w = [3, -0.5]: one unit fires): no dead
+    # layer is named
+    with tv.GradientTape() as tape:
+        loss = b * 3.0 - b * 3.0 + tv.reduce_sum(tv.nn.relu(real @ w))
+    (why,) = tape.explain(loss, [b])
+    assert why.cause == "cancelled" and "dead layer" not in why.fix, why.fix
+    assert "Nothing is broken if that is the maths" in why.fix
+
+
 def test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan():
     # by hand: x @ w = [-1, 3.5]; relu6 makes an exact 0 of the -1, 1 / 0 is Inf, and its
     # gradient, multiplied by ReLU6's 0 there, is NaN: the fix names the ReLU6's line

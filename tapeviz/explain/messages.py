@@ -214,7 +214,12 @@ def _zero_texts(cause, name, op, at, extra):
         "cancelled": (
             f"The contributions to the gradient of {name} cancel, or a local derivative on the "
             "path is exactly zero.",
-            "Nothing is broken if that is the maths; otherwise check the ops on the path."),
+            (f"A ReLU{' in ' + extra['dead_scope'] if extra.get('dead_scope') else ''}"
+             f"{_at(extra['dead_elsewhere'])} gives all zeros (a dead layer): after it "
+             "every example carries the same values, so their contributions can cancel. "
+             "Revive that layer first (its bias or initialisation), then look again."
+             if extra.get("dead_elsewhere") is not None else
+             "Nothing is broken if that is the maths; otherwise check the ops on the path.")),
     }
     return table[cause]
 

@@ -57,7 +57,22 @@ def why_zero(ctx, source):
     chain = saturated_chain(ctx, source) if ctx.saturable else None
     if chain is not None:
         return ("saturated",) + chain
-    return "cancelled", None, {}
+    dead = _dead_relu_before_target(ctx)
+    return "cancelled", None, ({"dead_elsewhere": dead.site, "dead_scope": dead.scope}
+                               if dead is not None else {})
+
+
+def _dead_relu_before_target(ctx):
+    """The first ReLU (where its zeros began) the target descends from whose output is all
+    zeros, off the source's path, or None. A dead layer makes every example reach the target
+    with the same values after it, so contributions that differ by example can cancel
+    exactly (a GAN discriminator's real and fake terms on its output bias)."""
+    lineage = {n.id for n in ctx.lineage}
+    for node, _, outputs in ctx.entries:
+        if (node.id in lineage and _op_name(node) == "Relu" and outputs[0]._value.size
+                and not np.any(outputs[0]._value)):
+            return _first_dead(ctx, node)
+    return None
 
 
 def _path(ctx, source) -> dict:
