@@ -887,6 +887,22 @@ def test_a_gradient_that_cancels_behind_a_dead_layer_names_the_layer():
     assert "Nothing is broken if that is the maths" in why.fix
 
 
+def test_a_numpy_escape_fix_names_the_tapeviz_op_for_the_function_found():
+    # hand-marked: the value left through np.mean here (a fix names tv.reduce_mean), and a
+    # GAN loss written with np.log names tv.math.log; a read with no NumPy call on its line
+    # (.numpy()) keeps the general fix
+    tape, y, x = numpy_function_escape()
+    (why,) = tape.explain(y, x)
+    assert why.fix.startswith("Use tv.reduce_mean instead of np.mean"), why.fix
+    w = tv.Variable([0.5, 0.2])
+    with tv.GradientTape() as tape:
+        y = -tv.reduce_mean(np.log(w * 2.0 + 1e-7))
+    assert tape.explain(y, [w])[0].fix.startswith("Use tv.math.log instead of np.log")
+    with tv.GradientTape() as tape:
+        y = tv.constant(w.numpy() * 2.0)
+    assert tape.explain(y, [w])[0].fix.startswith("Use the tapeviz op instead")
+
+
 def test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan():
     # by hand: x @ w = [-1, 3.5]; relu6 makes an exact 0 of the -1, 1 / 0 is Inf, and its
     # gradient, multiplied by ReLU6's 0 there, is NaN: the fix names the ReLU6's line

@@ -96,6 +96,17 @@ def _texts(cause, name, node, at, extra):
     return _none_texts(cause, name, node, _op(node), at, extra)
 
 
+#: the tapeviz op of a NumPy function found where a value left the tape (a fix names it)
+_NUMPY_TWINS = {f"np.{np_name}": f"tv.{tv_name}" for np_name, tv_name in (
+    ("log", "math.log"), ("log1p", "math.log1p"), ("exp", "exp"), ("sqrt", "sqrt"),
+    ("square", "square"), ("abs", "abs"), ("tanh", "tanh"), ("sin", "sin"), ("cos", "cos"),
+    ("mean", "reduce_mean"), ("sum", "reduce_sum"), ("max", "reduce_max"),
+    ("min", "reduce_min"), ("maximum", "maximum"), ("minimum", "minimum"),
+    ("clip", "clip_by_value"), ("where", "where"), ("power", "pow"), ("matmul", "matmul"),
+    ("dot", "tensordot"), ("concatenate", "concat"), ("stack", "stack"),
+    ("reshape", "reshape"), ("transpose", "transpose"))}
+
+
 #: the causes of an all-zero gradient, or of a small one (`saturated`)
 _ZERO_CAUSES = frozenset({"zero_unconnected", "dead_relu", "saturated", "clipped", "cancelled"})
 
@@ -136,8 +147,10 @@ def _none_texts(cause, name, node, op, at, extra):
         "numpy_escape": (
             f"The value left the tape through {extra.get('via', 'NumPy')}{at}: a NumPy array or "
             f"a Python number cannot carry a gradient back to {name}.",
-            "Use the tapeviz op instead (tv.reduce_mean for np.mean, tv.sin for np.sin, ...) and "
-            "keep tensors as tensors inside the tape."),
+            (f"Use {_NUMPY_TWINS[extra.get('via')]} instead of {extra.get('via')} and keep "
+             "tensors as tensors inside the tape." if extra.get("via") in _NUMPY_TWINS else
+             "Use the tapeviz op instead (tv.reduce_mean for np.mean, tv.sin for np.sin, ...) "
+             "and keep tensors as tensors inside the tape.")),
         "variable_assign": (
             f"{extra.get('method', 'assign')}{at} copied a value into a Variable; state hides "
             f"history, so no recorded op leads back to {name}.",
