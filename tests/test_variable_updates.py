@@ -21,18 +21,23 @@ def _sgd_step(shape=(512, 512), lr=0.5):
     return w, opt, old, grad, np.float32(lr)
 
 
-def test_an_sgd_update_makes_one_array_when_no_one_listens():
-    # the new value is written into the update `g * lr` the optimizer just made (no one else
-    # holds it), not into a second array beside it
-    w, opt, old, grad, lr = _sgd_step()
-    opt.apply_gradients([(tv.constant(grad), w)])      # (its variables made: iterations, lr)
+def _update_peak(opt, w, grad) -> int:
+    """tracemalloc's peak over one more SGD update (its variables made by a first one)."""
+    opt.apply_gradients([(tv.constant(grad), w)])
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
         opt.apply_gradients([(tv.constant(grad), w)])
-        peak = tracemalloc.get_traced_memory()[1]
+        return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+def test_an_sgd_update_makes_one_array_when_no_one_listens():
+    # the new value is written into the update `g * lr` the optimizer just made (no one else
+    # holds it), not into a second array beside it
+    w, opt, old, grad, lr = _sgd_step()
+    peak = _update_peak(opt, w, grad)
     assert peak < 1.5 * old.nbytes, f"the update allocated {peak} bytes for a {old.nbytes}-byte variable"
     np.testing.assert_array_equal(w.numpy(), old - lr * grad - lr * grad)
 
@@ -63,14 +68,7 @@ def test_an_sgd_update_makes_one_array_while_a_listener_keeps_its_event():
     w, opt, old, grad, lr = _sgd_step()
     kept = []
     with events.subscribe(kept.append, kinds=["variable_assigned"]):
-        opt.apply_gradients([(tv.constant(grad), w)])
-        tracemalloc.start()
-        try:
-            tracemalloc.reset_peak()
-            opt.apply_gradients([(tv.constant(grad), w)])
-            peak = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        peak = _update_peak(opt, w, grad)
     assert peak < 1.5 * old.nbytes, f"the update allocated {peak} bytes for a {old.nbytes}-byte variable"
     # read only now, after both updates wrote their arrays: each says its own update
     updates = [e.value["summary"] for e in kept if e.variable["name"] == "w:0"]
