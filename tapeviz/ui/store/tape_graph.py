@@ -41,6 +41,11 @@ _CAUSE_FLAG = {"nan_origin": "nonfinite", "inf_origin": "nonfinite", "dead_relu"
                "saturated": "saturated", "saturated_chain": "saturated",
                "saturated_on_path": "saturated", "clipped": "clipped"}
 
+#: ops whose output depends on their input's shape and dtype only (a loss's labels made by
+#: `tf.ones_like(output)`): no value flows from that input, so there is no gradient path
+#: to cut, and the edge is drawn plain, not as "gradient path cut here"
+SHAPE_ONLY = frozenset({"OnesLike", "ZerosLike"})
+
 
 def build_graph(store: Store, tape_id) -> dict:
     """``{"nodes": [...], "edges": [...], "clusters": {key: (label, parent)}}`` for a tape.
@@ -149,7 +154,8 @@ def build_graph(store: Store, tape_id) -> dict:
         if ghost:
             nodes[key]["skip_reason"] = op["skipped"]
         defn = store.op_defs.get(op["op"], {})
-        nondiff = defn.get("differentiable") is False or op["op"] == "StopGradient"
+        nondiff = ((defn.get("differentiable") is False and op["op"] not in SHAPE_ONLY)
+                   or op["op"] == "StopGradient")
         for i, r in enumerate(op["inputs"]):
             tid = r.get("id")
             src = producer.get(tid) or leaf(tid)

@@ -327,3 +327,30 @@ def test_a_periodic_call_of_a_flight_recording_draws_the_regulariser_before_it(t
     for tid in s.tapes:
         ghosts = sorted(n["op"] for n in s.graph(tid)["nodes"] if n["kind"] == "skipped")
         assert ghosts == ["Mul", "Square", "Sum"], tid
+
+
+def test_labels_made_by_ones_like_are_not_drawn_as_a_cut_path():
+    # a GAN's loss (TensorFlow's DCGAN tutorial): labels from tf.ones_like(output) depend on
+    # the output's shape only, so no gradient path runs through them to be cut; an argmax
+    # of the same output is a value path that is cut (by hand: its gradient is None)
+    def gan_loss():
+        import tapeviz as tv
+        w = tv.Variable([[0.5], [-0.25]], name="w")
+        x = tv.constant([[1.0, 2.0], [3.0, 4.0]])
+        with tv.GradientTape() as tape:
+            out = x @ w
+            loss = tv.keras.losses.BinaryCrossentropy(from_logits=True)(
+                tv.ones_like(out), out) + tv.cast(tv.argmax(out[:, 0]), tv.float32)
+        tape.gradient(loss, w)
+    got = []
+    with ev.subscribe(got.append, replay_definitions=True):   # (ops used before, too)
+        gan_loss()
+    s = Store()
+    s.ingest(got)
+    g = s.graph(s.latest_tape())
+    by_key = {n["key"]: n for n in g["nodes"]}
+    into = {}
+    for e in g["edges"]:
+        into.setdefault(by_key[e["head"]].get("op"), []).append(e["cut"])
+    assert into["OnesLike"] == [False], into
+    assert into["ArgMax"] == [True], into
