@@ -38,10 +38,11 @@ def truths(path):
 
 
 def notes_marked(path):
-    """{(code, subject, line)} of the run notes marked in a script (``# note: CODE SUBJECT``)."""
+    """{(code, subject, line)} of the run notes marked in a script (``# note: CODE SUBJECT``,
+    as many on a line as are told there)."""
     return {(m.group(1), m.group(2), lineno)
             for lineno, text in enumerate(path.read_text().splitlines(), 1)
-            for m in [NOTE.search(text)] if m}
+            for m in NOTE.finditer(text)}
 
 
 def recorded(path, tmp_path) -> list:

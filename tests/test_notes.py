@@ -77,9 +77,53 @@ def three_right_steps():
     tv.keras.losses.SparseCategoricalCrossentropy()(Y, probs)   # probabilities, told so
 
 
+W = tv.Variable([[0.5, -0.25, 1.0, 0.1, 0.2, -0.3]], name="w")
+K = tv.Variable(0.7, name="k")
+
+
+def a_loss_term_through_numpy():
+    for _ in range(2):                       # told once, not twice
+        with tv.GradientTape() as tape:
+            p = tv.sigmoid(tv.reduce_sum(X * W, axis=1) * K)
+            loss = -tv.reduce_mean(np.log(p)) + 0.01 * tv.reduce_sum(K * K)  # note: escaped_loss_term np.log
+        tape.gradient(loss, [W, K])          # (w: None; k: only its penalty's gradient)
+
+
+def numpy_beside_the_loss():
+    with tv.GradientTape() as tape:
+        p = tv.sigmoid(tv.reduce_sum(X * W, axis=1) * K)
+        print(np.mean(p), np.log(p + 1.0).max())      # read for a log line: p feeds the loss
+        q = p * 2.0
+        largest = float(np.max(q))                    # a value the loss does not read
+        loss = tv.reduce_mean(tv.square(p - 0.5))
+    tape.gradient(loss, [W, K])
+    with tv.GradientTape() as tape:                   # the whole loss in NumPy: each source's
+        p = tv.sigmoid(tv.reduce_sum(X * W, axis=1) * K)   # card says numpy_escape already
+        loss = -tv.reduce_mean(np.log(p))
+    tape.gradient(loss, [W, K])
+    return largest
+
+
 def test_each_note_is_told_once_at_its_line():
     assert _notes(three_buggy_steps) == _marked(three_buggy_steps)
     assert _notes(a_frozen_layer_passed_by_hand) == _marked(a_frozen_layer_passed_by_hand)
+    assert _notes(a_loss_term_through_numpy) == _marked(a_loss_term_through_numpy)
+
+
+def test_a_loss_term_through_numpy_leaves_a_gradient_that_reads_ok():
+    # the bug the note tells: k's gradient is its penalty's alone, 0.02 k (by hand), and its
+    # card reads ok; w's is None and its card names np.log
+    with tv.GradientTape(persistent=True) as tape:
+        p = tv.sigmoid(tv.reduce_sum(X * W, axis=1) * K)
+        loss = -tv.reduce_mean(np.log(p)) + 0.01 * tv.reduce_sum(K * K)
+    g_w, g_k = tape.gradient(loss, [W, K])
+    assert g_w is None and np.isclose(g_k.numpy(), 0.02 * 0.7)
+    causes = [(e.verdict, e.cause) for e in tape.explain(loss, [W, K])]
+    assert causes == [("none", "numpy_escape"), ("value", "ok")]
+
+
+def test_no_note_where_numpy_reads_beside_the_loss(capsys):
+    assert _notes(numpy_beside_the_loss) == []
 
 
 def test_no_note_where_the_code_says_what_it_does():

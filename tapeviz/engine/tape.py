@@ -330,6 +330,11 @@ class GradientTape:
             else None
         if health == "nonfinite":    # (for `nan_input`: an update may write it into a variable)
             note_nonfinite(call, sources, results)
+        if self._escapes and _events.ACTIVE:   # (rare: a value of this tape went to NumPy)
+            from ..explain.notes import escaped_loss_term
+            names = user_names(targets)
+            escaped_loss_term(self, targets, results, names.get(id(targets[0]), "the target")
+                              if len(targets) == 1 else "the targets", user_prefix())
         if _config.explain_none or (listening and health == "nonfinite"):
             # (a NaN's origin is found by running the backward pass again: that runs ops, so
             # it happens now, in the user's thread, not in whichever thread reads the event)

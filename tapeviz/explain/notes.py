@@ -20,10 +20,11 @@ _told_to = -1
 MAX_TOLD = 1000
 
 
-def note(code: str, subject: str, message: str, fix: str) -> None:
+def note(code: str, subject: str, message: str, fix: str, site=None) -> None:
     """Tell subscribers (the dashboard, a recording) about ``subject`` (a loss, a layer), at
-    the user's line that called into tapeviz, once per ``code`` and ``subject`` while the
-    same subscribers listen. Nothing is made, or remembered, while no one listens."""
+    the user's line that called into tapeviz (or ``site``), once per ``code`` and ``subject``
+    while the same subscribers listen. Nothing is made, or remembered, while no one
+    listens."""
     global _told_to
     if not _events.ACTIVE:
         return
@@ -35,7 +36,7 @@ def note(code: str, subject: str, message: str, fix: str) -> None:
         return
     _TOLD.add((code, subject))
     _events.emit(_events.make(_events.Note, code=code, subject=subject, message=message,
-                              fix=fix, site=as_dict(user_site(2))))
+                              fix=fix, site=as_dict(site or user_site(2))))
 
 
 def softmax_as_logits(loss: str, activation: str) -> None:
@@ -76,3 +77,39 @@ def frozen_layer_updated(layer: str, variable: str, optimizer: str) -> None:
          f"(trainable=False): it was passed as a source by hand, so the layer trains anyway.",
          f"Take the sources from model.trainable_variables (or layer.trainable_weights), or "
          f"set {layer}.trainable = True if it should train.")
+
+
+def escaped_loss_term(tape, targets, results, name: str, prefix: str) -> None:
+    """Part of a target was computed by NumPy from a value this tape recorded, on a line where
+    the target takes NumPy's result back in as a constant (``-tf.reduce_mean(np.log(p))``):
+    that part has no gradient. The sources that only it reaches get None and their Why
+    card says so; the ones the rest also reaches (an L2 penalty beside it) get a finite
+    gradient without that term, and read "ok", so this note says it. (A NumPy result kept
+    in a variable and read by the target on a later line is not linked to it: not told.)
+    ``name``: the target's name in the user's code; ``prefix``: the name the code calls
+    tapeviz by."""
+    target_ids = {t._id for t in targets}
+    if not _events.ACTIVE or all(r is None for r in results) or all(
+            tid in target_ids for tid, _, _ in tape._escapes):    # (`print(loss.numpy())`)
+        return
+    from .context import _lineage
+    from .messages import _NUMPY_TWINS
+    lineage = _lineage(targets)
+    on_target = {i for node in lineage for i in node.out_ids}
+    # where the target's lineage took in an array made anew (NumPy's result, converted)
+    fresh = {node.site for node in lineage if node.op == "Const"}
+    recorded = {i for entry in tape._entries or tape._kept_entries or () for i in
+                entry[0].out_ids}
+    for tid, via, site in tape._escapes:
+        if tid in recorded and tid not in on_target and site in fresh:
+            line = site[1]
+            twin = _NUMPY_TWINS.get(via)
+            use = (f"Use {twin.replace('tv.', prefix + '.')} instead of {via}" if twin else
+                   f"Compute that term with {prefix} ops, not {via},")
+            note("escaped_loss_term", via,
+                 f"Part of {name} was computed by {via} on line {line} from a tensor the tape "
+                 f"recorded: NumPy's result is a constant to the tape, so that part of {name} "
+                 f"has no gradient. Sources reached only through it get None; the others get "
+                 f"a gradient that leaves it out (it can read ok and still be wrong).",
+                 f"{use} on line {line}, so the whole of {name} is on the tape.", site=site)
+            return

@@ -50,7 +50,7 @@ def discriminator_loss(real_output, fake_output):
 
 def generator_loss(fake_output):
     # the non-saturating loss of the GAN paper: -log D(G(z))
-    return -tf.reduce_mean(np.log(fake_output + 1e-7))  # truth: g_hidden1/bias none numpy_escape call=1; g_hidden2/bias none numpy_escape call=1; g_out/bias none numpy_escape call=1; g_out/bias none numpy_escape call=59
+    return -tf.reduce_mean(np.log(fake_output + 1e-7))  # truth: g_hidden1/bias none numpy_escape call=1; g_hidden2/bias none numpy_escape call=1; g_out/bias none numpy_escape call=1; g_out/bias none numpy_escape call=59  # note: escaped_loss_term np.log
 
 
 generator_optimizer = tf.keras.optimizers.Adam(1e-3)
