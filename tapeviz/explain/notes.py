@@ -49,8 +49,9 @@ def softmax_as_logits(loss: str, activation: str) -> None:
          f"activation, which is probabilities, not logits (Keras uses the logits behind it "
          f"and warns; the same loss of any other {activation} would treat probabilities as "
          f"logits).",
-         f"Drop the {activation} activation from the last layer and keep from_logits=True, "
-         f"or keep it and pass from_logits=False.")
+         f"Pass from_logits=False, or drop the {activation} activation from the last layer "
+         f"and keep from_logits=True (then every other reader of that output, a metric or a "
+         f"second loss, gets logits instead of probabilities).")
 
 
 def batchnorm_inference(layer: str) -> None:
