@@ -129,7 +129,9 @@ def test_the_export_of_the_default_recording_has_the_timeline_and_folds_the_ok_c
     # the Why tab of the opening call: the two dead sources open, the four ok ones folded
     why = page.locator(".tv-why-summary").locator("visible=true").first
     why.wait_for()
-    assert why.inner_text().split() == ["4", "of", "6", "ok", "·", "2", "zero"]
+    # (and the run's one note, softmax_as_logits, is said to follow the cards)
+    assert why.inner_text().split() == ["4", "of", "6", "ok", "·", "2", "zero", "·", "1", "run",
+                                        "note", "below"]
     _check_dead_card(_dead_card(page))
     wide = page.locator(".tv-card", has=page.locator(".tv-why-name", has_text="wide/kernel:0"))
     assert not wide.locator("visible=true").count()

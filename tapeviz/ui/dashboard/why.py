@@ -63,7 +63,8 @@ class WhyCards(Component):
                 col.visible = False
             return
         results = call["results"]
-        self.note.object = why_summary(results) if results else "<i>No sources.</i>"
+        self.note.object = (why_summary(results, len(self.store.notes)) if results else
+                            "<i>No sources.</i>")
         while len(self.cards) < len(results):
             self._add_card()
         for k, (col, html, _) in enumerate(self.cards):

@@ -192,8 +192,10 @@ def notes_html(store) -> str:
 COUNTED = {"none": "None", "zero": "zero", "nan": "with NaN", "inf": "with Inf"}
 
 
-def why_summary(results: list) -> str:
-    """"10 of 12 ok · 1 None · 1 zero" (HTML)."""
+def why_summary(results: list, notes: int = 0) -> str:
+    """"10 of 12 ok · 1 None · 1 zero · 1 run note below" (HTML): an ok source may still be
+    wrong for a reason a run note tells (a loss term lost to NumPy), so the line says there
+    are notes after the cards."""
     counts: dict = {}
     for r in results:
         v = verdict_of(r)
@@ -202,6 +204,8 @@ def why_summary(results: list) -> str:
     ok = len(results) - sum(counts.values())
     parts = [f"<b>{ok} of {len(results)} ok</b>"]
     parts += [f"{n} {esc(COUNTED.get(v, v))}" for v, n in counts.items()]
+    if notes:
+        parts.append(f"{notes} run note{'s' if notes != 1 else ''} below")
     return f'<div class="tv-why-summary">{" · ".join(parts)}</div>'
 
 
@@ -216,4 +220,4 @@ def why_cards_html(store, results: list, heatmaps: bool = False) -> str:
     if problems and ok:
         ok_cards = (f'<details class="tv-ok-fold"><summary>show the {len(ok)} ok '
                     f'source{"s" if len(ok) != 1 else ""}</summary>{ok_cards}</details>')
-    return why_summary(results) + cards + ok_cards
+    return why_summary(results, len(store.notes)) + cards + ok_cards

@@ -293,3 +293,28 @@ def test_only_a_tape_still_recording_is_live():
     after.refresh(force=True)
     assert len(after.store.calls) == 1 and _badges(after) == ["tape finished"]
     del tape
+
+
+def _a_loss_term_in_numpy():
+    import numpy as np
+    import tapeviz as tv
+    w = tv.Variable([1.0, -2.0], name="w")
+    k = tv.Variable(0.5, name="k")
+    with tv.GradientTape() as tape:
+        p = tv.sigmoid(tv.reduce_sum(w) * k)
+        loss = -tv.reduce_mean(np.log(p)) + 0.1 * k * k     # np.log: w gets None, k only 0.1 k²'s
+    tape.gradient(loss, [w, k])
+
+
+def test_the_why_summary_says_run_notes_follow_the_cards():
+    # k reads ok though its gradient lacks the log term: the line above the cards says a run
+    # note follows, on the served tab and in the export's cards
+    from tapeviz.ui.render.cards import why_cards_html
+    d = ui.Dashboard(run_events(_a_loss_term_in_numpy))
+    assert [n["code"] for n in d.store.notes] == ["escaped_loss_term"]
+    summary = d.parts["Why"].note.object
+    assert "1 of 2 ok" in summary and "1 None" in summary and "1 run note below" in summary
+    results = d.store.calls[d.state.call]["results"]
+    assert "1 run note below" in why_cards_html(d.store, results)
+    plain = ui.Dashboard(run_events(sample_program))
+    assert "run note" not in plain.parts["Why"].note.object
