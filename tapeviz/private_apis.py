@@ -48,6 +48,10 @@ module without loading the dashboard's libraries.
    print, as in TensorFlow). Entering a ready-made context costs about a tenth of
    ``np.errstate`` around each kernel. On a NumPy without it (1.x), a stand-in variable of
    our own: kernels then run as the user's error state says, and NumPy's warnings show.
+
+9. :func:`lock_panel_events`: Panel's ``Syncable._event_coroutine`` (how Panel handles a
+   widget's event, a button's click, while a change from the same page is pending) is
+   marked with the public ``pn.io.with_lock``, so it runs with the session's document locked.
 """
 from __future__ import annotations
 
@@ -235,3 +239,29 @@ PLOT_ELEMENT_JS = """const plot_element = (fig) => {
   return view ? view.el : null;
 };
 """
+
+
+# ---- 9. Panel's events with the document locked ----------------------------------------------
+def lock_panel_events() -> bool:
+    """Have Panel handle a widget's event (a button's click) with the session's document
+    locked, as Bokeh runs every callback it schedules (False: Panel moved it).
+
+    When a change from the same page is still pending (Panel waits 50 ms after a tab, a
+    select or a slider moves, longer on a busy server), Panel runs the event, and the
+    pending changes before it, as a task of its own without that lock
+    (``Syncable._event_coroutine``, scheduled through ``pn.state.execute``). Panel's widgets
+    cope; a callback that writes a Bokeh model directly, as the graph, the player and the
+    charts do, fails there ("_pending_writes should be non-None when we have a document
+    lock"): the click, or the tab picked just before it, does nothing. Panel's scheduler
+    takes the lock for a coroutine marked by ``pn.io.with_lock``; the method is so marked
+    here, once per process (every Panel app of the process then gets its events locked, as
+    it does when nothing is pending)."""
+    try:
+        import panel as pn
+        from panel.reactive import Syncable
+        method = Syncable._event_coroutine
+    except (ImportError, AttributeError):
+        return False
+    if not getattr(method, "lock", False):
+        Syncable._event_coroutine = pn.io.with_lock(method)
+    return True

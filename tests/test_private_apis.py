@@ -231,3 +231,38 @@ def test_a_kernel_in_the_ignore_all_context_warns_of_nothing():
         quiet.run(private_apis.NUMPY_ERRSTATE.set, private_apis.IGNORE_ALL)
         with np.errstate(over="warn"):                # (the context has its own state)
             assert np.isinf(quiet.run(np.multiply, big, np.float32(10)))
+
+
+def test_panel_still_schedules_a_pending_event_through_the_method_lock_panel_events_marks(
+        monkeypatch):
+    """Panel handles a widget's event while a change is pending through
+    ``Syncable._event_coroutine``, scheduled by ``pn.state.execute``; its server executor
+    leaves a coroutine without the document lock unless the method is marked ``lock``."""
+    import inspect
+    from functools import partial
+    import panel as pn
+    from panel.io import server
+    from panel.reactive import Syncable
+    source = inspect.getsource(Syncable._server_event)
+    assert "self._event_coroutine" in source and "state.execute" in source
+    assert private_apis.lock_panel_events()
+    assert Syncable._event_coroutine.lock is True
+    assert inspect.iscoroutinefunction(Syncable._event_coroutine)
+    assert private_apis.lock_panel_events()                       # once: not wrapped twice
+    assert not hasattr(Syncable._event_coroutine.__wrapped__, "lock")
+
+    # what Panel's executor schedules for such a partial, in a served session's document
+    scheduled = []
+    widget = pn.widgets.Button()
+
+    class Doc:
+        session_context = object()
+
+        def add_next_tick_callback(self, callback):
+            scheduled.append(callback)
+    monkeypatch.setattr(type(pn.state), "curdoc", property(lambda self: Doc()))
+    server.async_execute(partial(widget._event_coroutine, None, None))
+    assert len(scheduled) == 1 and not getattr(scheduled[0], "nolock", False)
+    unmarked = partial(Syncable._event_coroutine.__wrapped__, widget, None, None)
+    server.async_execute(unmarked)
+    assert getattr(scheduled[1], "nolock", False)      # (what it did before: no lock)

@@ -16,7 +16,7 @@ from functools import partial
 
 import panel as pn
 
-from ...private_apis import skip_mathjax, skip_webgl
+from ...private_apis import lock_panel_events, skip_mathjax, skip_webgl
 from ..graph.plot import GraphView
 from ..store.store import Store
 from .backward_player import BackwardPlayer
@@ -56,6 +56,7 @@ class Dashboard(pn.viewable.Viewer):
                  max_tapes: int = 50, max_calls: int = 200, height: int = 600,
                  store: Store | None = None, components=None, **params):
         super().__init__(**params)
+        lock_panel_events()        # a click right after a tab change draws, as any other
         # (a store that already ingested a finished run is read only here: tabs may share
         # it, as they share a followed file's feed)
         feed = feed_for(source, follow, store, max_tapes, max_calls)
