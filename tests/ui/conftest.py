@@ -141,6 +141,32 @@ def wait_live(url, timeout=60) -> bool:
     return False
 
 
+#: the pages watched during the running test and the servers running: what their consoles and
+#: logs said goes into a failed test's report
+_WATCHES: list = []
+_SERVERS: list = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test's report ends with what its pages' consoles and the running
+    servers said: a click the server never answered is told apart from one whose callback
+    failed and from a page that threw while applying the answer."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        for i, watch in enumerate(_WATCHES):
+            thrown = [e for e in watch.errors if e.startswith("pageerror:")]
+            lines = [*watch.console[-40:], *thrown[-10:]]
+            report.sections.append((f"browser console of page {i}", "\n".join(lines)))
+        for server in _SERVERS:
+            if server.proc.poll() is None:
+                report.sections.append((f"log of {' '.join(server.proc.args[2:5])}",
+                                        "".join(server.log[-150:])))
+    if report.when == "teardown":
+        _WATCHES.clear()
+
+
 class Server:
     """``python -m tapeviz.cli ARGS`` (or another ``module``) in a subprocess (serve or
     gallery), read until it prints a URL (``url_pattern``) and its /liveness answers."""
@@ -150,6 +176,7 @@ class Server:
         self.proc = subprocess.Popen([sys.executable, "-m", module, *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=cwd, env=env or env_with_repo())
+        _SERVERS.append(self)
         self.url_pattern = url_pattern
         self.lines: queue.Queue = queue.Queue()
         self.log: list = []
@@ -176,6 +203,8 @@ class Server:
             pytest.fail("tapeviz never became live:\n" + "".join(self.log[-60:]))
 
     def stop(self):
+        if self in _SERVERS:
+            _SERVERS.remove(self)
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -229,6 +258,7 @@ class PageWatch:
     """Console errors, page errors, dialogs and requests that leave the machine."""
 
     def __init__(self, page):
+        _WATCHES.append(self)
         self.errors, self.external, self.dialogs, self.requests = [], [], [], []
         self.console = []
         page.on("console", self._console)

@@ -116,7 +116,10 @@ def test_demo_draws_steps_and_explains(served_gallery, index_links, watched, ste
     # the page shows the demo's title and what its script printed
     title = gallery.demo_info(ROOT / "demos" / f"{stem}.py").title
     assert title in page.title()
-    assert page.locator(".tv-out pre").first.inner_text().strip()
+    # (the pane's HTML may be set after the document is idle: wait for it, as a reader would)
+    printed = page.locator(".tv-out pre").first
+    expect(printed).to_have_text(re.compile(r"\S"))
+    assert printed.inner_text().strip() != "(nothing)", "the script printed nothing"
     assert page.get_by_text("def lesson(tf").count() >= 1        # the lesson's code is shown
     # step the backward pass
     page.locator(".bk-tab", has_text="Backward").first.click()
