@@ -920,3 +920,16 @@ def test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan():
     assert f"a ReLU6 at line {line}" in why.fix and "instead of tv.nn.relu6(x)" in why.fix
     np.testing.assert_allclose(tape.gradient(clipped, w).numpy(),
                                [[-0.5 / 12.25], [-3.0 / 12.25]], rtol=1e-6)
+
+
+def test_another_loss_of_a_persistent_tape_is_not_why_this_gradient_is_zero():
+    # by hand: x @ w is -3, so the first loss's ReLU is dead and the second loss's clip to
+    # [0, 1] holds: the second loss's zero gradient is the clip's, not the other ReLU's
+    x = tv.constant([[1.0, 2.0]])
+    w = tv.Variable([[-1.0], [-1.0]], name="w")
+    with tv.GradientTape(persistent=True) as tape:
+        dead = tv.reduce_sum(tv.nn.relu(x @ w - 5.0))
+        clipped = tv.reduce_sum(tv.clip_by_value(x @ w, 0.0, 1.0))
+    assert [e.cause for e in tape.explain(dead, [w])] == ["dead_relu"]
+    (e,) = tape.explain(clipped, [w])
+    assert (e.verdict, e.cause) == ("zero", "clipped") and "(`clipped = " in e.message, e.message

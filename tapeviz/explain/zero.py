@@ -76,9 +76,11 @@ def _dead_relu_before_target(ctx):
 
 
 def _path(ctx, source) -> dict:
-    """node id -> indices of its inputs that lead back to the source, over the tape's
-    entries (exact however deep the graph: lineage is cut at `op.MAX_LINEAGE_DEPTH`, a
-    300-step RNN is deeper), or over the lineage when the tape kept no entries."""
+    """node id -> indices of its inputs that lead back to the source, for the ops between
+    the source and the targets, over the tape's entries (exact however deep the graph:
+    lineage is cut at `op.MAX_LINEAGE_DEPTH`, a 300-step RNN is deeper), or over the
+    lineage when the tape kept no entries. (A persistent tape's other losses are not on it:
+    a dead ReLU of another loss is not why this one's gradient is zero.)"""
     if not ctx.entries:
         return _on_path(ctx.lineage, source._id)
     reach, on = {source._id}, {}
@@ -87,6 +89,12 @@ def _path(ctx, source) -> dict:
         if idx:
             on[node.id] = idx
             reach.update(t._id for t in outputs)
+    needed = {t._id for t in ctx.targets}
+    for node, inputs, outputs in reversed(ctx.entries):
+        if any(t._id in needed for t in outputs):
+            needed.update(t._id for t in inputs)
+        else:
+            on.pop(node.id, None)
     return on
 
 
