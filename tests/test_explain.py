@@ -922,6 +922,40 @@ def test_a_division_by_a_relu6_names_it_and_a_maximum_with_zero_has_no_nan():
                                [[-0.5 / 12.25], [-3.0 / 12.25]], rtol=1e-6)
 
 
+def test_a_dead_relu_names_what_made_its_input_negative():
+    # by hand: x @ w is -3 and -4 before the bias; with b = -5 the bias is not why (no input
+    # would be positive without it): the weights are, as made (line of w) or as an update
+    # left them (line of the assign_sub); with x @ v positive (3, 4) the bias of -5 is why
+    x = tv.constant([[1.0, 2.0]])
+    w = tv.Variable([[-1.0], [-1.0]], name="w")
+    b = tv.Variable([-5.0], name="b")
+    v = tv.Variable([[1.0], [1.0]], name="v")
+    with tv.GradientTape(persistent=True) as tape:
+        by_weights = tv.reduce_sum(tv.nn.relu(x @ w + b))
+        by_bias = tv.reduce_sum(tv.nn.relu(x @ v + b))
+        product_only = tv.reduce_sum(tv.nn.relu(x @ w))
+    (e,) = tape.explain(by_weights, [w])
+    assert e.cause == "dead_relu" and "Not because of b:0 (-5): without it, 0.0% " in e.message
+    assert "The product with w:0, made at line" in e.message, e.message
+    assert e.fix.startswith("Check how w:0 is initialised at line"), e.fix
+    (e,) = tape.explain(by_bias, [v])
+    assert "b:0 (-5, made at line" in e.message and "without it, 100% of them" in e.message
+    assert e.fix.startswith("Initialise b:0 at zero"), e.fix
+    (e,) = tape.explain(product_only, [w])     # its own ReLU, not the first loss's
+    assert "(`product_only = " in e.message, e.message
+    assert "Its input, the product with w:0, made at line" in e.message, e.message
+    # an update drove the weights there: the fix names it and the learning rate (an update's
+    # line is kept while a tape records or someone listens: a recording, the dashboard)
+    u = tv.Variable([[1.0], [1.0]], name="u")
+    with tv.events.subscribe(lambda event: None):
+        u.assign_sub([[2.0], [2.0]]); updated = inspect.currentframe().f_lineno
+    with tv.GradientTape() as tape:
+        y = tv.reduce_sum(tv.nn.relu(x @ u + b))
+    (e,) = tape.explain(y, [u])
+    assert f"last updated at line {updated} " in e.message, e.message
+    assert e.fix.startswith(f"An update at line {updated} ") and "learning rate" in e.fix
+
+
 def test_another_loss_of_a_persistent_tape_is_not_why_this_gradient_is_zero():
     # by hand: x @ w is -3, so the first loss's ReLU is dead and the second loss's clip to
     # [0, 1] holds: the second loss's zero gradient is the clip's, not the other ReLU's

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from ..engine.call_site import cell_of, source_line
+from .none_messages import _none_texts
 
 #: cause -> when it applies (documented in docs/explanations.md and the README's causes table)
 CAUSES = {
@@ -96,106 +97,8 @@ def _texts(cause, name, node, at, extra):
     return _none_texts(cause, name, node, _op(node), at, extra)
 
 
-#: the tapeviz op of a NumPy function found where a value left the tape (a fix names it)
-_NUMPY_TWINS = {f"np.{np_name}": f"tv.{tv_name}" for np_name, tv_name in (
-    ("log", "math.log"), ("log1p", "math.log1p"), ("exp", "exp"), ("sqrt", "sqrt"),
-    ("square", "square"), ("abs", "abs"), ("tanh", "tanh"), ("sin", "sin"), ("cos", "cos"),
-    ("mean", "reduce_mean"), ("sum", "reduce_sum"), ("max", "reduce_max"),
-    ("min", "reduce_min"), ("maximum", "maximum"), ("minimum", "minimum"),
-    ("clip", "clip_by_value"), ("where", "where"), ("power", "pow"), ("matmul", "matmul"),
-    ("dot", "tensordot"), ("concatenate", "concat"), ("stack", "stack"),
-    ("reshape", "reshape"), ("transpose", "transpose"))}
-
-
 #: the causes of an all-zero gradient, or of a small one (`saturated`)
 _ZERO_CAUSES = frozenset({"zero_unconnected", "dead_relu", "saturated", "clipped", "cancelled"})
-
-
-def _none_texts(cause, name, node, op, at, extra):
-    """(message, fix) of a finite non-zero gradient, or of a None one."""
-    table = {
-        "ok": ("The gradient is finite and non-zero.", ""),
-        "not_watched": (
-            (f"{name} was watched only after {op}{at} used it, so the tape did not record "
-             "that op." if extra.get("late") else
-             f"{name} is a Tensor the tape does not watch, so the tape recorded nothing that "
-             "leads back to it."),
-            "Call tape.watch(...) on it inside the `with tv.GradientTape()` block before using "
-            "it, or make it a tv.Variable."),
-        "not_trainable": (
-            f"{name} is a Variable created with trainable=False; tapes do not watch such "
-            "variables automatically.",
-            "Create it with trainable=True, or call tape.watch(...) on it inside the tape."),
-        "auto_watch_off": (
-            f"The tape{at} was opened with watch_accessed_variables=False and {name} was never "
-            "passed to tape.watch.",
-            "Call tape.watch(...) on it inside the tape, or drop "
-            "watch_accessed_variables=False."),
-        "unconnected": (
-            f"The target does not depend on {name} at all.",
-            "Check that the target is computed from this source. If a zero is what you want, "
-            "pass unconnected_gradients=tv.UnconnectedGradients.ZERO."),
-        "integer_dtype": (
-            (f"{name} has dtype {extra.get('dtype')}; integer, bool and string tensors have no "
-             "gradient." if node is None else
-             f"Every path goes through {op}{at}, which makes "
-             f"{'an' if str(extra.get('dtype')).startswith('int') else 'a'} "
-             f"{extra.get('dtype')} tensor; "
-             "integers carry no gradient."),
-            ("Create it as a float, e.g. tv.constant(2.0) or dtype=tv.float32."
-             if node is None else "Keep the computation in floating point on this path.")),
-        "numpy_escape": (
-            f"The value left the tape through {extra.get('via', 'NumPy')}{at}: a NumPy array or "
-            f"a Python number cannot carry a gradient back to {name}.",
-            (f"Use {_NUMPY_TWINS[extra.get('via')]} instead of {extra.get('via')} and keep "
-             "tensors as tensors inside the tape." if extra.get("via") in _NUMPY_TWINS else
-             "Use the tapeviz op instead (tv.reduce_mean for np.mean, tv.sin for np.sin, ...) "
-             "and keep tensors as tensors inside the tape.")),
-        "variable_assign": (
-            f"{extra.get('method', 'assign')}{at} copied a value into a Variable; state hides "
-            f"history, so no recorded op leads back to {name}.",
-            "Compute with tensors (y = x1 + x0) inside the tape; assign only to update state "
-            "after taking the gradient."),
-        "stop_gradient": (
-            f"Every path from {name} to the target passes through tv.stop_gradient{at}"
-            + (f", one side of a difference ({extra['difference']})." if extra.get("difference")
-               else "."),
-            ("If it was meant to hold the other side fixed (the target of a consistency, "
-             "distillation or TD loss), move it there: tv.stop_gradient(target) - prediction. "
-             "Else remove it if this gradient is wanted." if extra.get("difference") else
-             "Remove the stop_gradient if this gradient is wanted.")),
-        "stop_recording": (
-            f"The op {op}{at} that connects {name} to the target ran inside "
-            "tape.stop_recording(), so the tape did not record it.",
-            "Move that computation out of the stop_recording() block."),
-        "outside_tape": (
-            f"The op {op}{at} that connects {name} to the target ran outside the tape's `with` "
-            "block, so it was not recorded." if node is not None else
-            f"{name} was never read while the tape was recording.",
-            "Compute the target inside `with tv.GradientTape() as tape:`."),
-        "replaced_variable": (
-            f"{name} is a Tensor computed from a Variable{at} (as `x = x + 1` makes), not the "
-            "Variable itself, and no tape watches it.",
-            "Update the Variable in place, e.g. x.assign_add(1.0) instead of x = x + 1."),
-        "copied_value": (
-            f"{_copy_call(extra)}{at} copied "
-            f"{'the value of' if extra.get('direct') else 'a value computed from'} {name} "
-            f"into a new {'Variable' if extra.get('kind') == 'Variable' else 'constant'}, "
-            f"which starts a new history: the target reads the copy, not {name}.",
-            "Use the tensor itself inside the tape (tv.identity(x) if you need a new name). "
-            "Create a Variable once, before the tape, and train it directly; "
-            "to change its value, use assign after taking the gradient."),
-        "non_differentiable": (
-            f"Every path goes through {op}{at}, which has no gradient.",
-            "Use a differentiable alternative (softmax instead of argmax, a smooth surrogate for "
-            "round/sign/comparisons)."),
-    }
-    return table[cause]
-
-
-def _copy_call(extra) -> str:
-    """The call that copied a value (`copied_value`): a Variable's constructor or constant."""
-    return "tv.Variable" if extra.get("kind") == "Variable" else "tv.constant"
 
 
 def _zero_texts(cause, name, op, at, extra):
@@ -283,6 +186,19 @@ def _ordinal(k: int) -> str:
     return f"{k}{suffix}"
 
 
+def _held(span) -> str:
+    low, high = span
+    return f"{low:.3g}" if low == high else f"{low:.3g} to {high:.3g}"
+
+
+def _made_and_set(extra, key) -> str:
+    """", made at line 9 (`b = ...`), last updated at line 30 (`opt.apply...`)"."""
+    where = _at(extra.get(f"{key}_site")).replace(" at line", ", made at line", 1)
+    if extra.get(f"{key}_updated") is not None:
+        where += _at(extra[f"{key}_updated"]).replace(" at line", ", last updated at line", 1)
+    return where
+
+
 def _dead_relu(name, at, extra):
     msg = f"The ReLU{_which(extra)}{at} has a non-positive input for every element, so it "
     msg += "passes no gradient."
@@ -291,19 +207,29 @@ def _dead_relu(name, at, extra):
                f"{extra['through']} is all zero: it is the output of a dead layer. " + msg)
     fix = ("Check the initialisation and learning rate; consider tv.nn.leaky_relu or a small "
            "positive bias.")
-    culprit = extra.get("culprit")
+    culprit, weights = extra.get("culprit"), extra.get("weights")
     if culprit:
-        low, high = extra.get("culprit_range", (0.0, 0.0))
-        held = f"{low:.3g}" if low == high else f"{low:.3g} to {high:.3g}"
-        updated = extra.get("culprit_updated")
-        where = _at(extra.get("culprit_site")).replace(" at line", ", made at line", 1)
-        if updated is not None:
-            where += _at(updated).replace(" at line", ", last updated at line", 1)
-        msg += (f" {culprit} ({held}{where}) pushes every element "
+        where = _made_and_set(extra, "culprit")
+        msg += (f" {culprit} ({_held(extra['culprit_range'])}{where}) pushes every element "
                 f"below zero: without it, {extra.get('share_without', 0.0):.0%} of them would "
                 "be positive.")
         fix = (f"Initialise {culprit} at zero or a small positive value (where it is set), "
                "or lower the learning rate if an update drove it there.")
+    elif weights:
+        where = _made_and_set(extra, "weights")
+        if extra.get("bias"):
+            msg += (f" Not because of {extra['bias']} ({_held(extra['bias_range'])}): "
+                    f"without it, {extra.get('share_without', 0.0):.1%} of them would be "
+                    f"positive. The product with {weights}{where}{',' if where else ''} is "
+                    "below zero by itself.")
+        else:
+            msg += f" Its input, the product with {weights}{where}, is below zero by itself."
+        updated = _at(extra.get("weights_updated"))
+        fix = (f"An update{updated} drove {weights} there: lower the learning rate of that "
+               "optimizer (or clip the gradients); consider tv.nn.leaky_relu."
+               if extra.get("weights_updated") is not None else
+               f"Check how {weights} is initialised{_at(extra.get('weights_site'))} and the "
+               "input's scale; consider tv.nn.leaky_relu or a small positive bias.")
     return msg, fix
 
 

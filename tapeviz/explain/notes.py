@@ -94,7 +94,7 @@ def escaped_loss_term(tape, targets, results, name: str, prefix: str) -> None:
             tid in target_ids for tid, _, _ in tape._escapes):    # (`print(loss.numpy())`)
         return
     from .context import _lineage
-    from .messages import _NUMPY_TWINS
+    from .none_messages import _NUMPY_TWINS
     lineage = _lineage(targets)
     on_target = {i for node in lineage for i in node.out_ids}
     # where the target's lineage took in an array made anew (NumPy's result, converted)
