@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from ..engine import nest
-from ..engine.tensor import Tensor, TensorShape, Variable
+from ..engine.tensor import Tensor, TensorShape
 from ..engine.threadstate import outside_name_scopes
 from .functional import Graph, InputLayer, conform_to_input_rank, is_symbolic
 from .keras_tensor import KerasTensor, SymbolicTensorError, _shape_text
-from .layers import Layer, _accepts, _unique
-from .layers_base import _PLAIN, _leaves
+from .layers import Layer, _accepts
 from .model_build import build_by_calling
+from .model_weights import ModelWeights as _ModelWeights
 from .layer_aliases import ModelAliases
 from .model_config_api import ModelConfig, clone_model, model_from_config, model_from_json  # noqa: F401,E501
 from .training import Trainer
 
 
-class Model(ModelConfig, ModelAliases, Trainer, Layer):
+class Model(_ModelWeights, ModelConfig, ModelAliases, Trainer, Layer):
     """Subclass and define `call` (layers assigned to attributes are tracked), or give the
     functional graph: `Model(inputs=tv.keras.Input(shape=(3,)), outputs=y)`."""
 
@@ -36,27 +36,6 @@ class Model(ModelConfig, ModelAliases, Trainer, Layer):
             self._autocast = False      # (as Keras: its layers cast their own inputs)
             self._layers = list(self._graph.layers)
             self.built = True
-
-    @property
-    def weights(self) -> list:
-        """Layer by layer, each layer's own order (its trainable weights, then the others), then
-        the model's own: Keras's order, that of `get_weights`/`set_weights`. A list (or dict)
-        assigned to a subclassed model's attribute is one of these layers, as in Keras."""
-        out = []
-        if getattr(self, "_graph", None) is not None:
-            for layer in self._sublayers():
-                out += layer.weights
-        else:
-            for name, value in vars(self).items():
-                if name in _PLAIN:          # (no layer or tracked variable in them)
-                    continue
-                for leaf in _leaves(value):
-                    if isinstance(leaf, Layer) and leaf is not self:
-                        out += leaf.weights
-                    elif isinstance(leaf, Variable) and isinstance(value, (list, tuple, dict)):
-                        out.append(leaf)
-        return _unique(out + [w for w in self._own_weights if w.trainable] +
-                       [w for w in self._own_weights if not w.trainable])
 
     # --- the functional graph -------------------------------------------------------------------
     @property
