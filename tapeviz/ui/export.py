@@ -76,6 +76,9 @@ def _div(text, **kw):
 
 
 SIDE = '<div style="width: 430px">{}</div>'   # a Div grows to its widest code line otherwise
+#: a side panel (inspector, step, why cards) scrolls inside at the graph's height: a tape
+#: tab is as tall as the tallest, and one long Why tab left a blank screen under every graph
+SCROLLS = {"max-height": "600px", "overflow-y": "auto"}
 
 
 def page_tapes(store: Store) -> list:
@@ -232,7 +235,7 @@ def _player(store: Store, tid, view: GraphView, shown, why, start=None) -> tuple
     k = next((j for j, c in enumerate(calls) if c["id"] == start), len(calls) - 1)
     div = _div((rows["html"][meta["start"][k]] if meta["n"][k]
                 else "<i>No backward steps for this call.</i>") + meta["note"][k],
-               width=440, name=f"step_{tid}", css_classes=["tv-export-step"])
+               width=440, name=f"step_{tid}", css_classes=["tv-export-step"], styles=SCROLLS)
     if meta["n"][k]:          # the page opens on step 1 of the last call, as the dashboard does
         key, visited, up = step_keys(calls[k], 0, view.edge_rows)
         view.set_states([v for v in (_shown_key(x, view, shown) for x in visited) if v])
@@ -269,10 +272,11 @@ def _tape_view(store: Store, tid, start=None) -> object:
     view.nodes.data = {**view.nodes.data, "info": [SIDE.format(node_html(store, n, heatmaps=False, context=2)) for n in shown["nodes"]
                                                    if n["key"] in lay.nodes]}
     inspector = _div("<i>Click a node to inspect it.</i>", width=440, name=f"inspector_{tid}",
+                     styles=SCROLLS,
                      css_classes=["tv-export-inspector"])
     calls = store.calls_for(tid)
     last = store.calls.get(start if start in calls else calls[-1]) if calls else None
-    why = _div(SIDE.format(_why(store, last)), width=440, name=f"why_{tid}")
+    why = _div(SIDE.format(_why(store, last)), width=440, name=f"why_{tid}", styles=SCROLLS)
     player, to_node = _player(store, tid, view, shown, why, start)
     # as in the served dashboard: a None, zero, NaN or Inf gradient opens the Why tab
     broken = any_not_a_value((last or {}).get("results"))
