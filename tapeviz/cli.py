@@ -6,7 +6,7 @@
                                              one graph coloured by where two runs differ
     tapeviz run [-o run.tvz] script.py [args...]
                                              record a script and follow it live
-    tapeviz export run.tvz -o run.html       one self-contained HTML page
+    tapeviz export run.tvz -o run.html       one self-contained HTML page (or: run.tvz run.html)
     (serve, run and export take --keep-tapes N: the tapes a view holds, 50 by default)
     tapeviz gallery [--port P] [--address A] the demo gallery
     tapeviz diff a.tvz b.tvz [--tape-a N --tape-b M | --call-a N --call-b M] [--rtol R --atol A]
@@ -284,10 +284,12 @@ def _cmd_run(args):
 def _cmd_export(args):
     from .recording.reader import RecordingError
     from .ui.export import TapesNotDrawn, export
+    if args.page and args.output and args.page != args.output:
+        _fail(f"tapeviz: export writes one page: got {args.page} and -o {args.output}")
     _check_recording(args.recording, "export")      # the header line: a one-line error
     keep = _keep_tapes(args)
     try:
-        out = export(args.recording, args.output, title=args.title, keep_tapes=keep)
+        out = export(args.recording, args.output or args.page, title=args.title, keep_tapes=keep)
     except (RecordingError, TapesNotDrawn) as exc:
         _fail(f"tapeviz: cannot export {args.recording}: {exc}")
     except OSError as exc:
@@ -324,8 +326,7 @@ def main(argv=None) -> int:
     if argv and argv[0] == "gallery":
         from .ui.gallery import gallery
         return gallery.main(argv[1:]) or 0
-    p = argparse.ArgumentParser(prog="tapeviz", description="tapeviz: record, serve and share "
-                                "GradientTape runs")
+    p = argparse.ArgumentParser(prog="tapeviz", description="record, serve and share tape runs")
     sub = p.add_subparsers(dest="command", required=True)
 
     def net(sp):
@@ -379,6 +380,7 @@ def main(argv=None) -> int:
     sp.set_defaults(fn=_cmd_run)
     sp = sub.add_parser("export", help="write one self-contained HTML page")
     sp.add_argument("recording")
+    sp.add_argument("page", nargs="?", help="the HTML file to write (as -o)")
     sp.add_argument("-o", "--output", default=None)
     sp.add_argument("--title", default=None)
     keep(sp)

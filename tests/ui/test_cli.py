@@ -383,3 +383,15 @@ def test_run_output_never_overwrites_a_file_that_is_not_a_recording(cli, tmp_pat
     line = _one_line_error(status, out, err)
     assert "train.py" in line and "not a tapeviz recording" in line, line
     assert script.read_text() == SCRIPT
+
+
+@pytest.mark.slow
+def test_export_takes_the_page_as_a_second_argument_too(cli, recordings, tmp_path):
+    page = tmp_path / "page.html"
+    status, out, err = cli("export", recordings["main"], page).finish(timeout=120)
+    assert status == 0 and page.exists() and f"wrote {page}" in out, (status, out, err)
+    status, out, err = cli("export", recordings["main"], tmp_path / "a.html", "-o",
+                           tmp_path / "b.html").finish()
+    line = _one_line_error(status, out, err)
+    assert "export writes one page" in line, line
+    assert not (tmp_path / "a.html").exists() and not (tmp_path / "b.html").exists()
