@@ -73,6 +73,19 @@ def test_a_click_on_a_summary_only_call_says_why_and_one_on_a_kept_call_shows_it
     assert "kept in full, as a periodic call" in d.parts["Flight"].note.object
 
 
+def test_a_click_on_the_training_chart_tells_a_summary_only_call_as_the_timeline(flight_file):
+    # call #50 was kept as a summary (the flight policy): holding more tapes would not bring
+    # it back, so the note does not say --keep-tapes; it goes when another call is shown
+    d = ui.Dashboard(str(flight_file))
+    summaries = _calls_by_index(flight_file)
+    training = d.parts["Training"]
+    training.open_call(summaries[50]["call"])
+    assert training.note.visible and "#50 " in training.note.object
+    assert "summary only" in training.note.object and "--keep-tapes" not in training.note.object
+    d.parts["Flight"].show(100)                              # another call is shown
+    assert d.state.call == summaries[100]["call"] and not training.note.visible
+
+
 def test_a_full_recording_has_no_timeline(tmp_path):
     path = tmp_path / "full.tvz"
     with tv.record(path, full=True):

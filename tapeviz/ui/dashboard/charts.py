@@ -15,9 +15,11 @@ The Jacobian tab is :mod:`tapeviz.ui.dashboard.jacobian_view`.
 from __future__ import annotations
 
 import panel as pn
+import param
 
 from ..render.chart_plots import NormPlots, ScalarPlots
 from ..store.chart_series import BAND_LABEL, variable_group, variable_name
+from ..store.flight_calls import call_text
 from ..render.html import esc
 from .state import Component
 
@@ -196,7 +198,10 @@ class TrainingCharts(Component):
         tape = call["tape"] if call else next((h["tape"] for h in store.history
                                                if h["call"] == call_id), None)
         if call is None or tape not in store.tapes:
-            self.note.object = esc(
+            # a flight recording kept most calls as summaries: say so, as the timeline does
+            # (holding more tapes would not bring them back)
+            row = store.flight.by_call(call_id)
+            self.note.object = esc(call_text(row, False) if row is not None else
                 f"Gradient call {call_id} (tape {tape}) is not held: this view holds "
                 f"{store.max_tapes} tapes, the run's story first (its first calls, the calls "
                 "where a gradient turned NaN, Inf, None or zero, jumps and their lead-up), then "
@@ -206,3 +211,7 @@ class TrainingCharts(Component):
             return
         self.note.visible = False
         self.state.show_call(call_id)
+
+    @param.depends("state.call", watch=True)
+    def _on_call(self):
+        self.note.visible = False      # what it said was about the click, not this call
