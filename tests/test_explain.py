@@ -967,3 +967,14 @@ def test_another_loss_of_a_persistent_tape_is_not_why_this_gradient_is_zero():
     assert [e.cause for e in tape.explain(dead, [w])] == ["dead_relu"]
     (e,) = tape.explain(clipped, [w])
     assert (e.verdict, e.cause) == ("zero", "clipped") and "(`clipped = " in e.message, e.message
+
+
+def test_a_log_of_an_underflowed_probability_offers_the_log_space_op():
+    # by hand: exp(-200) is 0 in float32, so the hand-written softmax has a 0 and its log -inf
+    x = tv.Variable([0.0, -200.0], name="x")
+    with tv.GradientTape() as tape:
+        p = tv.exp(x) / tv.reduce_sum(tv.exp(x))
+        y = -tv.reduce_sum(tv.math.log(p))
+    (e,) = tape.explain(y, [x])
+    assert e.verdict in ("nan", "inf") and e.path[-1] == "Log", (e.verdict, e.path)
+    assert "tv.nn.log_softmax" in e.fix and "from_logits=True" in e.fix, e.fix

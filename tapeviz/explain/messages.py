@@ -299,7 +299,9 @@ def _nonfinite(cause, name, node, op, at, extra):
                f"tv.maximum(x, {_DOMAIN[op]:g}) + 1e-12), or fix the expression that made it "
                "smaller: the loss or value fed to it should not go below that.")
     elif op in ("Log", "Log1p"):
-        fix = "log of zero or a negative number: add an epsilon (x + 1e-7) or clip the input."
+        fix = ("log of zero or a negative number: add an epsilon (x + 1e-7) or clip the "
+               "input; the log of a softmax or sigmoid is better computed from its logits "
+               "(tv.nn.log_softmax, or the loss given from_logits=True).")
     elif op in ("Sqrt", "Pow", "Rsqrt"):
         fix = ("the derivative of a root is infinite at 0: add a small epsilon (x + 1e-12) or "
                "make the input safe with tv.where before the op.")

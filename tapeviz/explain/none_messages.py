@@ -14,7 +14,6 @@ _NUMPY_TWINS = {f"np.{np_name}": f"tv.{tv_name}" for np_name, tv_name in (
     ("reshape", "reshape"), ("transpose", "transpose"))}
 
 
-
 def _none_texts(cause, name, node, op, at, extra):
     """(message, fix) of a finite non-zero gradient, or of a None one."""
     table = {
