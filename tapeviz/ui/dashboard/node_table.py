@@ -49,12 +49,9 @@ class NodeTable(Component):
 
     def _on_row(self, event):
         if event.new and event.new[0] < len(self._keys):
-            keys = self._keys[event.new[0]]
-            # (Panel may hand us a click's selection outside the page's document lock, when
-            # it runs the change ahead of the click event, and the graph's Bokeh models may
-            # only change under the lock: a served page selects on the next, locked, tick;
-            # elsewhere `execute` runs it now)
-            pn.state.execute(lambda: self.guarded(self._select, keys), schedule=True)
+            # (with the page's document locked, even when Panel handles the click's change
+            # ahead of its event: tapeviz.private_apis.lock_panel_events)
+            self.guarded(self._select, self._keys[event.new[0]])
 
     def _select(self, keys):
         # a row selected because it holds the selected node (`_on_node`) leaves that node
